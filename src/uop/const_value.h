@@ -1,0 +1,53 @@
+// A scalar constant: the arg of CONST and the bounds of min_max. Integers are held exactly in an
+// i128 (so every uint64 and int64 fits, and interval arithmetic on them does not overflow), floats
+// as a double (float16/bfloat16/float32 values are exactly representable in it).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "uop/dtype.h"
+
+namespace onegrad {
+
+class ConstValue {
+ public:
+  constexpr ConstValue() = default;
+  static ConstValue from_int(i128 v) { return ConstValue(v); }
+  static ConstValue from_float(double v) { return ConstValue(v); }
+  static ConstValue from_bool(bool v) { return ConstValue(i128(v ? 1 : 0)); }
+  // The value of `v` as a constant of dtype `dt` (ints are truncated, floats rounded to dt).
+  static ConstValue of(double v, DType dt);
+
+  bool is_float() const { return is_float_; }
+  bool is_int() const { return !is_float_; }
+  i128 as_int() const;      // floats truncate toward zero (saturating at the i128 range)
+  double as_double() const;  // ints convert (rounding)
+  bool truthy() const { return is_float_ ? f_ != 0.0 : i_ != 0; }
+
+  // Identity for interning: floats compare by bits (NaN equals NaN, -0.0 differs from 0.0).
+  bool operator==(const ConstValue& o) const;
+  uint64_t hash() const;
+
+  // Exact decimal text: ints as digits, floats as the shortest text that parses back to the same
+  // double ("1.5", "inf", "-inf", "nan", "-0.0"). A float always shows a '.', 'e', "inf" or "nan".
+  std::string str() const;
+
+ private:
+  constexpr explicit ConstValue(i128 v) : i_(v) {}
+  constexpr explicit ConstValue(double v) : is_float_(true), f_(v) {}
+  bool is_float_ = false;
+  i128 i_ = 0;
+  double f_ = 0.0;
+};
+
+// Wrap an integer into dtype `dt`'s range (two's complement), as storing it would; bool is != 0.
+i128 wrap_int(i128 v, DType dt);
+// Convert `v` to dtype `dt` with C semantics plus wraparound for ints; float→int truncates and
+// saturates at the target's range (NaN becomes 0), so folding never has undefined behaviour.
+ConstValue cast_value(const ConstValue& v, DType dt);
+// Saturating i128 arithmetic for interval bounds.
+i128 sat_add(i128 a, i128 b);
+i128 sat_mul(i128 a, i128 b);
+std::string i128_to_string(i128 v);
+
+}  // namespace onegrad

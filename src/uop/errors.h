@@ -1,0 +1,47 @@
+// The typed exceptions onegrad throws. User mistakes get a class of their own so callers (and the
+// Python binding later) can tell them apart; every message names the op, the rule and the values.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace onegrad {
+
+// Base of every error onegrad throws on purpose.
+struct Error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A value of the wrong dtype, or a dtype name that does not parse.
+struct DTypeError : Error {
+  using Error::Error;
+};
+
+// Shapes that do not fit together (broadcast, reshape, permute, pad, ...).
+struct ShapeError : Error {
+  using Error::Error;
+};
+
+// A graph that breaks the op set or typing rules of a stage (the verifier's finding).
+struct VerifyError : Error {
+  using Error::Error;
+};
+
+// Text that does not parse: the message carries the line and column.
+struct ParseError : Error {
+  ParseError(const std::string& msg, int line, int column)
+      : Error(msg), line(line), column(column) {}
+  int line;
+  int column;
+};
+
+// A graph rewrite that does not settle, or a rule that returned something ill-formed.
+struct RewriteError : Error {
+  using Error::Error;
+};
+
+// A broken internal invariant: a bug in onegrad, not in the user's program.
+struct InternalError : Error {
+  using Error::Error;
+};
+
+}  // namespace onegrad

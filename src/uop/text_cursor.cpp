@@ -165,6 +165,9 @@ std::string TextCursor::quoted_string() {
 int64_t TextCursor::int64_value(std::string_view what) {
   skip_blanks();
   size_t start = pos_;
+  // Only digits here: const_value() would also take true/false/inf/nan, which are not int64s.
+  char c = at_end() ? '\0' : text_[pos_];
+  if (c != '-' && !is_digit(c)) fail_expected(std::string(what) + " (an int64)");
   ConstValue v = const_value();
   if (v.is_float() || v.as_int() < std::numeric_limits<int64_t>::min() ||
       v.as_int() > std::numeric_limits<int64_t>::max())

@@ -181,7 +181,21 @@ DType promote_types(DType a, DType b) {
     if (!(common & (1u << i))) continue;
     if ((upper_set(static_cast<ScalarType>(i)) & common) == common) return DType(static_cast<ScalarType>(i));
   }
-  // float16 and bfloat16 are incomparable; their join is float32, which the loop finds first.
+  // No least element (int64 with uint64 reach float16 and bfloat16, which are incomparable): the
+  // answer is the join of those minimal elements, float32.
+  std::vector<ScalarType> minimal;
+  for (int i = 0; i < kNumScalarTypes; i++) {
+    if (!(common & (1u << i))) continue;
+    bool is_minimal = true;
+    for (int j = 0; j < kNumScalarTypes; j++)
+      if (j != i && (common & (1u << j)) && (upper_set(static_cast<ScalarType>(j)) & (1u << i))) is_minimal = false;
+    if (is_minimal) minimal.push_back(static_cast<ScalarType>(i));
+  }
+  if (minimal.size() >= 2) {
+    DType join = promote_types(minimal[0], minimal[1]);
+    for (size_t i = 2; i < minimal.size(); i++) join = promote_types(join, minimal[i]);
+    return join;
+  }
   throw InternalError("promotion lattice has no join for " + a.name() + " and " + b.name());
 }
 

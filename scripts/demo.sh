@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The main job for now: a short tour of the onegrad CLI on the foundation layers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${ONEGRAD_BUILD_DIR:-build}/bin/onegrad
+
+show() {
+  echo "\$ onegrad $*"
+  "$BIN" "$@"
+  echo
+}
+
+echo "== the symbolic simplifier on index math (Python syntax, floor // and %) =="
+show simplify "(x*4+y)//4" --var x:0:100 --var y:0:3
+show simplify "(x%4)*8 + (x//4)*32" --var x:0:1000
+show simplify "(x*6+4)//2 - x*3" --var x:0:50
+show simplify "x//4 < 30" --var x:0:100
+show simplify "-7 // 2 + -7 % 2"
+echo "== a UOp graph in the text form: parsed, verified and printed back =="
+show uop print examples/uop/sum_rows.uop
+echo "== a malformed expression is reported at its column (exit code 2) =="
+echo "\$ onegrad simplify \"(x*4+\" --var x:0:100"
+"$BIN" simplify "(x*4+" --var x:0:100 || echo "(exit code $?)"

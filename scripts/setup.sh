@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Install what is missing (Debian packages, as root), then configure and build onegrad.
+# Idempotent: packages already present are not fetched again, and an unchanged tree rebuilds nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config
+  libgtest-dev libgmock-dev libbenchmark-dev libz3-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: missing Debian packages: ${missing[*]}" >&2
+    echo "setup: run as root, or: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+BUILD_DIR=${ONEGRAD_BUILD_DIR:-build}
+BUILD_TYPE=${ONEGRAD_BUILD_TYPE:-RelWithDebInfo}
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
+  cmake -S . -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE="$BUILD_TYPE"
+fi
+cmake --build "$BUILD_DIR" -j "$(nproc)"

@@ -1,0 +1,42 @@
+// The dispatch of `onegrad` subcommands.
+#include <ostream>
+
+#include "cli.h"
+#include "uop/errors.h"
+
+namespace onegrad::cli {
+
+namespace {
+
+constexpr const char* kUsageText = R"(usage: onegrad COMMAND [ARGS]
+
+commands:
+  simplify EXPR [--var NAME:MIN:MAX]... [--trace]
+      simplify an index expression (Python syntax: + - * // % < <= > >= == != min max,
+      'a if c else b'); each variable needs bounds. --trace lists the rules that fired.
+  uop print FILE
+      parse a UOp graph in the text form (FILE or - for stdin), verify it, print it back
+  help
+      this text
+)";
+
+}  // namespace
+
+int run(const Args& args, std::ostream& out, std::ostream& err) {
+  if (args.empty()) {
+    err << kUsageText;
+    return kUsage;
+  }
+  const std::string& cmd = args[0];
+  Args rest(args.begin() + 1, args.end());
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+    out << kUsageText;
+    return kOk;
+  }
+  if (cmd == "simplify") return run_simplify(rest, out, err);
+  if (cmd == "uop") return run_uop(rest, out, err);
+  err << "onegrad: unknown command '" << cmd << "'\n\n" << kUsageText;
+  return kUsage;
+}
+
+}  // namespace onegrad::cli

@@ -11,12 +11,11 @@
 #include <random>
 #include <unordered_map>
 
-#include "symbolic/render.h"
+#include "uop/expr_text.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
 
 using namespace onegrad;
-using symbolic::render;
 
 namespace {
 
@@ -201,7 +200,7 @@ void for_each_assignment(const std::vector<UOpRef>& vars, F&& f) {
 std::string assignment_text(const std::vector<UOpRef>& vars, const std::vector<i128>& env) {
   std::string s;
   for (size_t i = 0; i < vars.size(); i++)
-    s += (i ? ", " : "") + render(vars[i]) + "=" + str(env[i]) + " in [" + str(vars[i]->vmin().as_int()) + ", " +
+    s += (i ? ", " : "") + print_expr(vars[i]) + "=" + str(env[i]) + " in [" + str(vars[i]->vmin().as_int()) + ", " +
          str(vars[i]->vmax().as_int()) + "]";
   return s;
 }
@@ -219,15 +218,15 @@ TEST(SymbolicFuzz, RandomExpressionsAgreeOnEveryAssignment) {
     try {
       s = simplify(e);
     } catch (const Error& err) {
-      ADD_FAILURE() << "simplify threw on " << render(e) << ": " << err.what();
+      ADD_FAILURE() << "simplify threw on " << print_expr(e) << ": " << err.what();
       mismatches++;
       continue;
     }
     if (simplify(s) != s) {  // the result is a fixed point of the rules
-      if (not_fixed++ < 3) ADD_FAILURE() << "not a fixed point: " << render(e) << " -> " << render(s) << " -> " << render(simplify(s));
+      if (not_fixed++ < 3) ADD_FAILURE() << "not a fixed point: " << print_expr(e) << " -> " << print_expr(s) << " -> " << print_expr(simplify(s));
     }
     Program orig(e, gen.vars()), simp(s, gen.vars());
-    ASSERT_TRUE(simp.unsupported.empty()) << "simplified form uses " << simp.unsupported << ": " << render(s);
+    ASSERT_TRUE(simp.unsupported.empty()) << "simplified form uses " << simp.unsupported << ": " << print_expr(s);
     nodes_before += int64_t(orig.size());
     nodes_after += int64_t(simp.size());
     to_const += s->is_const();
@@ -238,7 +237,7 @@ TEST(SymbolicFuzz, RandomExpressionsAgreeOnEveryAssignment) {
       auto got = simp.run(env);
       if (got == want) return;
       if (mismatches++ < 5)
-        ADD_FAILURE() << "mismatch #" << i << "\n  expression: " << render(e) << "\n  simplified: " << render(s)
+        ADD_FAILURE() << "mismatch #" << i << "\n  expression: " << print_expr(e) << "\n  simplified: " << print_expr(s)
                       << "\n  assignment: " << assignment_text(gen.vars(), env) << "\n  original " << str(*want)
                       << ", simplified " << (got ? str(*got) : "divides by zero");
     });

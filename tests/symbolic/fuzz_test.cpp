@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <map>
+#include <set>
 #include <random>
 #include <unordered_map>
 
@@ -61,7 +63,7 @@ class Generator {
   UOpRef gen_int(int depth) {
     if (depth <= 0) return leaf();
     int d = depth - 1;
-    switch (pick(16)) {
+    switch (pick(18)) {
       case 0: case 1: return gen_int(d) + gen_int(d);
       case 2: return gen_int(d) - gen_int(d);                      // ADD(a, MUL(b, -1))
       case 3: return -gen_int(d);                                  // MUL(a, -1)
@@ -73,18 +75,26 @@ class Generator {
       case 12: return maximum(gen_int(d), gen_int(d));
       case 13: return minimum(gen_int(d), gen_int(d));
       case 14: return where(gen_bool(d), gen_int(d), gen_int(d));
+      case 15: return UOp::alu(Ops::SUB, {gen_int(d), gen_int(d)});  // decomposed ops as nodes
+      case 16: return UOp::alu(Ops::NEG, {gen_int(d)});
       default: return gen_int(d) + cst(-8, 8);
     }
   }
 
   UOpRef gen_bool(int depth) {
+    if (depth < 0) return UOp::const_bool(pick(2));
     int d = std::max(depth - 1, 0);
-    switch (pick(6)) {
+    static const Ops compares[] = {Ops::CMPGT, Ops::CMPGE, Ops::CMPLE, Ops::CMPEQ};
+    static const Ops logic[] = {Ops::AND, Ops::OR, Ops::XOR};
+    switch (pick(10)) {
       case 0: case 1: return gen_int(d) < gen_int(d);
       case 2: return ne(gen_int(d), gen_int(d));
       case 3: return eq(gen_int(d), gen_int(d));                     // CMPNE(CMPNE(a, b), true)
-      case 4: return ne(gen_bool(d - 1), UOp::const_bool(true));     // NOT
-      default: return UOp::alu(pick(2) ? Ops::AND : Ops::OR, {gen_bool(d - 1), gen_bool(d - 1)});
+      case 4: return ne(gen_bool(d - 1), UOp::const_bool(true));     // NOT, as uop.cpp spells it
+      case 5: return UOp::alu(compares[pick(4)], {gen_int(d), gen_int(d)});
+      case 6: return UOp::alu(Ops::NOT, {gen_bool(d - 1)});
+      case 7: return where(gen_bool(d - 1), gen_bool(d - 1), gen_bool(d - 1));
+      default: return UOp::alu(logic[pick(3)], {gen_bool(d - 1), gen_bool(d - 1)});
     }
   }
 
@@ -156,6 +166,13 @@ class Program {
         case Ops::AND: v = s(0) & s(1); break;
         case Ops::OR: v = s(0) | s(1); break;
         case Ops::XOR: v = s(0) ^ s(1); break;
+        case Ops::SUB: v = s(0) - s(1); break;
+        case Ops::NEG: v = -s(0); break;
+        case Ops::CMPGT: v = s(0) > s(1); break;
+        case Ops::CMPGE: v = s(0) >= s(1); break;
+        case Ops::CMPLE: v = s(0) <= s(1); break;
+        case Ops::CMPEQ: v = s(0) == s(1); break;
+        case Ops::NOT: v = s(0) != 1; break;
         case Ops::WHERE: v = s(0) != 0 ? s(1) : s(2); break;
         default: return std::nullopt;
       }
@@ -169,6 +186,7 @@ class Program {
     switch (op) {
       case Ops::CONST: case Ops::PARAM: case Ops::ADD: case Ops::MUL: case Ops::MAX: case Ops::IDIV: case Ops::MOD:
       case Ops::CMPLT: case Ops::CMPNE: case Ops::AND: case Ops::OR: case Ops::XOR: case Ops::WHERE:
+      case Ops::SUB: case Ops::NEG: case Ops::CMPGT: case Ops::CMPGE: case Ops::CMPLE: case Ops::CMPEQ: case Ops::NOT:
         return true;
       default:
         return false;
@@ -221,12 +239,15 @@ namespace {
 void fuzz(DType dtype, int64_t count, uint64_t seed) {
   Generator gen(seed, dtype);
   auto start = std::chrono::steady_clock::now();
+  std::map<std::string, int64_t> fired;
   int64_t mismatches = 0, nodes_before = 0, nodes_after = 0, to_const = 0, assignments = 0, not_fixed = 0;
   for (int64_t i = 0; i < count && mismatches < 5; i++) {
     UOpRef e = gen.expression();
     UOpRef s;
+    RewriteTrace trace;
     try {
-      s = simplify(e);
+      s = simplify(e, i % 8 == 0 ? &trace : nullptr);  // a sample of the rewrites, for rule coverage
+      for (const TraceEntry& t : trace.entries) fired[t.rule]++;
     } catch (const Error& err) {
       ADD_FAILURE() << "simplify threw on " << print_expr(e) << ": " << err.what();
       mismatches++;
@@ -256,6 +277,19 @@ void fuzz(DType dtype, int64_t count, uint64_t seed) {
   std::printf("fuzz %s: %lld expressions, %lld assignments, nodes %lld -> %lld (%.1f%%), %lld folded to a constant, %.1f s\n",
               dtype.name().c_str(), (long long)count, (long long)assignments, (long long)nodes_before, (long long)nodes_after,
               100.0 * double(nodes_after) / double(nodes_before), (long long)to_const, secs);
+  // Rule coverage: on index every rule must fire somewhere in the sample, except those that an
+  // earlier fold always pre-empts (x*0 and x%1 are single-valued intervals; bool AND/OR/XOR of a
+  // known operand are decided by min_max) or that random trees almost never build (x&x).
+  static const std::set<std::string> preempted = {"x*0", "x%1", "x%-1", "x!=false", "x&x", "x|x",
+                                                  "x^x", "x&false", "x|true", "x&0", "x|0"};
+  std::string never, uncovered;
+  for (const Rule& r : symbolic_rules().rules()) {
+    if (fired.count(r.name)) continue;
+    never += " " + r.name;
+    if (!preempted.count(r.name)) uncovered += " " + r.name;
+  }
+  if (!never.empty()) std::printf("fuzz %s: rules that never fired:%s\n", dtype.name().c_str(), never.c_str());
+  if (dtype.is_index() && count >= 100000) EXPECT_EQ(uncovered, "") << "rules the fuzzer does not exercise";
   EXPECT_EQ(mismatches, 0);
   EXPECT_EQ(not_fixed, 0);
   // The simplifier must do work, not only stay correct: a do-nothing simplifier keeps every node.

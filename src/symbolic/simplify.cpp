@@ -11,8 +11,12 @@ const PatternMatcher& symbolic_rules() {
     for (auto family : {symbolic::fold_constant_rules, symbolic::lower_decomposed_rules, symbolic::identity_rules,
                         symbolic::fold_interval_rules, symbolic::canonical_order_rules, symbolic::fold_divmod_rules,
                         symbolic::fold_compare_rules}) {
-      std::vector<Rule> more = family();
-      rules.insert(rules.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+      for (Rule& r : family()) {
+        // Index math is scalar. On a shaped (tensor-level) node a fold could replace it by a
+        // shape-() CONST or by a source of another shape, so the rules leave those nodes alone.
+        r.pattern = r.pattern.where([](const UOp& u) { return u.has_shape() && u.shape().empty(); });
+        rules.push_back(std::move(r));
+      }
     }
     return PatternMatcher(std::move(rules));
   }();

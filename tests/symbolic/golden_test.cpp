@@ -222,3 +222,14 @@ TEST(SymbolicValidity, TightensBounds) {
   EXPECT_EQ(print_expr(simplify_given(idiv(x, x), ne(x, I(0)))), "1");
   EXPECT_EQ(print_expr(simplify(idiv(x, x))), "x // x");
 }
+
+TEST(SymbolicScope, ShapedNodesAreLeftAlone) {
+  // a (4,)-shaped sum of two expanded constants: folding it to a shape-() CONST would change its shape
+  UOpRef one = UOp::create(Ops::RESHAPE, {I(1), UOp::shape_operand(std::vector<int64_t>{1})});
+  UOpRef a = UOp::create(Ops::EXPAND, {one, UOp::shape_operand(std::vector<int64_t>{4})});
+  UOpRef e = a + a;
+  ASSERT_EQ(e->shape().size(), 1u);
+  EXPECT_EQ(e->vmin(), e->vmax());  // single-valued, yet not a scalar
+  EXPECT_EQ(simplify(e), e);
+  EXPECT_EQ(simplify(e * I(1)), e * I(1));
+}

@@ -567,6 +567,18 @@ Interval infer_min_max(const UOp* u, const std::vector<const UOpProps*>& sp) {
       if (dt.is_bool() && sp.size() == 2)
         return bool_interval(!(s(0).lo.truthy() || s(1).lo.truthy()), s(0).hi.truthy() || s(1).hi.truthy());
       break;
+    case Ops::PAD: {
+      // spec (.tex): PAD places T "in a zero-filled output", so the output holds 0 too (the table's
+      // "src[0]" would be unsound), unless nothing is padded (o all 0, s' == s).
+      if (sp.empty() || u->src.size() != 3) break;
+      bool none_padded = sp[0]->has_shape && u->src[2]->src.size() == sp[0]->shape.size();
+      for (const UOpRef& o : u->src[1]->src) none_padded = none_padded && o->is_const_value(0);
+      for (size_t k = 0; none_padded && k < sp[0]->shape.size(); k++) none_padded = u->src[2]->src[k] == sp[0]->shape[k];
+      Interval v = s(0);
+      if (none_padded) return v;
+      ConstValue zero = fl ? ConstValue::from_float(0.0) : ConstValue::from_int(0);
+      return {lt(zero, v.lo) ? zero : v.lo, lt(v.hi, zero) ? zero : v.hi};
+    }
     default:
       break;
   }

@@ -567,6 +567,10 @@ Interval infer_min_max(const UOp* u, const std::vector<const UOpProps*>& sp) {
       if (dt.is_bool() && sp.size() == 2)
         return bool_interval(!(s(0).lo.truthy() || s(1).lo.truthy()), s(0).hi.truthy() || s(1).hi.truthy());
       break;
+    case Ops::LOAD:
+      // LOAD (buf, alt?, gate?): where the gate is false the value is alt, so both count
+      if (sp.size() >= 2) return {lt(s(1).lo, s(0).lo) ? s(1).lo : s(0).lo, lt(s(0).hi, s(1).hi) ? s(1).hi : s(0).hi};
+      break;
     case Ops::PAD: {
       // spec (.tex): PAD places T "in a zero-filled output", so the output holds 0 too (the table's
       // "src[0]" would be unsound), unless nothing is padded (o all 0, s' == s).

@@ -374,6 +374,8 @@ std::optional<int64_t> infer_axis(const UOp* u, const std::vector<const UOpProps
       if (auto* l = u->arg.get_if<LoadArg>(); l && !l->device.is_null())
         return l->device.is_tuple ? std::optional<int64_t>(0) : std::nullopt;
       return a0;
+    case Ops::STACK:  // a new leading axis: the shard axis moves one to the right
+      return a0 ? std::optional<int64_t>(*a0 + 1) : std::nullopt;
     case Ops::INDEX: {
       // dims removed in front of the shard axis shift it; indexing the shard axis itself ends it
       if (!a0) return std::nullopt;

@@ -476,10 +476,9 @@ Interval infer_min_max(const UOp* u, const std::vector<const UOpProps*>& sp) {
   bool fl = dt.is_float();
   auto s = [&](size_t i) { return Interval{sp[i]->vmin, sp[i]->vmax}; };
   switch (u->op) {
-    case Ops::CONST: {
-      const ConstValue& v = u->arg.get<ConstValue>();
-      return {v, v};  // spec: [v, v]
-    }
+    case Ops::CONST:  // spec: [v, v]; a CONST without a value (the verifier rejects it) has the dtype range
+      if (const ConstValue* v = u->arg.get_if<ConstValue>()) return {*v, *v};
+      return dtype_range(dt);
     case Ops::PARAM:
       if (auto* p = u->arg.get_if<ParamArg>(); p && p->vmin && p->vmax) return {*p->vmin, *p->vmax};
       return dtype_range(dt);  // spec: from src or dtype range

@@ -21,6 +21,8 @@ std::string verify_message(const UOpRef& root) {
   return "";
 }
 
+std::string mm_text(const UOpRef& u) { return "[" + u->vmin().str() + ", " + u->vmax().str() + "]"; }
+
 UOpRef f32(double v) { return UOp::const_float(dtypes::float32, v); }
 UOpRef i32(int64_t v) { return UOp::const_int(dtypes::int32, v); }
 
@@ -130,6 +132,17 @@ TEST(VerifyRule, ArgKind) {
             "REDUCE: arg kind: expects ReduceArg (op, axes), got Ints");
   EXPECT_EQ(verify_message(UOp::create(Ops::ADD, dtypes::float32, {x, x}, Arg(int64_t(3)))),
             "ADD: arg kind: expects none, got int");
+}
+
+TEST(VerifyRule, MalformedNodesAreReportedNotThrownThrough) {
+  // a CONST without a value and a PARAM without a ParamArg: the verifier names them, and reading
+  // properties or printing shapes that hold them does not throw an internal error
+  UOpRef c = UOp::create(Ops::CONST, dtypes::int32, {}, Arg("x"));
+  UOpRef p = UOp::create(Ops::PARAM, dtypes::index, {}, Arg(int64_t(3)));
+  EXPECT_EQ(verify_message(UOp::create(Ops::SINK, {c + c})), "CONST: arg kind: expects ConstValue (the value), got string");
+  EXPECT_EQ(verify_message(p), "PARAM: arg kind: expects ParamArg (slot, dtype, device?, addrspace?), got int");
+  EXPECT_EQ(mm_text(c), "[-2147483648, 2147483647]");
+  EXPECT_EQ(shape_str({c, p}), "(CONST(...), PARAM(...))");
 }
 
 TEST(VerifyRule, ArgValues) {

@@ -34,7 +34,10 @@ vr::Finding check_tensor_node(const UOp* u) {
     if (vr::Finding f = rule(u)) return f;
   // Whatever shape inference still rejects (its message names the op and the rule).
   bool tuple_like = u->op == Ops::FUNCTION || u->op == Ops::CALL || u->op == Ops::TUPLE;
-  if (!tuple_like && !u->has_shape()) return u->props().shape_error;
+  if (!tuple_like && !u->has_shape()) {
+    const std::string& why = u->props().shape_error;
+    return why.empty() ? vr::fail(u, "shape inference", "the node has no shape") : why;
+  }
   return std::nullopt;
 }
 

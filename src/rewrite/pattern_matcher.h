@@ -3,6 +3,7 @@
 // on op, dtype, arg and source count before looking at sources.
 #pragma once
 #include <array>
+#include <bitset>
 #include <functional>
 #include <string>
 #include <vector>
@@ -47,7 +48,9 @@ struct Rule {
 };
 
 struct RuleHit {
-  UOpRef result;           // null when no rule rewrote the node
+  // Null when no rule rewrote the node. The node itself when a rule returned it unchanged and
+  // called stop_descending (returning the node without stopping counts as declining).
+  UOpRef result;
   const Rule* rule = nullptr;
   bool stop_descending = false;
 };
@@ -69,6 +72,9 @@ class PatternMatcher {
   std::vector<Rule> rules_;
   // For each op, the indices of the rules whose root can be that op, in table order.
   std::array<std::vector<uint32_t>, kNumOps> by_op_;
+  // Per rule: ops that must appear among a node's sources for the rule to match (its written
+  // sources that name a single op). Checked against the node's source ops before matching.
+  std::vector<std::bitset<kNumOps>> needs_src_ops_;
 };
 
 }  // namespace onegrad

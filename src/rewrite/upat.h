@@ -29,6 +29,9 @@ class UPat {
     bool repeat = false;         // src holds one pattern every source must match (any count)
     std::function<bool(const UOp&)> predicate;  // extra test on the matched node
     std::optional<double> const_value;  // CONST with this value (ints and floats by value)
+    // Try the sources in every order (set by `alu` for commutative ops; ignored with any_len or
+    // repeat). Off by default, so `op` keeps the written order.
+    bool permute_src = false;
   };
 
   UPat() : d_(std::make_shared<Data>()) {}  // matches anything
@@ -41,6 +44,7 @@ class UPat {
   static UPat cvar(std::string name = "", std::vector<DType> dtypes = {});
   // A CONST equal to v (compared by value across int and float dtypes).
   static UPat const_(double v);
+  // Sources in the written order; no sources written leaves them unconstrained.
   static UPat op(Ops o, std::vector<UPat> src = {}, std::string name = "");
   static UPat ops(std::vector<Ops> os, std::string name = "");
   // An op with sources matched in every order when the op is commutative.
@@ -80,6 +84,11 @@ UPat ne(const UPat& a, double b);
 UPat maximum(const UPat& a, const UPat& b);
 UPat where(const UPat& c, const UPat& a, const UPat& b);
 UPat cast(const UPat& a);  // CAST to any dtype
+// Additions beyond the first API: literal on the left, and SUB decomposed as uop.cpp builds it.
+UPat operator+(double a, const UPat& b);
+UPat operator*(double a, const UPat& b);
+UPat operator-(const UPat& a, const UPat& b);  // ADD(a, MUL(b, -1))
+UPat operator-(const UPat& a, double b);       // ADD(a, CONST -b)
 
 // The result of a successful match: the named captures and the matched root.
 class Captures {

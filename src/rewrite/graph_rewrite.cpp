@@ -29,7 +29,7 @@ struct NodeEntry {
   // Holds the key alive: a node a rule created mid-rewrite must not die while the memo lists it,
   // or a new node could reuse its address and hit a stale entry.
   UOpRef self;
-  UOpRef result;       // when Done
+  UOpRef result;       // when Done; null means "the node itself" (no count traffic for the common case)
   int32_t history = -1;  // the rewrites that led to this node's pending replacement
   State state = State::Unseen;
 };
@@ -69,7 +69,7 @@ class Rewriter {
         case RewriteMode::SingleWalk: single_walk(f); break;
       }
     }
-    return memo_.find(root.get())->result;
+    return result_ref(*memo_.find(root.get()), root.get());
   }
 
  private:
@@ -84,8 +84,9 @@ class Rewriter {
         return;
       case Step::AfterSrc: {
         if (UOpRef rebuilt = rebuild(f.node)) return replace(f.node, std::move(rebuilt), f.history, f.steps);
-        RuleHit hit = apply(self_of(f.node));
-        if (!hit.result || hit.result == f.node) return finish(f.node, self_of(f.node));
+        NodeEntry* e = memo_.find(f.node);
+        RuleHit hit = apply(e->self);  // no insertion into the memo before `e` is used again
+        if (!hit.result || hit.result == f.node) return finish_unchanged(e);
         int32_t h = record(hit.rule, f.history, f.steps, f.node);
         return replace(f.node, std::move(hit.result), h, f.steps + 1);
       }
@@ -96,9 +97,10 @@ class Rewriter {
   void top_down(const Frame& f) {
     switch (f.step) {
       case Step::Visit: {
-        if (!enter(f)) return;
-        RuleHit hit = apply(self_of(f.node));
-        if (hit.result == f.node) return finish(f.node, self_of(f.node));  // stopped, unchanged
+        NodeEntry* e = enter(f);
+        if (!e) return;
+        RuleHit hit = apply(e->self);
+        if (hit.result == f.node) return finish_unchanged(e);  // stopped, unchanged
         if (hit.result) {
           int32_t h = record(hit.rule, f.history, f.steps, f.node);
           // Stopping takes the replacement as it is: neither it nor its sources are visited.
@@ -112,7 +114,7 @@ class Rewriter {
       case Step::AfterSrc:
         // New sources can enable rules at this node again: the rebuilt node is visited afresh.
         if (UOpRef rebuilt = rebuild(f.node)) return replace(f.node, std::move(rebuilt), f.history, f.steps);
-        return finish(f.node, self_of(f.node));
+        return finish_unchanged(memo_.find(f.node));
       case Step::Link: return link(f);
     }
   }
@@ -125,11 +127,13 @@ class Rewriter {
         push_sources(f.node, -1);
         return;
       case Step::AfterSrc: {
-        UOpRef node = rebuild(f.node);
-        if (!node) node = self_of(f.node);
-        RuleHit hit = apply(node);
+        UOpRef rebuilt = rebuild(f.node);
+        NodeEntry* e = memo_.find(f.node);
+        RuleHit hit = apply(rebuilt ? rebuilt : e->self);
         // Offered once: the replacement is the result, not visited again.
-        return finish(f.node, hit.result ? std::move(hit.result) : std::move(node));
+        if (hit.result) return finish(f.node, std::move(hit.result));
+        if (rebuilt) return finish(f.node, std::move(rebuilt));
+        return finish_unchanged(e);
       }
       case Step::Link: return;  // single walks never link
     }
@@ -137,15 +141,16 @@ class Rewriter {
 
   // ---- shared steps ----
 
-  // Start on a node; false when it is already Done (memoized).
-  bool enter(const Frame& f) {
+  // Start on a node; null when it is already Done (memoized). The entry stays valid until the next
+  // insertion into the memo.
+  NodeEntry* enter(const Frame& f) {
     NodeEntry& e = memo_.get(f.node);
-    if (e.state == State::Done) return false;
+    if (e.state == State::Done) return nullptr;
     if (e.state == State::InProgress) cycle(f.node, f.history, e.history);
     e.state = State::InProgress;
     e.history = f.history;
     if (!e.self) e.self = UOpRef::share(f.node);
-    return true;
+    return &e;
   }
 
   // Schedule the sources not yet Done, first source on top so it is rewritten first.
@@ -161,22 +166,27 @@ class Rewriter {
     }
   }
 
-  // `u` with its sources replaced by their results; null when no source changed.
+  // `u` with its sources replaced by their results; null when no source changed. One memo lookup
+  // per source; references are taken only when something changed.
   UOpRef rebuild(const UOp* u) {
     bool changed = false;
-    for (const UOpRef& s : u->src)
-      if (result_of(s.get()) != s.get()) changed = true;
+    scratch_.clear();
+    for (const UOpRef& s : u->src) {
+      const UOp* r = result_of(s.get());
+      changed |= r != s.get();
+      scratch_.push_back(r);
+    }
     if (!changed) return nullptr;
     std::vector<UOpRef> src;
-    src.reserve(u->src.size());
-    for (const UOpRef& s : u->src) src.push_back(memo_.find(s.get())->result);
+    src.reserve(scratch_.size());
+    for (const UOp* r : scratch_) src.push_back(UOpRef::share(r));
     return u->with_src(std::move(src));
   }
 
   // Make `u`'s result that of `y`: at once when y is Done, after visiting y when it is new.
   void replace(const UOp* u, UOpRef y, int32_t history, uint32_t steps) {
     NodeEntry& ye = memo_.get(y.get());
-    if (ye.state == State::Done) return finish(u, ye.result);
+    if (ye.state == State::Done) return finish(u, result_ref(ye, y.get()));
     if (ye.state == State::InProgress) cycle(y.get(), history, ye.history);
     const UOp* yp = y.get();
     ye.self = std::move(y);  // kept alive by the memo from here on
@@ -189,24 +199,27 @@ class Rewriter {
     NodeEntry* t = memo_.find(f.target);
     if (!t || t->state != State::Done)
       throw InternalError("graph_rewrite '" + opts_.name + "': linked to a node that was not rewritten");
-    finish(f.node, UOpRef(t->result));
+    finish(f.node, result_ref(*t, f.target));
   }
 
   void finish(const UOp* u, UOpRef result) {
     NodeEntry& e = memo_.get(u);
     if (!e.self) e.self = UOpRef::share(u);
-    e.result = std::move(result);
+    if (result.get() != u) e.result = std::move(result);
     e.state = State::Done;
+  }
+  void finish_unchanged(NodeEntry* e) { e->state = State::Done; }
+
+  static UOpRef result_ref(const NodeEntry& e, const UOp* key) {
+    return e.result ? e.result : UOpRef::share(key);
   }
 
   const UOp* result_of(const UOp* u) {
     NodeEntry* e = memo_.find(u);
     if (!e || e->state != State::Done)
       throw InternalError("graph_rewrite '" + opts_.name + "': a source was not rewritten before its user");
-    return e->result.get();
+    return e->result ? e->result.get() : u;
   }
-
-  UOpRef self_of(const UOp* u) { return memo_.find(u)->self; }
 
   RuleHit apply(const UOpRef& node) {
     RuleHit hit = pm_.rewrite(node, opts_.ctx);
@@ -250,6 +263,7 @@ class Rewriter {
   NodeMap<NodeEntry> memo_;
   std::vector<Frame> stack_;
   std::vector<HistoryEntry> history_;
+  std::vector<const UOp*> scratch_;  // source results while rebuilding
 };
 
 }  // namespace

@@ -374,6 +374,8 @@ std::optional<int64_t> infer_axis(const UOp* u, const std::vector<const UOpProps
       if (auto* l = u->arg.get_if<LoadArg>(); l && !l->device.is_null())
         return l->device.is_tuple ? std::optional<int64_t>(0) : std::nullopt;
       return a0;
+    case Ops::STACK:  // a new leading axis: the shard axis moves one to the right
+      return a0 ? std::optional<int64_t>(*a0 + 1) : std::nullopt;
     case Ops::INDEX: {
       // dims removed in front of the shard axis shift it; indexing the shard axis itself ends it
       if (!a0) return std::nullopt;
@@ -474,10 +476,9 @@ Interval infer_min_max(const UOp* u, const std::vector<const UOpProps*>& sp) {
   bool fl = dt.is_float();
   auto s = [&](size_t i) { return Interval{sp[i]->vmin, sp[i]->vmax}; };
   switch (u->op) {
-    case Ops::CONST: {
-      const ConstValue& v = u->arg.get<ConstValue>();
-      return {v, v};  // spec: [v, v]
-    }
+    case Ops::CONST:  // spec: [v, v]; a CONST without a value (the verifier rejects it) has the dtype range
+      if (const ConstValue* v = u->arg.get_if<ConstValue>()) return {*v, *v};
+      return dtype_range(dt);
     case Ops::PARAM:
       if (auto* p = u->arg.get_if<ParamArg>(); p && p->vmin && p->vmax) return {*p->vmin, *p->vmax};
       return dtype_range(dt);  // spec: from src or dtype range
@@ -567,6 +568,22 @@ Interval infer_min_max(const UOp* u, const std::vector<const UOpProps*>& sp) {
       if (dt.is_bool() && sp.size() == 2)
         return bool_interval(!(s(0).lo.truthy() || s(1).lo.truthy()), s(0).hi.truthy() || s(1).hi.truthy());
       break;
+    case Ops::LOAD:
+      // LOAD (buf, alt?, gate?): where the gate is false the value is alt, so both count
+      if (sp.size() >= 2) return {lt(s(1).lo, s(0).lo) ? s(1).lo : s(0).lo, lt(s(0).hi, s(1).hi) ? s(1).hi : s(0).hi};
+      break;
+    case Ops::PAD: {
+      // spec (.tex): PAD places T "in a zero-filled output", so the output holds 0 too (the table's
+      // "src[0]" would be unsound), unless nothing is padded (o all 0, s' == s).
+      if (sp.empty() || u->src.size() != 3) break;
+      bool none_padded = sp[0]->has_shape && u->src[2]->src.size() == sp[0]->shape.size();
+      for (const UOpRef& o : u->src[1]->src) none_padded = none_padded && o->is_const_value(0);
+      for (size_t k = 0; none_padded && k < sp[0]->shape.size(); k++) none_padded = u->src[2]->src[k] == sp[0]->shape[k];
+      Interval v = s(0);
+      if (none_padded) return v;
+      ConstValue zero = fl ? ConstValue::from_float(0.0) : ConstValue::from_int(0);
+      return {lt(zero, v.lo) ? zero : v.lo, lt(v.hi, zero) ? zero : v.hi};
+    }
     default:
       break;
   }

@@ -238,8 +238,9 @@ std::string shape_str(const Shape& s) {
   for (size_t i = 0; i < s.size(); i++) {
     if (i) out += ", ";
     const UOp* d = s[i].get();
-    if (d->is_const()) out += d->const_value().str();
-    else if (d->op == Ops::PARAM && !d->arg.get<ParamArg>().name.empty()) out += d->arg.get<ParamArg>().name;
+    const auto* p = d->arg.get_if<ParamArg>();
+    if (const auto* c = d->arg.get_if<ConstValue>(); c && d->is_const()) out += c->str();
+    else if (p && d->op == Ops::PARAM && !p->name.empty()) out += p->name;
     else out += std::string(op_name(d->op)) + "(...)";
   }
   return out + (s.size() == 1 ? ",)" : ")");

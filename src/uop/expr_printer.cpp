@@ -20,13 +20,16 @@ bool is_const_int(const UOpRef& u, i128 v) {
 }
 bool is_true(const UOpRef& u) { return u->is_const() && u->dtype.is_bool() && u->const_value().truthy(); }
 
-// MUL(x, -1): returns x, else null.
-const UOp* negated(const UOpRef& u) {
-  if (u->op == Ops::MUL && is_const_int(u->src[1], -1)) return u->src[0].get();
+// The x of MUL(x, -1), or of a negative int CONST -x; else null.
+UOpRef negated(const UOpRef& u) {
+  if (u->op == Ops::MUL && is_const_int(u->src[1], -1)) return u->src[0];
+  if (u->is_const() && u->dtype.is_int() && u->const_value().is_int() && u->const_value().as_int() < 0)
+    return UOp::const_int(u->dtype, -u->const_value().as_int());
   return nullptr;
 }
 
 Printed print(const UOpRef& u);
+std::string as_min(const UOpRef& u);
 
 std::string wrap(const UOpRef& u, int min_prec) {
   Printed p = print(u);
@@ -41,6 +44,14 @@ Printed binary(const UOpRef& a, const char* op, const UOpRef& b, int prec) {
 Printed compare(const UOpRef& a, const char* op, const UOpRef& b) {
   // comparisons chain in Python, so neither operand may be a bare comparison
   return {wrap(a, COMPARE + 1) + " " + op + " " + wrap(b, COMPARE + 1), COMPARE};
+}
+
+// -max(-a, -b) is min(a, b): returns "min(a, b)", or "" when u is not of that form.
+std::string as_min(const UOpRef& u) {
+  if (u->op != Ops::MUL || !is_const_int(u->src[1], -1) || u->src[0]->op != Ops::MAX) return "";
+  UOpRef a = negated(u->src[0]->src[0]), b = negated(u->src[0]->src[1]);
+  if (!a || !b) return "";
+  return "min(" + print(a).text + ", " + print(b).text + ")";
 }
 
 Printed print(const UOpRef& u) {
@@ -58,19 +69,13 @@ Printed print(const UOpRef& u) {
       return {p.name, ATOM};
     }
     case Ops::MUL: {
-      // -max(-a, -b) is min(a, b)
-      if (is_const_int(s[1], -1) && s[0]->op == Ops::MAX) {
-        const UOp* a = negated(s[0]->src[0]);
-        const UOp* b = negated(s[0]->src[1]);
-        if (a && b) return {"min(" + print(a->ref()).text + ", " + print(b->ref()).text + ")", ATOM};
-      }
-      if (const UOp* x = negated(u)) return {"-" + wrap(x->ref(), UNARY), UNARY};
+      if (std::string m = as_min(u); !m.empty()) return {m, ATOM};
+      if (u->op == Ops::MUL && is_const_int(s[1], -1)) return {"-" + wrap(s[0], UNARY), UNARY};
       return binary(s[0], "*", s[1], TERM);
     }
     case Ops::ADD: {
-      if (const UOp* b = negated(s[1])) return binary(s[0], "-", b->ref(), SUM);
-      if (s[1]->is_const() && !s[1]->dtype.is_bool() && s[1]->const_value().is_int() && s[1]->const_value().as_int() < 0)
-        return {wrap(s[0], SUM) + " - " + i128_to_string(-s[1]->const_value().as_int()), SUM};
+      if (std::string m = as_min(s[1]); !m.empty()) return {wrap(s[0], SUM) + " + " + m, SUM};
+      if (UOpRef b = negated(s[1])) return binary(s[0], "-", b, SUM);
       return binary(s[0], "+", s[1], SUM);
     }
     case Ops::IDIV: return binary(s[0], "//", s[1], TERM);

@@ -289,7 +289,9 @@ void fuzz(DType dtype, int64_t count, uint64_t seed) {
     if (!preempted.count(r.name)) uncovered += " " + r.name;
   }
   if (!never.empty()) std::printf("fuzz %s: rules that never fired:%s\n", dtype.name().c_str(), never.c_str());
-  if (dtype.is_index() && count >= 100000) EXPECT_EQ(uncovered, "") << "rules the fuzzer does not exercise";
+  if (dtype.is_index() && count >= 100000) {
+    EXPECT_EQ(uncovered, "") << "rules the fuzzer does not exercise";
+  }
   EXPECT_EQ(mismatches, 0);
   EXPECT_EQ(not_fixed, 0);
   // The simplifier must do work, not only stay correct: a do-nothing simplifier keeps every node.

@@ -76,6 +76,7 @@ TEST_F(ExprTextTest, PrintsWithMinimalParentheses) {
   EXPECT_EQ(roundtrip("-(x + y)"), "-(x + y)");
   EXPECT_EQ(roundtrip("x // -4"), "x // -4");
   EXPECT_EQ(roundtrip("min(x, y)"), "min(x, y)");
+  EXPECT_EQ(roundtrip("x + min(y, z)"), "x + min(y, z)");  // not x - max(-y, -z)
   EXPECT_EQ(roundtrip("max(x, y) % 7"), "max(x, y) % 7");
   EXPECT_EQ(roundtrip("x == y"), "x == y");
   EXPECT_EQ(roundtrip("x >= y"), "x >= y");

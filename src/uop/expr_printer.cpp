@@ -68,6 +68,8 @@ Printed print(const UOpRef& u) {
       if (p.name.empty()) return {"param" + std::to_string(p.slot), ATOM};
       return {p.name, ATOM};
     }
+    case Ops::RANGE: return {"r" + std::to_string(u->arg.get<RangeArg>().id), ATOM};  // a loop variable
+    case Ops::SPECIAL: return {u->arg.get<std::string>(), ATOM};                       // gidx0, lidx1
     case Ops::MUL: {
       if (std::string m = as_min(u); !m.empty()) return {m, ATOM};
       if (u->op == Ops::MUL && is_const_int(s[1], -1)) return {"-" + wrap(s[0], UNARY), UNARY};

@@ -25,7 +25,8 @@ UOpRef parse_expr(std::string_view text, const std::map<std::string, UOpRef>& va
 // Print an index/bool expression in the same grammar, with as few parentheses as Python needs.
 // Decomposed forms print as what they mean: ADD(a, MUL(b, -1)) as `a - b`, MUL(a, -1) as `-a`,
 // CMPNE(CMPNE(a, b), True) as `a == b`, -max(-a, -b) as `min(a, b)`, WHERE(c, a, b) as
-// `a if c else b`. Throws Error for ops that have no Python spelling.
+// `a if c else b`. A RANGE prints as `r<id>`, a SPECIAL as its name. Throws Error for ops that
+// have no Python spelling.
 std::string print_expr(const UOpRef& expr);
 
 // "  (x*4+\n        ^" : the source line with a caret under `column` (1-based), for messages.

@@ -86,6 +86,22 @@ TEST_F(ExprTextTest, PrintsWithMinimalParentheses) {
   EXPECT_EQ(roundtrip("True"), "True");
 }
 
+TEST_F(ExprTextTest, LoopVariablesPrintByName) {
+  UOpRef r = UOp::range(16, 3);
+  UOpRef g = UOp::create(Ops::SPECIAL, dtypes::index, {UOp::index(8)}, "gidx0");
+  EXPECT_EQ(print_expr(r * 4 + g), "r3 * 4 + gidx0");
+}
+
+TEST_F(ExprTextTest, OpsWithoutAPythonSpellingAreAnError) {
+  UOpRef f = UOp::const_float(dtypes::float32, 1.5);
+  try {
+    print_expr(UOp::alu(Ops::SIN, {f}));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "print_expr: SIN (float32) has no Python spelling");
+  }
+}
+
 TEST_F(ExprTextTest, PrintedTextParsesBackToTheSameNode) {
   const char* cases[] = {"x * 4 + y",         "(x + 1) // (y + 1)",        "-x % 7",     "min(x, max(y, z)) - 3",
                          "x // 2 // 3",       "x - -3",                    "(x < y) + (y != z)",

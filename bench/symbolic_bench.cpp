@@ -1,0 +1,60 @@
+// The symbolic simplifier on the index math a convolution produces.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+
+#include "symbolic/simplify.h"
+#include "uop/expr_text.h"
+
+using namespace onegrad;
+
+namespace {
+
+// conv2d, batch 8, 64 -> 64 channels, 56x56, 3x3, stride 1, pad 1, as Rangeify will see it: the
+// output position comes from one flat loop index g (decomposed with // and %), and the input is
+// read through a padded, flattened view of NCHW memory. The padded view's index is rebuilt from
+// a flat index too (what a RESHAPE of the padded tensor leaves behind).
+UOpRef conv_input_index() {
+  const int64_t N = 8, C = 64, K = 64, H = 56, W = 56, KH = 3, KW = 3, P = 1;
+  const int64_t HP = H + 2 * P, WP = W + 2 * P;
+  UOpRef g = UOp::range(N * K * H * W, 0, AxisType::LOOP);
+  UOpRef c = UOp::range(C, 1, AxisType::REDUCE);
+  UOpRef ky = UOp::range(KH, 2, AxisType::REDUCE);
+  UOpRef kx = UOp::range(KW, 3, AxisType::REDUCE);
+  UOpRef ox = g % W, oy = idiv(g, W) % H, n = idiv(g, W * H * K);
+  // flat index into the padded (N, C, HP, WP) tensor, then unflattened again
+  UOpRef flat = ((n * C + c) * HP + (oy + ky)) * WP + (ox + kx);
+  UOpRef py = idiv(flat, WP) % HP, px = flat % WP, pc = idiv(flat, WP * HP) % C, pn = idiv(flat, WP * HP * C);
+  // the unpadded input's flat index, shifted by the padding
+  return ((pn * C + pc) * H + (py - P)) * W + (px - P);
+}
+
+}  // namespace
+
+static void BM_SimplifyConvIndex(benchmark::State& state) {
+  UOpRef idx = conv_input_index();
+  UOpRef out;
+  for (auto _ : state) out = simplify(idx);
+  state.counters["nodes_in"] = double(idx->toposort().size());
+  state.counters["nodes_out"] = double(out->toposort().size());
+}
+BENCHMARK(BM_SimplifyConvIndex)->Unit(benchmark::kMicrosecond);
+
+// Each iteration starts from fresh nodes (a new range id), so no interned result is reused.
+static void BM_SimplifyReshapeIndexChain(benchmark::State& state) {
+  int64_t id = 100;
+  for (auto _ : state) {
+    UOpRef x = UOp::range(1 << 20, id++);
+    UOpRef e = x;
+    for (int64_t d : {4, 8, 16, 32}) e = idiv(e, d) * d + e % d;  // reshape round trips
+    benchmark::DoNotOptimize(simplify(e));
+  }
+}
+BENCHMARK(BM_SimplifyReshapeIndexChain)->Unit(benchmark::kMicrosecond);
+
+// Print the conv index before and after once, so a run shows what the numbers are about.
+static const bool kShown = [] {
+  UOpRef idx = conv_input_index();
+  std::printf("conv index:  %s\nsimplified: %s\n", print_expr(idx).c_str(), print_expr(simplify(idx)).c_str());
+  return true;
+}();

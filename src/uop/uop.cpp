@@ -1,6 +1,10 @@
 // Interning, reference counting and construction of UOps.
 #include "uop/uop.h"
 
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <cstdint>
 #include <mutex>
 #include <unordered_set>
 
@@ -29,7 +33,12 @@ uint64_t hash_key(Ops op, DType dtype, std::span<const UOpRef> src, const Arg& a
   for (const UOpRef& s : src) h = (h ^ s->hash()) * 0x100000001B3ull + 0x7F4A7C15;
   h ^= arg.hash() + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
   if (tag) h ^= uint64_t(*tag) * 0xC2B2AE3D27D4EB4Full + 1;
-  return h ^ (h >> 29);
+  // murmur3's finalizer: every input bit reaches the low bits (slot index) and the high bits (shard)
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 33);
 }
 
 bool same_src(std::span<const UOpRef> a, std::span<const UOpRef> b) {
@@ -42,28 +51,98 @@ bool same_src(std::span<const UOpRef> a, std::span<const UOpRef> b) {
 }  // namespace
 
 struct InternTable {
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(const UOp* u) const { return u->hash_; }
-    size_t operator()(const Key& k) const { return k.hash; }
-  };
-  struct Eq {
-    using is_transparent = void;
-    bool operator()(const UOp* a, const UOp* b) const { return a == b; }
-    bool operator()(const Key& k, const UOp* u) const { return (*this)(u, k); }
-    bool operator()(const UOp* u, const Key& k) const {
-      return u->hash_ == k.hash && u->op == k.op && u->dtype == k.dtype && u->tag == k.tag &&
-             same_src(u->src, k.src) && u->arg == k.arg;
-    }
-  };
-  struct Shard {
+  // One shard: an open-addressing table of (hash, node) slots with linear probing. Comparing the
+  // stored hash first means a probe touches a node only when its hash matches, and inserting or
+  // erasing allocates nothing (the table grows and shrinks by rehashing).
+  class Shard {
+   public:
     std::mutex mutex;
-    std::unordered_set<const UOp*, Hash, Eq> nodes;
+
+    // The live node equal to `key`, or null; also where the key would be inserted.
+    const UOp* find(const Key& key, size_t& insert_at) const {
+      insert_at = SIZE_MAX;
+      if (slots_.empty()) return nullptr;
+      size_t mask = slots_.size() - 1;
+      for (size_t i = key.hash & mask;; i = (i + 1) & mask) {
+        const Slot& s = slots_[i];
+        if (s.node == nullptr) {
+          if (insert_at == SIZE_MAX) insert_at = i;
+          return nullptr;
+        }
+        if (s.node == tombstone()) {
+          if (insert_at == SIZE_MAX) insert_at = i;
+          continue;
+        }
+        if (s.hash == key.hash && matches(s.node, key)) return s.node;
+      }
+    }
+
+    // Insert a node known to be absent; `insert_at` comes from find() on the same key.
+    void insert(const UOp* u, size_t insert_at) {
+      if (insert_at == SIZE_MAX || (used_ + 1) * 10 > slots_.size() * 7) {
+        rehash(std::max<size_t>(64, std::bit_ceil((size_ + 1) * 2)));
+        insert_at = free_slot(u->hash_);
+      }
+      if (slots_[insert_at].node == nullptr) used_++;
+      slots_[insert_at] = {u->hash_, u};
+      size_++;
+    }
+
+    // Remove exactly this node, if it is still in the table.
+    void erase(const UOp* u) {
+      if (slots_.empty()) return;
+      size_t mask = slots_.size() - 1;
+      for (size_t i = u->hash_ & mask;; i = (i + 1) & mask) {
+        Slot& s = slots_[i];
+        if (s.node == nullptr) return;
+        if (s.node == u) {
+          s.node = tombstone();
+          size_--;
+          // a table that emptied out gives its memory back
+          if (slots_.size() > 1024 && size_ * 8 < slots_.size()) rehash(std::max<size_t>(64, std::bit_ceil(size_ * 2 + 1)));
+          return;
+        }
+      }
+    }
+
+    size_t size() const { return size_; }
+
+   private:
+    struct Slot {
+      uint64_t hash = 0;
+      const UOp* node = nullptr;
+    };
+    static const UOp* tombstone() { return reinterpret_cast<const UOp*>(uintptr_t(1)); }
+
+    size_t free_slot(uint64_t hash) const {
+      size_t mask = slots_.size() - 1;
+      size_t i = hash & mask;
+      while (slots_[i].node != nullptr && slots_[i].node != tombstone()) i = (i + 1) & mask;
+      return i;
+    }
+
+    void rehash(size_t capacity) {
+      std::vector<Slot> old = std::move(slots_);
+      slots_.assign(capacity, Slot{});
+      for (const Slot& s : old)
+        if (s.node != nullptr && s.node != tombstone()) slots_[free_slot(s.hash)] = s;
+      used_ = size_;
+    }
+
+    std::vector<Slot> slots_;
+    size_t size_ = 0;  // live entries
+    size_t used_ = 0;  // live entries and tombstones
   };
+
+  static bool matches(const UOp* u, const Key& k) {
+    return u->op == k.op && u->dtype == k.dtype && u->tag == k.tag && same_src(u->src, k.src) && u->arg == k.arg;
+  }
+
   static constexpr int kShards = 64;
   Shard shards[kShards];
 
-  Shard& shard_for(uint64_t hash) { return shards[(hash >> 7) % kShards]; }
+  // The high bits pick the shard; the low bits index inside it.
+  Shard& shard_for(uint64_t hash) { return shards[hash >> 58]; }
 
   static InternTable& get() {
     static InternTable* table = new InternTable();  // never destroyed: nodes may outlive statics
@@ -74,8 +153,7 @@ struct InternTable {
   void forget(const UOp* u) {
     Shard& s = shard_for(u->hash_);
     std::lock_guard lock(s.mutex);
-    auto it = s.nodes.find(u);
-    if (it != s.nodes.end()) s.nodes.erase(it);
+    s.erase(u);
   }
 };
 
@@ -144,17 +222,17 @@ UOpRef UOp::create(Ops op, DType dtype, std::vector<UOpRef> src, Arg arg, std::o
   InternTable::Shard& shard = table.shard_for(h);
   Key key{op, dtype, src, arg, tag, h};
   std::lock_guard lock(shard.mutex);
-  auto it = shard.nodes.find(key);
-  if (it != shard.nodes.end()) {
-    const UOp* found = *it;
+  size_t insert_at;
+  if (const UOp* found = shard.find(key, insert_at)) {
     int32_t count = found->refcount_.load(std::memory_order_relaxed);
     while (count > 0) {
       if (found->refcount_.compare_exchange_weak(count, count + 1, std::memory_order_acq_rel)) return UOpRef::adopt(found);
     }
-    shard.nodes.erase(it);  // dying: its owner frees it; a fresh node takes its key
+    shard.erase(found);  // dying: its owner frees it; a fresh node takes its key
+    shard.find(key, insert_at);
   }
   const UOp* u = new UOp(op, dtype, std::move(src), std::move(arg), tag, h);
-  shard.nodes.insert(u);
+  shard.insert(u, insert_at);
   return UOpRef::adopt(u);
 }
 
@@ -170,7 +248,7 @@ size_t UOp::live_count() {
   size_t n = 0;
   for (auto& s : InternTable::get().shards) {
     std::lock_guard lock(s.mutex);
-    n += s.nodes.size();
+    n += s.size();
   }
   return n;
 }

@@ -6,7 +6,7 @@
 
 #include "symbolic/int_math.h"
 #include "symbolic/simplify.h"
-#include "symbolic/substitute.h"
+#include "uop/substitute.h"
 
 namespace onegrad {
 
@@ -113,7 +113,7 @@ UOpRef simplify_given(const UOpRef& expr, const UOpRef& valid, RewriteTrace* tra
     for (auto& [v, b] : bounds) same = same && before.count(v) && before[v].lo == b.lo && before[v].hi == b.hi;
     if (same) break;
   }
-  symbolic::Substitution in, out;
+  Substitution in, out;
   for (auto& [v, b] : bounds) {
     // an empty range means `valid` never holds: the value of expr is never used, any form will do
     if (b.lo > b.hi) return simplify(expr, trace);
@@ -123,7 +123,7 @@ UOpRef simplify_given(const UOpRef& expr, const UOpRef& valid, RewriteTrace* tra
     out[t.get()] = v->ref();
   }
   if (in.empty()) return simplify(expr, trace);
-  return symbolic::substitute(simplify(symbolic::substitute(expr, in), trace), out);
+  return substitute(simplify(substitute(expr, in), trace), out);
 }
 
 }  // namespace onegrad

@@ -120,8 +120,24 @@ UOpRef div_by_factor(Match& m) {
   return m["x"];
 }
 
-// In a sum, x = c*(x//c) + x%c recombines (c a non-zero constant, any sign of x):
-//   (x//c)*(c*m) + (x%c)*m -> x*m       x*m - (x%c)*m -> (x//c)*(c*m)      x*m - (x//c)*(c*m) -> (x%c)*m
+// x // c in the shape div_nested leaves it: (y//a)//c -> y//(a*c) for a, c > 0 (when a*c fits).
+UOpRef div_of(const UOpRef& x, const UOpRef& cn) {
+  i128 c = cval(cn), ac;
+  if (c > 0 && x->op == Ops::IDIV && positive_const(*x->src[1]) && !__builtin_mul_overflow(cval(x->src[1]), c, &ac) &&
+      ac <= x->dtype.int_max())
+    return idiv(x->src[0], const_like(x, ac));
+  return idiv(x, cn);
+}
+
+// In a sum, x = c*(x//c) + x%c recombines (c a non-zero constant, any sign of x), and so does its
+// nested form x%(c*d) = x%c + c*((x//c)%d) for c, d > 0 (write x = c*d*q + r with 0 <= r < c*d:
+// then x%c = r%c and (x//c)%d = (d*q + r//c)%d = r//c):
+//   (x%c)*m + (x//c)*(c*m)       -> x*m
+//   (x%c)*m + (x//c%d)*(c*m)     -> (x%(c*d))*m
+//   x*(-m) + (x%c)*m             -> (x//c)*(-c*m)
+//   x*m + (x//c)*(-c*m)          -> (x%c)*m
+// x may itself be a division y//a (a > 0): its x//c is the y//(a*c) that div_nested leaves, so
+// (y//a%d)*(a*m) + (y//(a*d))*(a*d*m) -> (y//a)*(a*m), and y//a*m - y//(a*c)*(c*m) -> (y//a%c)*m.
 UOpRef divmod_recombine(Match& m) {
   auto s = linear_sum(m.root());
   if (!s) return nullptr;
@@ -131,6 +147,10 @@ UOpRef divmod_recombine(Match& m) {
       if (t.base == base && t.coeff == coeff) return &t;
     return nullptr;
   };
+  // a MOD or IDIV of `x` by a positive constant: that constant, else 0
+  auto pos_divisor = [](const UOpRef& b, Ops op, const UOpRef& x) -> i128 {
+    return b->op == op && b->src[0] == x && positive_const(*b->src[1]) ? cval(b->src[1]) : 0;
+  };
   for (Term& t : ts) {
     const UOpRef& b = t.base;
     if ((b->op != Ops::MOD && b->op != Ops::IDIV) || !b->src[1]->is_const() || t.coeff == 0) continue;
@@ -139,19 +159,34 @@ UOpRef divmod_recombine(Match& m) {
     if (c == 0) continue;
     if (b->op == Ops::MOD) {
       if (__builtin_mul_overflow(t.coeff, c, &cm)) continue;
-      if (Term* d = find(idiv(x, cn), cm)) {  // (x//c)*(c*m) + (x%c)*m -> x*m
+      UOpRef q = div_of(x, cn);
+      if (Term* d = find(q, cm)) {  // (x//c)*(c*m) + (x%c)*m -> x*m
         *d = {x, t.coeff};
         t.coeff = 0;
         return sum_or_null(std::move(*s));
       }
+      for (Term& u : ts) {  // (x%c)*m + (x//c%d)*(c*m) -> (x%(c*d))*m
+        i128 d = c > 0 && u.coeff == cm ? pos_divisor(u.base, Ops::MOD, q) : 0, cd;
+        if (d == 0 || __builtin_mul_overflow(c, d, &cd) || cd > x->dtype.int_max()) continue;
+        t.base = x % const_like(x, cd);
+        u.coeff = 0;
+        return sum_or_null(std::move(*s));
+      }
       if (Term* d = find(x, -t.coeff)) {  // x*(-m) + (x%c)*m -> (x//c)*(-c*m)
-        *d = {idiv(x, cn), -cm};
+        *d = {q, -cm};
         t.coeff = 0;
         return sum_or_null(std::move(*s));
       }
-    } else if (t.coeff % c == 0) {
-      if (Term* d = find(x, -(t.coeff / c))) {  // x*m + (x//c)*(-c*m) -> (x%c)*m
-        *d = {x % cn, -(t.coeff / c)};
+    } else {
+      // x*m + (x//c)*(-c*m) -> (x%c)*m; the other term is x itself, or x//a with a | c, for which
+      // b = (x//a)//(c/a): (x//a)*m + (x//c)*(-(c/a)*m) -> (x//a%(c/a))*m
+      for (Term& u : ts) {
+        if (&u == &t || u.coeff == 0) continue;
+        i128 a = u.base == x ? 1 : c > 0 ? pos_divisor(u.base, Ops::IDIV, x) : 0;
+        if (a == 0 || (a > 1 && (a >= c || c % a != 0))) continue;
+        i128 cx = c / a;
+        if (t.coeff % cx != 0 || u.coeff != -(t.coeff / cx)) continue;
+        u.base = u.base % const_like(x, cx);
         t.coeff = 0;
         return sum_or_null(std::move(*s));
       }

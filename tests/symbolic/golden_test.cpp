@@ -5,6 +5,7 @@
 
 #include "uop/expr_text.h"
 #include "symbolic/simplify.h"
+#include "uop/substitute.h"
 
 using namespace onegrad;
 
@@ -192,6 +193,74 @@ TEST(SymbolicDivMod, Recombine) {
   EXPECT_EQ(S(v.n - idiv(v.n, I(4)) * I(4)), "n % 4");
   // the recombination needs the same x and c on both sides
   EXPECT_EQ(S(v.n % I(4) + idiv(v.n, I(3)) * I(4)), "n % 4 + n // 3 * 4");
+}
+
+TEST(SymbolicDivMod, RecombineNested) {
+  Vars v;
+  UOpRef n = v.n, m = v.m;
+  // x%c + (x//c%d)*c -> x%(c*d), floor semantics: n of either sign, m negative
+  EXPECT_EQ(S(n % I(4) + idiv(n, I(4)) % I(3) * I(4)), "n % 12");
+  EXPECT_EQ(S(m % I(4) + idiv(m, I(4)) % I(3) * I(4)), "m % 12");
+  // with a multiplier on both terms, in any position among other terms
+  EXPECT_EQ(S(n % I(4) * I(3) + idiv(n, I(4)) % I(3) * I(12)), "n % 12 * 3");
+  EXPECT_EQ(S(idiv(n, I(4)) % I(3) * I(-8) + v.x + n % I(4) * I(-2) + v.y * I(7)), "x + y * 7 + n % 12 * -2");
+  // a chain of digits folds step by step, and the top digit then recombines with the quotient
+  EXPECT_EQ(S(n % I(2) + idiv(n, I(2)) % I(3) * I(2) + idiv(n, I(6)) % I(5) * I(6)), "n % 30");
+  EXPECT_EQ(S(n % I(2) + idiv(n, I(2)) % I(3) * I(2) + idiv(n, I(6)) * I(6)), "n");
+  // x may be a sum
+  UOpRef sum = n + v.x * I(2);
+  EXPECT_EQ(S(sum % I(3) + idiv(sum, I(3)) % I(4) * I(3)), "(n + x * 2) % 12");
+  // (x//c%d)*c + (x//(c*d))*(c*d) -> (x//c)*c, the x%c + (x//c)*c = x identity applied to x//c
+  EXPECT_EQ(S(idiv(n, I(4)) % I(3) * I(4) + idiv(n, I(12)) * I(12)), "n // 4 * 4");
+  EXPECT_EQ(S(idiv(m, I(4)) % I(3) * I(8) + idiv(m, I(12)) * I(24) + v.x), "x + m // 4 * 8");
+  // and its difference form: (x//c)*m - (x//(c*d))*(d*m) -> (x//c%d)*m
+  EXPECT_EQ(S(idiv(n, I(4)) * I(2) - idiv(n, I(12)) * I(6)), "n // 4 % 3 * 2");
+  // a convolution's flat loop index: 56*56 = 3136, but 200704 = 3136*64 is no digit of it
+  UOpRef g = var("g", 0, 1605631);
+  EXPECT_EQ(S(g % I(56) + idiv(g, I(56)) % I(56) * I(56) + idiv(g, I(200704)) * I(200704)),
+            "g % 3136 + g // 200704 * 200704");
+  // int8: the same identities, as long as c*d fits the dtype
+  UOpRef a = UOp::variable("a", -100, 100, dtypes::int8);
+  auto i8 = [](int64_t k) { return UOp::const_int(dtypes::int8, k); };
+  EXPECT_EQ(S(a % i8(4) + idiv(a, i8(4)) % i8(3) * i8(4)), "a % 12");
+  EXPECT_EQ(S(a % i8(16) + idiv(a, i8(16)) % i8(16) * i8(16)), "a % 16 + a // 16 % 16 * 16");  // 256 > 127
+}
+
+TEST(SymbolicDivMod, RecombineNestedMustNotFire) {
+  Vars v;
+  UOpRef n = v.n;
+  EXPECT_EQ(S(n % I(4) + idiv(n, I(4)) % I(3) * I(5)), "n % 4 + n // 4 % 3 * 5");  // multiplier is not c
+  EXPECT_EQ(S(n % I(4) + idiv(n, I(8)) % I(2) * I(4)), "n % 4 + n // 8 % 2 * 4");  // skips a digit
+  EXPECT_EQ(S(n % I(4) * I(2) + idiv(n, I(4)) % I(3) * I(4)), "n % 4 * 2 + n // 4 % 3 * 4");  // m differs
+  EXPECT_EQ(S(n % I(4) + idiv(v.x, I(4)) % I(3) * I(4)), "n % 4 + x // 4 % 3 * 4");  // another x
+  EXPECT_EQ(S(idiv(n, I(4)) % I(3) * I(4) + idiv(n, I(24)) * I(12)), "n // 4 % 3 * 4 + n // 24 * 12");
+  EXPECT_EQ(S(idiv(n, I(4)) * I(2) - idiv(n, I(12)) * I(4)), "n // 4 * 2 + n // 12 * -4");
+}
+
+// The fuzzer's random trees seldom build these digit chains, so check the recombined forms
+// against constant folding on every value of a negative-and-positive range.
+TEST(SymbolicDivMod, RecombineNestedAgreesOnEveryValue) {
+  UOpRef n = var("n", -150, 150), k = var("k", -3, 3);
+  std::vector<UOpRef> cases = {
+      n % I(4) + idiv(n, I(4)) % I(3) * I(4),
+      n % I(4) * I(-3) + idiv(n, I(4)) % I(3) * I(-12) + k,
+      n % I(2) + idiv(n, I(2)) % I(3) * I(2) + idiv(n, I(6)) % I(5) * I(6),
+      idiv(n, I(4)) % I(3) * I(4) + idiv(n, I(12)) * I(12),
+      idiv(n, I(2)) % I(5) * I(6) + idiv(n, I(10)) * I(30) - k * I(2),
+      idiv(n, I(4)) * I(2) - idiv(n, I(12)) * I(6),
+      (n + k * I(2)) % I(3) + idiv(n + k * I(2), I(3)) % I(4) * I(3),
+  };
+  for (const UOpRef& e : cases) {
+    UOpRef s = simplify(e);
+    ASSERT_NE(s, e) << print_expr(e);  // a rule fired
+    for (int64_t nv = -150; nv <= 150; nv++)
+      for (int64_t kv = -3; kv <= 3; kv++) {
+        Substitution sub{{n.get(), I(nv)}, {k.get(), I(kv)}};
+        UOpRef want = simplify(substitute(e, sub)), got = simplify(substitute(s, sub));
+        ASSERT_TRUE(want->is_const() && got->is_const());
+        ASSERT_EQ(want, got) << print_expr(e) << " -> " << print_expr(s) << " at n=" << nv << ", k=" << kv;
+      }
+  }
 }
 
 TEST(SymbolicCompare, LinearComparisons) {

@@ -17,6 +17,7 @@ show() {
 echo "== the symbolic simplifier on index math (Python syntax, floor // and %) =="
 show simplify "(x*4+y)//4" --var x:0:100 --var y:0:3
 show simplify "(x%4)*8 + (x//4)*32" --var x:0:1000
+show simplify "x%4 + x//4%8*4 + x//32*32" --var x:-500:500
 show simplify "(x*6+4)//2 - x*3" --var x:0:50
 show simplify "x//4 < 3" --var x:0:100
 show simplify "min(x + 8, 5) * 2" --var x:0:20

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <functional>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "uop/uop.h"

@@ -19,8 +19,10 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <map>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "symbolic/random_expr.h"
 #include "symbolic/simplify.h"
@@ -183,8 +185,8 @@ struct Proof {
 // divides by no zero, and that `simplified` then divides by no zero either.
 //
 // The effort is bounded by z3's resource count (`rlimit`, deterministic for one z3 version, so a
-// fixed seed gives the same proofs and give-ups on a loaded CI machine as here); a wall-clock
-// timeout stays as a safety net for the rare loop that does not count resources.
+// loaded CI machine gives up on the same queries as an idle one); a 1 s wall-clock timeout stays
+// as a safety net for the few queries that run past their resource count unchecked.
 Proof prove_equal(const UOpRef& original, const UOpRef& simplified, unsigned rlimit = 1000000) {
   // One context for every query: creating one costs milliseconds, more than most proofs here.
   // Each query gets its own solver, so nothing asserted for one expression leaks into the next.
@@ -242,7 +244,7 @@ bool saturated(const UOpRef& e) {
 
 // ---- wide domains ----------------------------------------------------------------------------
 
-// Sizes up to 10^6 at offsets down to -10^6; one variable in eight spans ±2^40 or sits at 2^40.
+// Sizes up to 10^6 at offsets down to -10^6; one variable in four spans ±2^40 or sits at 2^40.
 VarDomain wide_domain(RandomExpr& g, int, int) {
   const int64_t huge = int64_t(1) << 40;
   switch (g.pick(8)) {

@@ -10,14 +10,15 @@
 #include <cstdlib>
 #include <map>
 #include <set>
-#include <random>
 #include <unordered_map>
 
 #include "uop/expr_text.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
+#include "symbolic/random_expr.h"
 
 using namespace onegrad;
+using onegrad::testing::RandomExpr;
 
 namespace {
 
@@ -25,83 +26,6 @@ int64_t env_or(const char* name, int64_t dflt) {
   const char* v = std::getenv(name);
   return v ? std::atoll(v) : dflt;
 }
-
-// ---- the generator ---------------------------------------------------------------------------
-
-class Generator {
- public:
-  Generator(uint64_t seed, DType dtype) : rng_(seed), dtype_(dtype) {}
-
-  // A fresh set of 2-3 variables with small domains (some negative), then an expression over them.
-  UOpRef expression() {
-    vars_.clear();
-    int n = 2 + int(pick(2));
-    int max_size = n == 2 ? 10 : 5;  // keeps every expression under ~125 assignments
-    static const char* names[] = {"a", "b", "c"};
-    for (int i = 0; i < n; i++) {
-      int64_t lo = range(-6, 4), size = range(1, max_size);
-      vars_.push_back(UOp::variable(names[i], lo, lo + size - 1, dtype_));
-    }
-    return gen_int(int(range(2, 4)));
-  }
-  const std::vector<UOpRef>& vars() const { return vars_; }
-
- private:
-  uint64_t pick(uint64_t n) { return rng_() % n; }
-  int64_t range(int64_t lo, int64_t hi) { return lo + int64_t(pick(uint64_t(hi - lo + 1))); }
-  UOpRef cst(int64_t lo, int64_t hi) { return UOp::const_int(dtype_, range(lo, hi)); }
-  UOpRef nonzero_const() {
-    int64_t v = range(1, 6);
-    return UOp::const_int(dtype_, pick(3) == 0 ? -v : v);
-  }
-
-  UOpRef leaf() {
-    if (pick(10) < 7) return vars_[pick(vars_.size())];
-    return cst(-8, 8);
-  }
-
-  UOpRef gen_int(int depth) {
-    if (depth <= 0) return leaf();
-    int d = depth - 1;
-    switch (pick(18)) {
-      case 0: case 1: return gen_int(d) + gen_int(d);
-      case 2: return gen_int(d) - gen_int(d);                      // ADD(a, MUL(b, -1))
-      case 3: return -gen_int(d);                                  // MUL(a, -1)
-      case 4: case 5: return gen_int(d) * cst(-5, 5);
-      case 6: return depth <= 2 ? gen_int(d) * gen_int(d) : gen_int(d) * cst(-3, 3);
-      case 7: case 8: return idiv(gen_int(d), nonzero_const());
-      case 9: case 10: return gen_int(d) % nonzero_const();
-      case 11: return pick(2) ? idiv(gen_int(d), gen_int(d)) : gen_int(d) % gen_int(d);  // may divide by zero
-      case 12: return maximum(gen_int(d), gen_int(d));
-      case 13: return minimum(gen_int(d), gen_int(d));
-      case 14: return where(gen_bool(d), gen_int(d), gen_int(d));
-      case 15: return UOp::alu(Ops::SUB, {gen_int(d), gen_int(d)});  // decomposed ops as nodes
-      case 16: return UOp::alu(Ops::NEG, {gen_int(d)});
-      default: return gen_int(d) + cst(-8, 8);
-    }
-  }
-
-  UOpRef gen_bool(int depth) {
-    if (depth < 0) return UOp::const_bool(pick(2));
-    int d = std::max(depth - 1, 0);
-    static const Ops compares[] = {Ops::CMPGT, Ops::CMPGE, Ops::CMPLE, Ops::CMPEQ};
-    static const Ops logic[] = {Ops::AND, Ops::OR, Ops::XOR};
-    switch (pick(10)) {
-      case 0: case 1: return gen_int(d) < gen_int(d);
-      case 2: return ne(gen_int(d), gen_int(d));
-      case 3: return eq(gen_int(d), gen_int(d));                     // CMPNE(CMPNE(a, b), true)
-      case 4: return ne(gen_bool(d - 1), UOp::const_bool(true));     // NOT, as uop.cpp spells it
-      case 5: return UOp::alu(compares[pick(4)], {gen_int(d), gen_int(d)});
-      case 6: return UOp::alu(Ops::NOT, {gen_bool(d - 1)});
-      case 7: return where(gen_bool(d - 1), gen_bool(d - 1), gen_bool(d - 1));
-      default: return UOp::alu(logic[pick(3)], {gen_bool(d - 1), gen_bool(d - 1)});
-    }
-  }
-
-  std::mt19937_64 rng_;
-  DType dtype_;
-  std::vector<UOpRef> vars_;
-};
 
 // ---- the evaluator ---------------------------------------------------------------------------
 
@@ -237,7 +161,7 @@ std::string assignment_text(const std::vector<UOpRef>& vars, const std::vector<i
 namespace {
 
 void fuzz(DType dtype, int64_t count, uint64_t seed) {
-  Generator gen(seed, dtype);
+  RandomExpr gen(seed, dtype);  // the default config: the fuzzer's tiny domains
   auto start = std::chrono::steady_clock::now();
   std::map<std::string, int64_t> fired;
   int64_t mismatches = 0, nodes_before = 0, nodes_after = 0, to_const = 0, assignments = 0, not_fixed = 0;

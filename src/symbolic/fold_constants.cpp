@@ -34,7 +34,8 @@ UOpRef fold_single_value(Match& m) {
 }
 
 bool single_valued(const UOp& u) {
-  return (u.dtype.is_int() || u.dtype.is_bool()) && !u.dtype.is_ptr && u.vmin() == u.vmax();
+  return (u.dtype.is_int() || u.dtype.is_bool()) && !u.dtype.is_ptr && u.vmin() == u.vmax() &&
+         !is_infinite_bound(u.vmin().as_int());
 }
 
 }  // namespace

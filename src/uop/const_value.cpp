@@ -8,8 +8,8 @@
 namespace onegrad {
 
 namespace {
-constexpr i128 kI128Max = ~(i128(1) << 127);
-constexpr i128 kI128Min = i128(1) << 127;
+constexpr i128 kI128Max = kBoundPosInf;
+constexpr i128 kI128Min = kBoundNegInf;
 }  // namespace
 
 ConstValue ConstValue::of(double v, DType dt) {
@@ -87,12 +87,15 @@ ConstValue cast_value(const ConstValue& v, DType dt) {
 }
 
 i128 sat_add(i128 a, i128 b) {
+  if (is_infinite_bound(a)) return a;  // inf + x = inf (a well-formed interval never adds opposite infinities)
+  if (is_infinite_bound(b)) return b;
   i128 r;
   if (__builtin_add_overflow(a, b, &r)) return a > 0 ? kI128Max : kI128Min;
   return r;
 }
 
 i128 sat_mul(i128 a, i128 b) {
+  if (a == 0 || b == 0) return 0;  // a bound that is exactly 0 times anything, even inf, is 0
   i128 r;
   if (__builtin_mul_overflow(a, b, &r)) return ((a < 0) != (b < 0)) ? kI128Min : kI128Max;
   return r;

@@ -45,7 +45,12 @@ i128 wrap_int(i128 v, DType dt);
 // Convert `v` to dtype `dt` with C semantics plus wraparound for ints; float→int truncates and
 // saturates at the target's range (NaN becomes 0), so folding never has undefined behaviour.
 ConstValue cast_value(const ConstValue& v, DType dt);
-// Saturating i128 arithmetic for interval bounds.
+// Interval bounds are i128s whose two extreme values stand for -inf and +inf: a bound that leaves
+// the i128 range is infinite, never a wrong finite number. sat_add and sat_mul compute with
+// those infinities (inf + x = inf, inf * 0 = 0, inf * -x = -inf).
+inline constexpr i128 kBoundPosInf = ~(i128(1) << 127);
+inline constexpr i128 kBoundNegInf = i128(1) << 127;
+inline bool is_infinite_bound(i128 v) { return v == kBoundPosInf || v == kBoundNegInf; }
 i128 sat_add(i128 a, i128 b);
 i128 sat_mul(i128 a, i128 b);
 std::string i128_to_string(i128 v);

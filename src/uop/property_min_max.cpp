@@ -34,6 +34,10 @@ Interval fit(Interval v, DType dt) {
     Interval r = dtype_range(dt);
     if (lt(v.lo, r.lo) || lt(r.hi, v.hi)) return r;
   }
+  // An interval lying wholly past an infinite end (lo = +inf or hi = -inf) says nothing finite
+  // about the value: it is unknown, never the single value at the end of the i128 range.
+  if (v.lo.is_int() && v.hi.is_int() && (v.lo.as_int() == kBoundPosInf || v.hi.as_int() == kBoundNegInf))
+    return {ConstValue::from_int(kBoundNegInf), ConstValue::from_int(kBoundPosInf)};
   if (dt.is_float()) {
     if (std::isnan(v.lo.as_double()) || std::isnan(v.hi.as_double())) return dtype_range(dt);
     return {ConstValue::from_float(v.lo.as_double()), ConstValue::from_float(v.hi.as_double())};

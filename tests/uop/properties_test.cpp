@@ -524,3 +524,21 @@ TEST(PropertiesThreads, ConcurrentCreationAndReading) {
   }
   EXPECT_EQ(roots[0]->shape(), (Shape{n, UOp::index(3)}));
 }
+
+// Interval bounds past the i128 range are infinite: never a wrong finite value.
+TEST(MinMaxBounds, PastTheI128RangeIsInfiniteNotAValue) {
+  const int64_t H = int64_t(1) << 40;
+  UOpRef a = UOp::variable("a", H, H + 1000000), b = UOp::variable("b", -H, H);
+  UOpRef big = (a * a) * (a * a);  // about 2^160: wholly past +inf
+  EXPECT_TRUE(big->vmin().as_int() == kBoundNegInf);
+  EXPECT_TRUE(big->vmax().as_int() == kBoundPosInf);
+  UOpRef wide = (b * b) * (b * b) * b;  // [-2^200, 2^200]: both ends infinite
+  EXPECT_TRUE(wide->vmin().as_int() == kBoundNegInf);
+  EXPECT_TRUE(wide->vmax().as_int() == kBoundPosInf);
+  // inf + finite stays inf; a factor that is exactly zero gives zero
+  EXPECT_TRUE((big + 5)->vmax().as_int() == kBoundPosInf);
+  EXPECT_TRUE((big * UOp::index(0))->vmax().as_int() == 0);
+  EXPECT_TRUE(sat_add(kBoundPosInf, -5) == kBoundPosInf);
+  EXPECT_TRUE(sat_mul(kBoundNegInf, -3) == kBoundPosInf);
+  EXPECT_TRUE(sat_mul(kBoundPosInf, 0) == 0);
+}

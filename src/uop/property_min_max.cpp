@@ -85,6 +85,9 @@ Interval infer_min_max(const UOp* u, const SourceProps& sp) {
   DType dt = u->dtype;
   bool fl = dt.is_float();
   auto s = [&](size_t i) { return Interval{sp[i]->vmin, sp[i]->vmax}; };
+  // An ALU node with the wrong number of sources is ill-formed (the verifier says so): no interval
+  // rule applies to it.
+  if (is_alu(u->op) && sp.size() != size_t(alu_arity(u->op))) return dtype_range(dt);
   switch (u->op) {
     case Ops::CONST:  // spec: [v, v]; a CONST without a value (the verifier rejects it) has the dtype range
       if (const ConstValue* v = u->arg.get_if<ConstValue>()) return {*v, *v};

@@ -39,6 +39,18 @@ struct RewriteError : Error {
   using Error::Error;
 };
 
+// A device, buffer or program used wrongly: an unknown device name, a copy whose size does not
+// match the buffer, a launch with the wrong number of buffers, a compiled object that will not load.
+struct DeviceError : Error {
+  using Error::Error;
+};
+
+// A kernel the backend's compiler rejects, or a compiler that cannot be run. The message carries
+// the command and the compiler's own output, so the offending source line is visible.
+struct CompileError : Error {
+  using Error::Error;
+};
+
 // A broken internal invariant: a bug in onegrad, not in the user's program.
 struct InternalError : Error {
   using Error::Error;

@@ -1,0 +1,72 @@
+#include "runtime/buffer.h"
+
+#include <cstring>
+#include <utility>
+
+#include "runtime/device.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+Buffer::Buffer(std::string_view device, DType dtype, size_t count)
+    : device_(&get_device(device)), dtype_(dtype), count_(count) {
+  size_t item = size_t(dtype.itemsize());
+  if (item == 0) throw DTypeError("a buffer cannot hold elements of dtype " + dtype.name());
+  if (count > SIZE_MAX / item)
+    throw DeviceError("a buffer of " + std::to_string(count) + " " + dtype.name() + " elements is too large");
+  nbytes_ = count * item;
+}
+
+Buffer::~Buffer() { release(); }
+
+Buffer::Buffer(Buffer&& other) noexcept
+    : device_(other.device_),
+      dtype_(other.dtype_),
+      count_(other.count_),
+      nbytes_(other.nbytes_),
+      data_(std::exchange(other.data_, nullptr)) {}
+
+Buffer& Buffer::operator=(Buffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    device_ = other.device_;
+    dtype_ = other.dtype_;
+    count_ = other.count_;
+    nbytes_ = other.nbytes_;
+    data_ = std::exchange(other.data_, nullptr);
+  }
+  return *this;
+}
+
+void Buffer::release() noexcept {
+  if (data_ != nullptr) device_->allocator().free(data_);
+  data_ = nullptr;
+}
+
+const std::string& Buffer::device() const { return device_->name(); }
+
+void* Buffer::data() {
+  if (data_ == nullptr) data_ = device_->allocator().alloc(nbytes_);
+  return data_;
+}
+
+// The copies use memcpy because every device so far keeps buffers in host memory; a device with
+// its own memory will give its allocator copy hooks.
+void Buffer::copyin(const void* src, size_t nbytes) {
+  if (nbytes != nbytes_)
+    throw DeviceError("copyin of " + std::to_string(nbytes) + " bytes into a buffer of " +
+                      std::to_string(nbytes_) + " bytes (" + std::to_string(count_) + " x " + dtype_.name() + ")");
+  if (nbytes > 0 && src == nullptr) throw DeviceError("copyin from a null pointer");
+  if (nbytes > 0) std::memcpy(data(), src, nbytes);
+  else data();
+}
+
+void Buffer::copyout(void* dst, size_t nbytes) {
+  if (nbytes != nbytes_)
+    throw DeviceError("copyout of " + std::to_string(nbytes) + " bytes from a buffer of " +
+                      std::to_string(nbytes_) + " bytes (" + std::to_string(count_) + " x " + dtype_.name() + ")");
+  if (nbytes > 0 && dst == nullptr) throw DeviceError("copyout to a null pointer");
+  if (nbytes > 0) std::memcpy(dst, data(), nbytes);
+}
+
+}  // namespace onegrad

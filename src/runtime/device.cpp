@@ -1,0 +1,105 @@
+#include "runtime/device.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "runtime/cpu_device.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+RuntimeDevice::RuntimeDevice(std::string name, std::unique_ptr<Allocator> allocator,
+                             std::unique_ptr<Compiler> compiler, std::unique_ptr<ProgramLoader> loader)
+    : name_(std::move(name)),
+      allocator_(std::move(allocator)),
+      compiler_(std::move(compiler)),
+      loader_(std::move(loader)) {}
+
+namespace {
+
+struct Registry {
+  std::mutex mu;
+  std::map<std::string, DeviceFactory> factories;
+  std::map<std::string, std::unique_ptr<RuntimeDevice>> devices;
+};
+
+// Built-in backends are registered here, not by static initialisers in their own files: a static
+// library drops object files nothing references, and their registration would silently vanish.
+Registry& registry() {
+  static Registry* r = [] {
+    auto* reg = new Registry();  // never destroyed: devices outlive every static that may use them
+    reg->factories["CPU"] = make_cpu_device;
+    return reg;
+  }();
+  return *r;
+}
+
+std::string known_kinds(const Registry& reg) {
+  std::string out;
+  for (const auto& [kind, _] : reg.factories) out += (out.empty() ? "" : ", ") + kind;
+  return out;
+}
+
+// Splits "kind[:index]" and checks both; the registry's lock is held by the caller.
+std::pair<std::string, int> parse_name(const Registry& reg, std::string_view name) {
+  std::string_view kind_part = name.substr(0, name.find(':'));
+  std::string kind(kind_part);
+  std::transform(kind.begin(), kind.end(), kind.begin(), [](unsigned char c) { return char(std::toupper(c)); });
+  if (!reg.factories.contains(kind))
+    throw DeviceError("unknown device '" + std::string(name) + "'; known devices: " + known_kinds(reg));
+  int index = 0;
+  if (kind_part.size() < name.size()) {
+    std::string_view digits = name.substr(kind_part.size() + 1);
+    bool ok = !digits.empty() && digits.size() <= 6 &&
+              std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!ok)
+      throw DeviceError("bad device name '" + std::string(name) + "': the index after ':' must be a number, as in " +
+                        kind + ":1");
+    index = std::stoi(std::string(digits));
+  }
+  return {kind, index};
+}
+
+std::string join_name(const std::string& kind, int index) {
+  return index == 0 ? kind : kind + ":" + std::to_string(index);
+}
+
+}  // namespace
+
+void register_device_kind(const std::string& kind, DeviceFactory factory) {
+  Registry& reg = registry();
+  std::lock_guard lock(reg.mu);
+  reg.factories[kind] = std::move(factory);
+}
+
+std::vector<std::string> device_kinds() {
+  Registry& reg = registry();
+  std::lock_guard lock(reg.mu);
+  std::vector<std::string> out;
+  for (const auto& [kind, _] : reg.factories) out.push_back(kind);
+  return out;
+}
+
+std::string canonical_device_name(std::string_view name) {
+  Registry& reg = registry();
+  std::lock_guard lock(reg.mu);
+  auto [kind, index] = parse_name(reg, name);
+  return join_name(kind, index);
+}
+
+RuntimeDevice& get_device(std::string_view name) {
+  Registry& reg = registry();
+  std::lock_guard lock(reg.mu);
+  auto [kind, index] = parse_name(reg, name);
+  std::string canonical = join_name(kind, index);
+  auto it = reg.devices.find(canonical);
+  if (it == reg.devices.end()) {
+    std::unique_ptr<RuntimeDevice> dev = reg.factories.at(kind)(canonical, index);
+    if (dev == nullptr) throw InternalError("the factory of device kind " + kind + " returned no device");
+    it = reg.devices.emplace(canonical, std::move(dev)).first;
+  }
+  return *it->second;
+}
+
+}  // namespace onegrad

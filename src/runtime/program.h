@@ -1,0 +1,57 @@
+// A loaded kernel, ready to launch. The runtime knows of a program only its entry name and how many
+// buffers and variable values it takes; the backend subclass knows how to launch it.
+//
+// Calling convention (docs/runtime.md): the renderer emits, for each kernel NAME,
+//   void NAME(void** bufs, const int64_t* vars);
+// bufs holds the buffers' storage in parameter order, vars the symbolic variables' values in order.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace onegrad {
+
+class Buffer;
+
+// What a kernel declares: its entry symbol and the counts of its parameters.
+struct ProgramSpec {
+  std::string name;    // the entry symbol; a C identifier
+  std::string source;  // the backend's source text
+  int num_buffers = 0;
+  int num_vars = 0;
+};
+
+class Program {
+ public:
+  virtual ~Program() = default;
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+
+  const std::string& name() const { return name_; }
+  const std::string& device() const { return device_; }
+  int num_buffers() const { return num_buffers_; }
+  int num_vars() const { return num_vars_; }
+
+  // Throws DeviceError unless `bufs` and `vars` fit this program: the counts it declares, no null
+  // buffer, every buffer on this program's device. Launching with the wrong arguments would read
+  // or write memory the kernel does not own, so this is checked on every launch.
+  void check_args(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const;
+  // Checks the arguments, allocates any buffer not yet allocated, and runs the kernel to completion.
+  void run(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const;
+
+ protected:
+  Program(const ProgramSpec& spec, std::string device);
+  // Launches with checked arguments: `bufs` holds one storage pointer per buffer.
+  virtual void launch(void** bufs, const int64_t* vars) const = 0;
+
+ private:
+  std::string name_;
+  std::string device_;
+  int num_buffers_;
+  int num_vars_;
+};
+
+// True if `name` is a C identifier (letters, digits, '_'; not starting with a digit).
+bool is_c_identifier(std::string_view name);
+
+}  // namespace onegrad

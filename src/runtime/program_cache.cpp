@@ -1,0 +1,69 @@
+#include "runtime/program_cache.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "runtime/cache_dir.h"
+#include "runtime/content_hash.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+namespace fs = std::filesystem;
+
+ProgramCache::ProgramCache(fs::path dir) : dir_(std::move(dir)) {}
+
+fs::path ProgramCache::object_path(const RuntimeDevice& device, const ProgramSpec& spec,
+                                   std::string_view key) const {
+  std::string kind = device.kind();
+  std::transform(kind.begin(), kind.end(), kind.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  // '\0' separates the fields so that different splits of the same bytes give different names.
+  std::string id = std::string(key) + '\0' + spec.name + '\0' + device.compiler().cache_id();
+  return dir_ / kind / (content_hash(id) + std::string(device.compiler().object_extension()));
+}
+
+std::shared_ptr<Program> ProgramCache::get(RuntimeDevice& device, const ProgramSpec& spec, std::string_view key) {
+  if (!is_c_identifier(spec.name))
+    throw DeviceError("program entry name '" + spec.name + "' is not a C identifier");
+  if (spec.num_buffers < 0 || spec.num_vars < 0)
+    throw DeviceError("program '" + spec.name + "' declares a negative number of buffers or variables");
+  std::string memory_key = device.name() + '\0' + spec.name + '\0' + std::string(key);
+  std::lock_guard lock(mu_);
+  if (auto it = loaded_.find(memory_key); it != loaded_.end()) {
+    ++memory_hits_;
+    return it->second;
+  }
+  fs::path path = object_path(device, spec, key);
+  std::shared_ptr<Program> program;
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    try {
+      program = device.loader().load(path, spec, device);
+      ++disk_hits_;
+    } catch (const DeviceError&) {
+      // A truncated or foreign file (a crash mid-copy, a disk error): build it again. The new
+      // object replaces it by an atomic rename, so readers in other processes are unaffected.
+    }
+  }
+  if (program == nullptr) {
+    device.compiler().compile(spec.source, path);
+    ++compiles_;
+    program = device.loader().load(path, spec, device);
+  }
+  loaded_.emplace(std::move(memory_key), program);
+  return program;
+}
+
+std::shared_ptr<Program> ProgramCache::get(RuntimeDevice& device, const ProgramSpec& spec) {
+  return get(device, spec, program_key(spec.source, device.compiler()));
+}
+
+ProgramCacheStats ProgramCache::stats() const {
+  return {compiles_.load(), disk_hits_.load(), memory_hits_.load()};
+}
+
+ProgramCache& default_program_cache() {
+  static ProgramCache* cache = new ProgramCache(default_cache_dir());  // outlives every program user
+  return *cache;
+}
+
+}  // namespace onegrad

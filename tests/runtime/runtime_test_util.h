@@ -1,0 +1,68 @@
+// Shared pieces of the runtime tests: a temporary folder per test (never the user's real cache),
+// an environment variable set for one scope, and the hand-written C kernels the tests run.
+#pragma once
+#include <stdlib.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "runtime/program.h"
+
+namespace onegrad::testing {
+
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "onegrad-test-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) != nullptr) path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+// Sets (or, with nullopt, unsets) an environment variable and restores the old value on exit.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> old;
+  ScopedEnv(std::string n, std::optional<std::string> value) : name(std::move(n)) {
+    if (const char* v = getenv(name.c_str())) old = v;
+    if (value) setenv(name.c_str(), value->c_str(), 1);
+    else unsetenv(name.c_str());
+  }
+  ~ScopedEnv() {
+    if (old) setenv(name.c_str(), old->c_str(), 1);
+    else unsetenv(name.c_str());
+  }
+};
+
+// out[i] = a[i] + b[i] for i < vars[0]; buffers (out, a, b).
+inline ProgramSpec add_kernel() {
+  return {"add_f32",
+          "#include <stdint.h>\n"
+          "void add_f32(void** bufs, const int64_t* vars) {\n"
+          "  float* out = bufs[0];\n"
+          "  const float* a = bufs[1];\n"
+          "  const float* b = bufs[2];\n"
+          "  for (int64_t i = 0; i < vars[0]; i++) out[i] = a[i] + b[i];\n"
+          "}\n",
+          3, 1};
+}
+
+// out[0] = sum of in[0..vars[0]), accumulated in order; buffers (out, in).
+inline ProgramSpec sum_kernel() {
+  return {"sum_f32",
+          "#include <stdint.h>\n"
+          "void sum_f32(void** bufs, const int64_t* vars) {\n"
+          "  float* out = bufs[0];\n"
+          "  const float* in = bufs[1];\n"
+          "  float acc = 0.0f;\n"
+          "  for (int64_t i = 0; i < vars[0]; i++) acc += in[i];\n"
+          "  out[0] = acc;\n"
+          "}\n",
+          2, 1};
+}
+
+}  // namespace onegrad::testing

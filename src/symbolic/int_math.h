@@ -5,13 +5,7 @@
 
 namespace onegrad::symbolic {
 
-// floor(a / b) and the matching floor modulo (b != 0), as the spec's IDIV and MOD.
-inline i128 floor_div(i128 a, i128 b) {
-  i128 q = a / b;
-  if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;
-  return q;
-}
-inline i128 floor_mod(i128 a, i128 b) { return a - floor_div(a, b) * b; }
+// floor_div and floor_mod live in uop/const_value.h.
 inline i128 ceil_div(i128 a, i128 b) { return -floor_div(-a, b); }
 
 inline i128 gcd(i128 a, i128 b) {

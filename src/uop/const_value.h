@@ -55,4 +55,13 @@ i128 sat_add(i128 a, i128 b);
 i128 sat_mul(i128 a, i128 b);
 std::string i128_to_string(i128 v);
 
+// floor(a / b) and the matching floor modulo (b != 0): the spec's IDIV and MOD (Python semantics,
+// a == floor_div(a, b) * b + floor_mod(a, b)).
+inline i128 floor_div(i128 a, i128 b) {
+  i128 q = a / b;
+  if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;
+  return q;
+}
+inline i128 floor_mod(i128 a, i128 b) { return a - floor_div(a, b) * b; }
+
 }  // namespace onegrad

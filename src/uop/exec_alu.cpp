@@ -35,12 +35,6 @@ using u128 = unsigned __int128;
 std::optional<ConstValue> int_result(i128 v, DType dt) { return ConstValue::from_int(wrap_int(v, dt)); }
 ConstValue float_result(double v, DType dt) { return ConstValue::from_float(round_to_float_dtype(v, dt)); }
 
-i128 floor_div(i128 a, i128 b) {
-  i128 q = a / b;
-  if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;
-  return q;
-}
-
 // Width in bits of an int dtype for shifts; index has none (0).
 int shift_width(DType dt) { return dt.is_index() ? 0 : dt.is_bool() ? 1 : dt.bits(); }
 
@@ -84,7 +78,7 @@ std::optional<ConstValue> int_binary(Ops op, DType dt, i128 a, i128 b) {
       return int_result(floor_div(a, b), dt);  // INT_MIN // -1 wraps, as two's complement does
     case Ops::MOD:
       if (b == 0) return std::nullopt;
-      return int_result(a - floor_div(a, b) * b, dt);
+      return int_result(floor_mod(a, b), dt);
     case Ops::XOR: return int_result(a ^ b, dt);
     case Ops::OR: return int_result(a | b, dt);
     case Ops::AND: return int_result(a & b, dt);

@@ -68,13 +68,6 @@ Interval hull(std::initializer_list<ConstValue> vs) {
   return {lo, hi};
 }
 
-// Floor division of ints, Python semantics.
-i128 floordiv(i128 a, i128 b) {
-  i128 q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
-  return q;
-}
-
 Interval bool_interval(bool can_false, bool can_true) {
   return {ConstValue::from_bool(!can_false), ConstValue::from_bool(can_true)};
 }
@@ -154,7 +147,7 @@ Interval infer_min_max(const UOp* u, const SourceProps& sp) {
       i128 blo = b.lo.as_int(), bhi = b.hi.as_int();
       if (blo <= 0 && bhi >= 0) break;  // the divisor may be zero
       i128 alo = a.lo.as_int(), ahi = a.hi.as_int();
-      i128 q[4] = {floordiv(alo, blo), floordiv(alo, bhi), floordiv(ahi, blo), floordiv(ahi, bhi)};
+      i128 q[4] = {floor_div(alo, blo), floor_div(alo, bhi), floor_div(ahi, blo), floor_div(ahi, bhi)};
       return fit({ConstValue::from_int(*std::min_element(q, q + 4)), ConstValue::from_int(*std::max_element(q, q + 4))}, dt);
     }
     case Ops::MOD: {

@@ -6,6 +6,8 @@
 // original does not. Fixed seed; ONEGRAD_FUZZ_COUNT / ONEGRAD_FUZZ_SEED override the defaults.
 #include <gtest/gtest.h>
 
+#include "test_env.h"
+
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -22,10 +24,7 @@ using onegrad::testing::RandomExpr;
 
 namespace {
 
-int64_t env_or(const char* name, int64_t dflt) {
-  const char* v = std::getenv(name);
-  return v ? std::atoll(v) : dflt;
-}
+using testing_env::env_or;
 
 // ---- the evaluator ---------------------------------------------------------------------------
 

@@ -15,6 +15,8 @@
 // ONEGRAD_Z3_TRACE prints every query with its time, ONEGRAD_Z3_DUMP each query as SMT-LIB.
 #include <gtest/gtest.h>
 
+#include "test_env.h"
+
 #include <z3++.h>
 
 #include <chrono>
@@ -37,10 +39,7 @@ using onegrad::testing::VarDomain;
 
 namespace {
 
-int64_t env_or(const char* name, int64_t dflt) {
-  const char* v = std::getenv(name);
-  return v ? std::atoll(v) : dflt;
-}
+using testing_env::env_or;
 
 std::string str(i128 v) { return i128_to_string(v); }
 

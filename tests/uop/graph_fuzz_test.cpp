@@ -4,6 +4,8 @@
 // what `onegrad uop print` faces on a hostile file.
 #include <gtest/gtest.h>
 
+#include "test_env.h"
+
 #include <cstdlib>
 #include <random>
 
@@ -100,10 +102,7 @@ void interrogate(const UOpRef& root) {
   EXPECT_EQ(parse_graph(text), root) << text;
 }
 
-int64_t env_or(const char* name, int64_t dflt) {
-  const char* v = std::getenv(name);
-  return v ? std::atoll(v) : dflt;
-}
+using testing_env::env_or;
 
 }  // namespace
 

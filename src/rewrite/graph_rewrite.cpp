@@ -9,7 +9,9 @@
 //  - a node that a rewrite needs is still InProgress (a rule produced a node whose result depends
 //    on itself: a+b → b+a → a+b, or x → x+0);
 //  - a chain of rewrites of one node grows past max_steps_per_node (a rule that keeps producing
-//    new nodes, like a counter).
+//    new nodes, like a counter);
+//  - the call as a whole applies more rules than its budget, which grows with the number of input
+//    nodes visited (rules that keep growing the graph through new sources).
 // Each link remembers the rule that made it (a parent-pointer list), which is what the report cites.
 #include "rewrite/graph_rewrite.h"
 
@@ -56,7 +58,8 @@ struct HistoryEntry {
 
 class Rewriter {
  public:
-  Rewriter(const PatternMatcher& pm, const RewriteOptions& opts) : pm_(pm), opts_(opts) {}
+  Rewriter(const PatternMatcher& pm, const RewriteOptions& opts)
+      : pm_(pm), opts_(opts), first_new_serial_(UOp::serial_watermark()) {}
 
   UOpRef run(const UOpRef& root) {
     stack_.push_back(Frame{root.get(), nullptr, -1, 0, Step::Visit});
@@ -150,6 +153,7 @@ class Rewriter {
     e.state = State::InProgress;
     e.history = f.history;
     if (!e.self) e.self = UOpRef::share(f.node);
+    if (f.node->serial() < first_new_serial_) input_nodes_++;  // a node of the graph we were given
     return &e;
   }
 
@@ -227,10 +231,16 @@ class Rewriter {
     return hit;
   }
 
-  // Note that `rule` rewrote a node produced by `history`; throws when the chain is too long.
+  // Note that `rule` rewrote a node produced by `history`; throws when the chain is too long or
+  // the call is over its budget.
   int32_t record(const Rule* rule, int32_t history, uint32_t steps, const UOp* node) {
     history_.push_back(HistoryEntry{rule, history});
     int32_t h = int32_t(history_.size() - 1);
+    size_t budget = opts_.rewrite_budget_base + opts_.rewrite_budget_per_input_node * input_nodes_;
+    if (history_.size() > budget)
+      throw RewriteError("graph_rewrite '" + opts_.name + "' does not terminate: " + std::to_string(history_.size()) +
+                         " rewrites for " + std::to_string(input_nodes_) +
+                         " input nodes (the graph keeps growing), most by rule(s): " + busiest_rules());
     if (steps + 1 > opts_.max_steps_per_node)
       throw RewriteError("graph_rewrite '" + opts_.name + "' does not terminate: " + node->brief() +
                          " was rewritten more than " + std::to_string(opts_.max_steps_per_node) +
@@ -241,6 +251,21 @@ class Rewriter {
   [[noreturn]] void cycle(const UOp* u, int32_t h1, int32_t h2) {
     throw RewriteError("graph_rewrite '" + opts_.name + "' does not terminate: rewriting " + u->brief() +
                        " needs its own result (a cycle), by rule(s): " + rule_names({h1, h2}));
+  }
+
+  // The rules that fired most in this call, busiest first (at most three).
+  std::string busiest_rules() const {
+    std::vector<std::pair<size_t, const Rule*>> counts;
+    for (const HistoryEntry& e : history_) {
+      auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.second == e.rule; });
+      if (it == counts.end()) counts.push_back({1, e.rule});
+      else it->first++;
+    }
+    std::sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::string out;
+    for (size_t i = 0; i < counts.size() && i < 3; i++)
+      out += (i ? ", " : "") + counts[i].second->name + " (" + std::to_string(counts[i].first) + ")";
+    return out;
   }
 
   // The distinct rule names along some chains of rewrites, oldest first.
@@ -264,6 +289,8 @@ class Rewriter {
   std::vector<Frame> stack_;
   std::vector<HistoryEntry> history_;
   std::vector<const UOp*> scratch_;  // source results while rebuilding
+  uint64_t first_new_serial_;         // nodes with a serial below it existed before this call
+  size_t input_nodes_ = 0;            // input nodes visited so far
 };
 
 }  // namespace

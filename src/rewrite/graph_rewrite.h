@@ -41,6 +41,13 @@ struct RewriteOptions {
   // A node rewritten more than this many times in a row is taken as a cycle: RewriteError names
   // the rules involved instead of hanging.
   size_t max_steps_per_node = 1000;
+  // Rules that keep growing the graph through new *sources* rewrite each new node only once, so
+  // the per-node limit never trips. The whole call may apply at most
+  //   rewrite_budget_base + rewrite_budget_per_input_node * (nodes of the input graph visited)
+  // rules; past that RewriteError names the rules that fired most. Real passes apply a few rules
+  // per input node.
+  size_t rewrite_budget_base = 1000000;
+  size_t rewrite_budget_per_input_node = 100;
 };
 
 // Rewrite the graph under `root`; returns the new root (the same node when nothing applied).

@@ -209,8 +209,15 @@ UOpRef::~UOpRef() {
 
 // ---- nodes -----------------------------------------------------------------------------------
 
+namespace {
+std::atomic<uint64_t> g_next_serial{0};
+}  // namespace
+
 UOp::UOp(Ops op, DType dtype, std::vector<UOpRef> src, Arg arg, std::optional<int64_t> tag, uint64_t hash)
-    : op(op), dtype(dtype), src(std::move(src)), arg(std::move(arg)), tag(tag), hash_(hash) {}
+    : op(op), dtype(dtype), src(std::move(src)), arg(std::move(arg)), tag(tag), hash_(hash),
+      serial_(g_next_serial.fetch_add(1, std::memory_order_relaxed)) {}
+
+uint64_t UOp::serial_watermark() { return g_next_serial.load(std::memory_order_relaxed); }
 
 UOp::~UOp() { delete props_.load(std::memory_order_acquire); }
 

@@ -137,6 +137,10 @@ class UOp {
 
   // Number of live interned nodes (for leak tests and benchmarks).
   static size_t live_count();
+  // Nodes are numbered in creation order: a node made after serial_watermark() returned w has
+  // serial() >= w. graph_rewrite uses it to tell a graph's own nodes from those its rules made.
+  uint64_t serial() const { return serial_; }
+  static uint64_t serial_watermark();
 
   UOp(const UOp&) = delete;
   UOp& operator=(const UOp&) = delete;
@@ -149,6 +153,7 @@ class UOp {
   const UOpProps& compute_props() const;
 
   uint64_t hash_;
+  uint64_t serial_;
   mutable std::atomic<int32_t> refcount_{1};
   mutable std::atomic<const UOpProps*> props_{nullptr};
 };

@@ -150,3 +150,47 @@ TEST(RewriteLimits, FixedPointAtOneNodeReportsCycles) {
   EXPECT_TRUE(has(msg, "fp")) << msg;
   EXPECT_TRUE(has(msg, "one-to-two, two-to-one")) << msg;
 }
+
+// A rule that grows the graph only through new sources: each new PARAM is rewritten once, into an
+// ADD over the next new PARAM, so no node is rewritten twice in a row. The call's budget, which
+// grows with the input graph, stops it.
+TEST(RewriteLimits, GrowthThroughNewSourcesHitsTheBudget) {
+  PatternMatcher pm({{"sprout", UPat::op(Ops::PARAM), [](Match& m) -> UOpRef {
+                        int64_t slot = m.root()->arg.get<ParamArg>().slot;
+                        UOpRef next = UOp::create(Ops::PARAM, dtypes::index, {},
+                                                  ParamArg{slot + 1, dtypes::index, Device(), std::nullopt, "g", {}, {}});
+                        return next + 1;
+                      }}});
+  UOpRef start = UOp::create(Ops::PARAM, dtypes::index, {}, ParamArg{0, dtypes::index, Device(), std::nullopt, "g", {}, {}});
+  for (RewriteMode mode : {RewriteMode::BottomUp, RewriteMode::TopDown}) {
+    RewriteOptions o;
+    o.mode = mode;
+    o.name = "sprouting";
+    o.rewrite_budget_base = 5000;
+    o.rewrite_budget_per_input_node = 10;
+    try {
+      graph_rewrite(start + 2, pm, o);
+      FAIL() << "a graph that grows forever was rewritten";
+    } catch (const RewriteError& e) {
+      // the input nodes visited before the growth runs away are start+2 and start (the CONST 2 is
+      // never reached): a budget of 5000 + 10*2
+      EXPECT_STREQ(e.what(),
+                   "graph_rewrite 'sprouting' does not terminate: 5021 rewrites for 2 input nodes (the graph keeps "
+                   "growing), most by rule(s): sprout (5021)");
+    }
+  }
+}
+
+// The budget scales with the input: a big graph where every node is rewritten stays under it.
+TEST(RewriteLimits, BudgetScalesWithTheInput) {
+  PatternMatcher pm({{"renumber", UPat::cvar("c", {dtypes::index}).where([](const UOp& u) {
+                        return u.const_value().as_int() >= 0;
+                      }),
+                      [](Match& m) { return UOp::index(-1 - int64_t(m["c"]->const_value().as_int())); }}});
+  UOpRef g = UOp::variable("x", 0, 9);
+  for (int i = 0; i < 20000; i++) g = g + i;
+  RewriteOptions o;
+  o.rewrite_budget_base = 100;  // far below the 20000 rewrites: the per-node share carries it
+  o.rewrite_budget_per_input_node = 2;
+  EXPECT_NO_THROW(graph_rewrite(g, pm, o));
+}

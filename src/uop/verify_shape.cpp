@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "uop/dim_poly.h"
+#include "uop/property_rules.h"
 #include "uop/verify_rules.h"
 
 namespace onegrad::verify_rules {
@@ -47,8 +48,6 @@ DimPoly product(const Shape& s) {
 }
 
 bool same_dim(const UOpRef& a, const UOpRef& b) { return a == b || DimPoly::of(a.get()) == DimPoly::of(b.get()); }
-
-bool is_one(const UOpRef& d) { return d->is_const() && d->const_value().is_int() && d->const_value().as_int() == 1; }
 
 // Shows lhs <= rhs for every value of the atoms; otherwise the reason ("2 + 4 > 5" or "cannot show ...").
 std::optional<std::string> show_le(const DimPoly& lhs, const DimPoly& rhs, const std::string& lhs_text) {
@@ -96,7 +95,7 @@ Finding expand(const UOp* u) {
     return fail(u, "same rank", shape_str(s) + " has " + std::to_string(s.size()) + " dims, " + shape_str(s2) + " has " +
                                     std::to_string(s2.size()));
   for (size_t k = 0; k < s.size(); k++)  // spec: s_k in {1, s'_k}
-    if (!is_one(s[k]) && !same_dim(s[k], s2[k]))
+    if (!props::is_one(s[k]) && !same_dim(s[k], s2[k]))
       return fail(u, "only size-1 axes expand", "axis " + std::to_string(k) + " of " + shape_str(s) + " cannot become " +
                                                     DimPoly::of(s2[k].get()).str() + " in " + shape_str(s2));
   return std::nullopt;
@@ -153,30 +152,6 @@ Finding index(const UOp* u) {
   return std::nullopt;
 }
 
-// spec: broadcast: right-align shapes; each axis must be equal or 1. Symbolic dims broadcast when
-// they are the same expression (interned: the same node), as in shape inference.
-Finding broadcast(const UOp* u) {
-  size_t nd = 0;
-  for (const UOpRef& s : u->src) nd = std::max(nd, s->shape().size());
-  for (size_t ax = 0; ax < nd; ax++) {
-    const UOp* dim = nullptr;  // the non-1 size of this axis so far
-    for (const UOpRef& s : u->src) {
-      const Shape& sh = s->shape();
-      if (ax + sh.size() < nd) continue;
-      const UOpRef& d = sh[ax + sh.size() - nd];
-      if (is_one(d) || d.get() == dim) continue;
-      if (!dim) {
-        dim = d.get();
-        continue;
-      }
-      std::string shapes;
-      for (const UOpRef& q : u->src) shapes += (shapes.empty() ? "" : " and ") + shape_str(q->shape());
-      return fail(u, "broadcast rule", "shapes " + shapes + " differ at axis " + std::to_string(ax) + " and neither is 1");
-    }
-  }
-  return std::nullopt;
-}
-
 Finding same_shape(const UOp* u, size_t i, size_t j, const char* rule) {
   const Shape &a = u->src[i]->shape(), &b = u->src[j]->shape();
   bool same = a.size() == b.size();
@@ -224,7 +199,8 @@ Finding tensor_shapes(const UOp* u) {
     case Ops::STORE: return same_shape(u, 0, 1, "buf.shape = val.shape");  // spec: Store Ops
     default: break;
   }
-  if (is_alu(u->op)) return broadcast(u);
+  // ALU ops: the broadcast rule is shape inference's (property_shape.cpp); verify.cpp reports
+  // what it rejects.
   return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 #include "uop/arg.h"
 
+#include <atomic>
 #include <functional>
 
 #include "uop/errors.h"
@@ -80,6 +81,16 @@ const char* Arg::kind_name() const {
 
 void Arg::bad_access(const char* wanted) const {
   throw InternalError(std::string("arg holds ") + kind_name() + ", not " + wanted);
+}
+
+}  // namespace onegrad
+
+namespace onegrad {
+
+int64_t next_buffer_id() {
+  // Starts high so ids made by the process never collide with small ids written in graph text.
+  static std::atomic<int64_t> next{1'000'000};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 }  // namespace onegrad

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "uop/buffer_storage.h"
 #include "uop/const_value.h"
 #include "uop/dtype.h"
 #include "uop/ops.h"
@@ -44,13 +45,17 @@ struct ReduceArg {
 
 // BUFFER: spec arg "size, dtype, device, addrspace", plus an identity so two buffers of the same
 // size are different nodes (spec README: "arg carries size/dtype/device/addrspace and an identity").
+// The storage rides along (buffer_storage.h) but is not part of the value: the id names it.
 struct BufferArg {
   int64_t id;
   int64_t size;
   DType dtype;
   Device device;
   AddrSpace addrspace = AddrSpace::GLOBAL;
-  bool operator==(const BufferArg&) const = default;
+  std::shared_ptr<BufferStorage> storage = std::make_shared<BufferStorage>();
+  bool operator==(const BufferArg& o) const {
+    return id == o.id && size == o.size && dtype == o.dtype && device == o.device && addrspace == o.addrspace;
+  }
 };
 
 // PARAM: spec arg "slot, dtype, device?, addrspace?". A named PARAM with bounds is a symbolic

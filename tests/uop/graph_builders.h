@@ -10,10 +10,7 @@
 
 namespace onegrad::testing {
 
-inline int64_t next_buffer_id() {
-  static std::atomic<int64_t> id{1000};
-  return id++;
-}
+using onegrad::next_buffer_id;  // fresh ids come from the uop layer
 
 inline Shape dims(std::vector<int64_t> s) {
   Shape out;

@@ -1,0 +1,167 @@
+// The lazy Tensor: a handle on a UOp of the tensor graph. Every method builds graph (nothing runs)
+// until realize() or a copy out; names follow tinygrad/PyTorch. The graph it builds is the "tensor
+// graph form" of docs/tensor.md: explicit EXPANDs for broadcasting, explicit CASTs for promotion,
+// host data as BUFFER nodes, contiguous() as a LOAD.
+//
+// Bad input (shape mismatch, bad axis, wrong dtype, unknown device) throws ShapeError, DTypeError or
+// DeviceError whose message names the op and the shapes involved.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "uop/uop.h"
+
+namespace onegrad {
+
+// One item of basic indexing: t[1], t[1:3], t[::-1], t[None], t[...].
+struct Slice {
+  std::optional<int64_t> start, stop;
+  int64_t step = 1;
+};
+struct NewAxis {};
+struct Ellipsis {};
+using IndexItem = std::variant<int64_t, Slice, NewAxis, Ellipsis>;
+
+// A Python-like scalar for binary ops with a number: it adopts the tensor's dtype when it fits the
+// dtype's category (int with int tensors, any number with float tensors), else the default type of
+// its own kind (float32 for a float with an int tensor). bool scalars stay bool.
+using Scalar = ConstValue;
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(UOpRef u);
+
+  // ---- creation
+  static Tensor empty(std::vector<int64_t> shape, DType dtype = dtypes::float32, const std::string& device = "CPU");
+  static Tensor zeros(std::vector<int64_t> shape, DType dtype = dtypes::float32, const std::string& device = "CPU");
+  static Tensor ones(std::vector<int64_t> shape, DType dtype = dtypes::float32, const std::string& device = "CPU");
+  static Tensor full(std::vector<int64_t> shape, Scalar value, DType dtype, const std::string& device = "CPU");
+  // [start, stop) by step; the dtype defaults to int32 (all ints) like tinygrad's dtypes.default_int.
+  static Tensor arange(int64_t start, int64_t stop, int64_t step = 1, DType dtype = dtypes::int32,
+                       const std::string& device = "CPU");
+  static Tensor arange(int64_t stop) { return arange(0, stop); }
+  // Copies nbytes of host data (row-major, `dtype` elements) into a new buffer. nbytes must equal
+  // numel(shape) * itemsize.
+  static Tensor from_data(const void* data, size_t nbytes, std::vector<int64_t> shape, DType dtype,
+                          const std::string& device = "CPU");
+  template <class T>
+  static Tensor from_vector(const std::vector<T>& v, std::vector<int64_t> shape, DType dtype) {
+    return from_data(v.data(), v.size() * sizeof(T), std::move(shape), dtype);
+  }
+  static Tensor scalar(Scalar v, DType dtype, const std::string& device = "CPU");  // shape ()
+
+  // ---- what it is
+  const UOpRef& uop() const { return uop_; }
+  std::vector<int64_t> shape() const;  // static dims (symbolic shapes come with a later issue)
+  int64_t ndim() const;
+  int64_t numel() const;
+  DType dtype() const;
+  std::string device() const;
+
+  // ---- movement (no data moves; ShapeError names the op and shapes)
+  Tensor reshape(std::vector<int64_t> shape) const;  // one -1 is inferred
+  Tensor permute(std::vector<int64_t> order) const;  // negative axes allowed
+  Tensor transpose(int64_t a = -2, int64_t b = -1) const;
+  Tensor T() const { return transpose(); }
+  Tensor expand(std::vector<int64_t> shape) const;  // -1 keeps a dim; new leading dims allowed
+  Tensor pad(std::vector<std::pair<int64_t, int64_t>> padding, Scalar value = ConstValue::from_int(0)) const;
+  Tensor shrink(std::vector<std::pair<int64_t, int64_t>> bounds) const;  // [begin, end) per axis
+  Tensor flip(std::vector<int64_t> axes) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor squeeze(std::optional<int64_t> dim = std::nullopt) const;
+  Tensor flatten(int64_t start = 0, int64_t end = -1) const;
+  Tensor getitem(const std::vector<IndexItem>& index) const;
+  static Tensor stack(const std::vector<Tensor>& ts, int64_t dim = 0);
+  static Tensor cat(const std::vector<Tensor>& ts, int64_t dim = 0);
+
+  // ---- elementwise (broadcasting + promotion)
+  Tensor add(const Tensor& o) const;
+  Tensor sub(const Tensor& o) const;
+  Tensor mul(const Tensor& o) const;
+  Tensor div(const Tensor& o) const;        // true division: ints promote to float32
+  Tensor idiv(const Tensor& o) const;       // floor division (ints), PyTorch's floor_divide
+  Tensor mod(const Tensor& o) const;        // floor modulo, sign of the divisor (Python/PyTorch)
+  Tensor maximum(const Tensor& o) const;
+  Tensor minimum(const Tensor& o) const;
+  Tensor pow(const Tensor& o) const;
+  Tensor lt(const Tensor& o) const;
+  Tensor le(const Tensor& o) const;
+  Tensor gt(const Tensor& o) const;
+  Tensor ge(const Tensor& o) const;
+  Tensor eq(const Tensor& o) const;
+  Tensor ne(const Tensor& o) const;
+  Tensor bitwise_and(const Tensor& o) const;  // ints and bool
+  Tensor bitwise_or(const Tensor& o) const;
+  Tensor bitwise_xor(const Tensor& o) const;
+  Tensor lshift(const Tensor& o) const;  // ints
+  Tensor rshift(const Tensor& o) const;
+  Tensor where(const Tensor& a, const Tensor& b) const;  // this is the condition (cast to bool)
+  Tensor add(Scalar s) const;
+  Tensor sub(Scalar s) const;
+  Tensor rsub(Scalar s) const;  // s - this
+  Tensor mul(Scalar s) const;
+  Tensor div(Scalar s) const;
+  Tensor rdiv(Scalar s) const;  // s / this
+  Tensor neg() const;
+  Tensor recip() const;
+  Tensor trunc() const;
+  Tensor logical_not() const;
+  Tensor bitwise_not() const;
+  Tensor relu() const;
+  Tensor exp() const;
+  Tensor exp2() const;
+  Tensor log() const;
+  Tensor log2() const;
+  Tensor sqrt() const;
+  Tensor sin() const;
+  Tensor abs() const;
+  Tensor cast(DType dtype) const;
+  Tensor bitcast(DType dtype) const;  // same itemsize: elementwise reinterpretation
+
+  // ---- reductions (axes negative allowed; empty axes = all)
+  Tensor sum(std::vector<int64_t> axes = {}, bool keepdim = false) const;
+  Tensor max(std::vector<int64_t> axes = {}, bool keepdim = false) const;
+  Tensor min(std::vector<int64_t> axes = {}, bool keepdim = false) const;
+  Tensor prod(std::vector<int64_t> axes = {}, bool keepdim = false) const;
+  Tensor mean(std::vector<int64_t> axes = {}, bool keepdim = false) const;
+  Tensor softmax(int64_t axis = -1) const;
+  Tensor matmul(const Tensor& o) const;  // 2-D @ 2-D as the spec's gemm (more shapes: issue 4)
+
+  // ---- realization
+  Tensor contiguous() const;  // a LOAD into GLOBAL memory on the same device
+  // Runs the kernels that compute this tensor; afterwards uop() is a view of a realized BUFFER.
+  // Defined by the engine (src/engine/realize.cpp), downstream of the tensor layer.
+  Tensor& realize();
+  static void realize_all(std::vector<Tensor*> ts);
+  // Realizes and copies the elements out, row-major, into dst (exactly numel()*itemsize bytes).
+  void copy_out(void* dst, size_t nbytes) const;
+  std::vector<std::byte> to_bytes() const;
+  template <class T>
+  std::vector<T> to_vector() const {
+    auto b = to_bytes();
+    std::vector<T> out(b.size() / sizeof(T));
+    std::memcpy(out.data(), b.data(), out.size() * sizeof(T));
+    return out;
+  }
+
+ private:
+  UOpRef uop_;
+};
+
+Tensor operator+(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a);
+Tensor operator+(const Tensor& a, Scalar b);
+Tensor operator-(const Tensor& a, Scalar b);
+Tensor operator*(const Tensor& a, Scalar b);
+Tensor operator/(const Tensor& a, Scalar b);
+Tensor operator<(const Tensor& a, const Tensor& b);
+Tensor operator>(const Tensor& a, const Tensor& b);
+
+}  // namespace onegrad

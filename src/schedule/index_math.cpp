@@ -1,0 +1,123 @@
+#include "schedule/index_math.h"
+
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+bool is_zero_index(const UOpRef& u) { return u->is_const() && !u->const_value().truthy(); }
+
+UOpRef add_const(const UOpRef& a, int64_t c) { return c == 0 ? a : a + c; }
+
+}  // namespace
+
+UOpRef flatten_index(const IndexVec& idx, const Dims& shape) {
+  UOpRef flat = UOp::index(0);
+  int64_t stride = 1;
+  for (size_t k = shape.size(); k-- > 0;) {
+    if (shape[k] != 1 && !is_zero_index(idx[k])) {
+      UOpRef term = stride == 1 ? idx[k] : idx[k] * stride;
+      flat = is_zero_index(flat) ? term : term + flat;
+    }
+    stride *= shape[k];
+  }
+  return flat;
+}
+
+IndexVec unflatten_index(const UOpRef& flat, const Dims& shape) {
+  IndexVec out(shape.size());
+  int64_t stride = 1;
+  for (size_t k = shape.size(); k-- > 0;) {
+    if (shape[k] == 1) {
+      out[k] = UOp::index(0);
+    } else {
+      UOpRef q = stride == 1 ? flat : idiv(flat, stride);
+      // The outermost non-unit axis needs no MOD: the flat position is below the element count.
+      bool outermost = true;
+      for (size_t j = 0; j < k; j++) outermost = outermost && shape[j] == 1;
+      out[k] = outermost ? q : q % shape[k];
+    }
+    stride *= shape[k];
+  }
+  return out;
+}
+
+IndexVec reshape_index(const IndexVec& out_idx, const Dims& out_shape, const Dims& in_shape) {
+  return unflatten_index(flatten_index(out_idx, out_shape), in_shape);
+}
+
+IndexVec permute_index(const IndexVec& out_idx, const std::vector<int64_t>& order) {
+  IndexVec in(out_idx.size());
+  for (size_t k = 0; k < order.size(); k++) in[size_t(order[k])] = out_idx[k];
+  return in;
+}
+
+IndexVec expand_index(const IndexVec& out_idx, const Dims& in_shape) {
+  IndexVec in = out_idx;
+  for (size_t k = 0; k < in_shape.size(); k++)
+    if (in_shape[k] == 1) in[k] = UOp::index(0);
+  return in;
+}
+
+IndexVec pad_index(const IndexVec& out_idx, const Dims& offsets) {
+  IndexVec in(out_idx.size());
+  for (size_t k = 0; k < out_idx.size(); k++) in[k] = add_const(out_idx[k], -offsets[k]);
+  return in;
+}
+
+UOpRef pad_valid(const IndexVec& out_idx, const Dims& offsets, const Dims& in_shape) {
+  UOpRef valid = UOp::const_bool(true);
+  for (size_t k = 0; k < out_idx.size(); k++) {
+    // offset <= i written as offset-1 < i: CMPLT is the primitive comparison.
+    if (offsets[k] > 0) valid = and_valid(valid, UOp::index(offsets[k] - 1) < out_idx[k]);
+    valid = and_valid(valid, out_idx[k] < offsets[k] + in_shape[k]);
+  }
+  return valid;
+}
+
+IndexVec shrink_index(const IndexVec& out_idx, const Dims& offsets) {
+  IndexVec in(out_idx.size());
+  for (size_t k = 0; k < out_idx.size(); k++) in[k] = add_const(out_idx[k], offsets[k]);
+  return in;
+}
+
+IndexVec flip_index(const IndexVec& out_idx, const std::vector<bool>& flips, const Dims& shape) {
+  IndexVec in = out_idx;
+  for (size_t k = 0; k < flips.size(); k++)
+    if (flips[k] && shape[k] > 1) in[k] = UOp::index(shape[k] - 1) - out_idx[k];
+  return in;
+}
+
+Dims static_dims(const UOp* shape_operand, const char* op) {
+  Dims out;
+  auto dim = [&](const UOp* d) {
+    if (!d->is_const())
+      throw ShapeError(std::string(op) + ": symbolic dims are not supported by the scheduler yet (" + d->brief() + ")");
+    out.push_back(int64_t(d->const_value().as_int()));
+  };
+  if (shape_operand->op == Ops::STACK) {
+    for (const UOpRef& d : shape_operand->src) dim(d.get());
+  } else {
+    dim(shape_operand);
+  }
+  return out;
+}
+
+Dims static_shape_of(const UOp* u, const char* op) {
+  Dims out;
+  for (const UOpRef& d : u->shape()) {
+    if (!d->is_const())
+      throw ShapeError(std::string(op) + ": symbolic dims are not supported by the scheduler yet (" + d->brief() + ")");
+    out.push_back(int64_t(d->const_value().as_int()));
+  }
+  return out;
+}
+
+UOpRef and_valid(const UOpRef& a, const UOpRef& b) {
+  if (is_true(a)) return b;
+  if (is_true(b)) return a;
+  return UOp::create(Ops::AND, {a, b});
+}
+
+}  // namespace onegrad

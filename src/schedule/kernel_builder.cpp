@@ -1,0 +1,232 @@
+#include "schedule/kernel_builder.h"
+
+#include <algorithm>
+
+#include "symbolic/simplify.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+UOpRef zero_of(DType dt) { return UOp::const_int(dt, 0); }
+
+std::vector<int64_t> ints_arg(const UOp* u) { return u->arg.get<Arg::Ints>(); }
+
+IndexVec simplified(IndexVec idx) {
+  for (UOpRef& e : idx) e = simplify(e);
+  return idx;
+}
+
+// The RANGEs an expression depends on.
+void collect_ranges(const UOpRef& e, std::vector<const UOp*>& out) {
+  for (const UOp* n : e->toposort())
+    if (n->op == Ops::RANGE) out.push_back(n);
+}
+
+}  // namespace
+
+size_t KernelBuilder::KeyHash::operator()(const Key& k) const {
+  size_t h = std::hash<const void*>{}(k.node) ^ (std::hash<const void*>{}(k.valid) * 31);
+  for (const UOp* u : k.idx) h = h * 1000003u ^ std::hash<const void*>{}(u);
+  return h;
+}
+
+KernelBuilder::KernelBuilder(const std::unordered_map<const UOp*, int>& realized,
+                             const std::vector<ScheduleBuffer>& buffers, ReduceEvaluations& evaluations)
+    : realized_(realized), buffers_(buffers), evaluations_(evaluations) {}
+
+KernelBuilder::Key KernelBuilder::key_of(const Request& r) {
+  Key k{r.node, {}, r.valid.get()};
+  for (const UOpRef& e : r.idx) k.idx.push_back(e.get());
+  return k;
+}
+
+UOpRef KernelBuilder::param(int buffer) {
+  auto it = params_.find(buffer);
+  if (it != params_.end()) return it->second;
+  const ScheduleBuffer& b = buffers_[size_t(buffer)];
+  DType ptr = b.dtype.ptr(AddrSpace::GLOBAL);
+  int64_t slot = int64_t(slots_.size());
+  ParamArg arg{slot, ptr, Device(), AddrSpace::GLOBAL, "", std::nullopt, std::nullopt};
+  std::vector<int64_t> size{b.size};
+  UOpRef p = UOp::create(Ops::PARAM, ptr, {UOp::shape_operand(size)}, Arg(std::move(arg)));
+  slots_.push_back(buffer);
+  params_[buffer] = p;
+  return p;
+}
+
+UOpRef KernelBuilder::new_range(int64_t bound, AxisType type) { return UOp::range(bound, next_range_++, type); }
+
+UOpRef KernelBuilder::load(int buffer, const Dims& shape, const IndexVec& idx, const UOpRef& valid) {
+  UOpRef p = param(buffer);
+  DType dt = buffers_[size_t(buffer)].dtype;
+  UOpRef gate = simplify(valid);
+  if (gate->is_const() && !gate->const_value().truthy()) return zero_of(dt);  // never read: all padding
+  UOpRef flat = simplify(flatten_index(idx, shape));
+  UOpRef addr = UOp::create(Ops::INDEX, p->dtype, {p, flat});
+  if (is_true(gate)) return UOp::create(Ops::LOAD, dt, {addr});
+  return UOp::create(Ops::LOAD, dt, {addr, zero_of(dt), gate});  // padding reads 0 (spec README: PAD)
+}
+
+KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
+  const UOp* u = r.node;
+  const ReduceArg& ra = u->arg.get<ReduceArg>();
+  Dims in_shape = static_shape_of(u->src[0].get(), "rangeify");
+  IndexVec child_idx = r.idx;
+  std::vector<UOpRef> scope = r.scope, ranges;
+  for (int64_t axis : ra.axes) {
+    if (in_shape[size_t(axis)] == 1) {
+      child_idx[size_t(axis)] = UOp::index(0);
+      continue;
+    }
+    UOpRef rng = new_range(in_shape[size_t(axis)], AxisType::REDUCE);
+    child_idx[size_t(axis)] = rng;
+    ranges.push_back(rng);
+    scope.push_back(rng);
+  }
+  // The cost model: fused, this REDUCE is evaluated once per iteration of the loops around it, up to
+  // the innermost loop its index depends on (codegen hoists it out of the loops further in).
+  std::vector<const UOp*> deps;
+  for (const UOpRef& e : r.idx) collect_ranges(e, deps);
+  collect_ranges(r.valid, deps);
+  double evaluations = 1;
+  size_t depth = 0;
+  for (size_t i = 0; i < r.scope.size(); i++)
+    if (std::find(deps.begin(), deps.end(), r.scope[i].get()) != deps.end()) depth = i + 1;
+  for (size_t i = 0; i < depth; i++) evaluations *= double(r.scope[i]->src[0]->const_value().as_int());
+  evaluations_[u] += evaluations;
+
+  Ops op = ra.op;
+  DType dt = u->dtype;
+  return Plan{{Request{u->src[0].get(), std::move(child_idx), r.valid, std::move(scope)}},
+              [op, dt, ranges](const std::vector<UOpRef>& v) {
+                if (ranges.empty()) return v[0];
+                std::vector<UOpRef> src{v[0]};
+                src.insert(src.end(), ranges.begin(), ranges.end());
+                return UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{op, {}});
+              }};
+}
+
+KernelBuilder::Plan KernelBuilder::plan(const Request& r) {
+  const UOp* u = r.node;
+  auto same = [](const std::vector<UOpRef>& v) { return v[0]; };
+  auto one_child = [&](IndexVec idx, UOpRef valid) {
+    return Plan{{Request{u->src[0].get(), std::move(idx), std::move(valid), r.scope}}, same};
+  };
+  if (u != root_) {
+    auto it = realized_.find(u);
+    if (it != realized_.end()) {
+      UOpRef v = load(it->second, static_shape_of(u, "rangeify"), r.idx, r.valid);
+      return Plan{{}, [v](const std::vector<UOpRef>&) { return v; }};
+    }
+  }
+  switch (u->op) {
+    case Ops::CONST: {
+      UOpRef c = u->ref();
+      return Plan{{}, [c](const std::vector<UOpRef>&) { return c; }};
+    }
+    case Ops::RESHAPE:
+      return one_child(simplified(reshape_index(r.idx, static_shape_of(u, "reshape"),
+                                                static_shape_of(u->src[0].get(), "reshape"))),
+                       r.valid);
+    case Ops::PERMUTE: return one_child(permute_index(r.idx, ints_arg(u)), r.valid);
+    case Ops::EXPAND: return one_child(expand_index(r.idx, static_shape_of(u->src[0].get(), "expand")), r.valid);
+    case Ops::SHRINK:
+      return one_child(shrink_index(r.idx, static_dims(u->src[1].get(), "shrink")), r.valid);
+    case Ops::FLIP: return one_child(flip_index(r.idx, u->arg.get<Arg::Bools>(), static_shape_of(u, "flip")), r.valid);
+    case Ops::PAD: {
+      Dims offsets = static_dims(u->src[1].get(), "pad");
+      UOpRef pv = simplify(pad_valid(r.idx, offsets, static_shape_of(u->src[0].get(), "pad")));
+      UOpRef inner_valid = simplify(and_valid(r.valid, pv));
+      DType dt = u->dtype;
+      // Inside the padding the value is 0. A load gated by the same validity already reads 0 there;
+      // anything else (a constant, exp(x)...) is masked.
+      return Plan{{Request{u->src[0].get(), pad_index(r.idx, offsets), inner_valid, r.scope}},
+                  [pv, inner_valid, dt](const std::vector<UOpRef>& v) {
+                    if (is_true(pv)) return v[0];
+                    if (v[0]->op == Ops::LOAD && v[0]->src.size() == 3 && v[0]->src[2] == inner_valid) return v[0];
+                    return where(pv, v[0], zero_of(dt));
+                  }};
+    }
+    case Ops::REDUCE: return plan_reduce(r);
+    case Ops::DETACH:
+    case Ops::CONTIGUOUSBACKWARD: return one_child(r.idx, r.valid);
+    case Ops::LOAD:
+    case Ops::CONTIGUOUS:
+      if (u == root_) return one_child(r.idx, r.valid);
+      break;
+    default:
+      if (is_alu(u->op) || u->op == Ops::CAST || u->op == Ops::BITCAST) {
+        Plan p;
+        for (const UOpRef& s : u->src) p.children.push_back(Request{s.get(), r.idx, r.valid, r.scope});
+        Ops op = u->op;
+        DType dt = u->dtype;
+        Arg arg = u->arg;
+        p.combine = [op, dt, arg](const std::vector<UOpRef>& v) { return UOp::create(op, dt, v, arg); };
+        return p;
+      }
+  }
+  throw InternalError("rangeify: no rule lowers " + std::string(op_name(u->op)) + " (" + u->brief() + ")");
+}
+
+UOpRef KernelBuilder::lower(Request root) {
+  struct Frame {
+    Request req;
+    Key key;
+    Plan plan;
+    bool planned = false;
+    size_t next = 0;
+  };
+  std::vector<Frame> stack;
+  Key root_key = key_of(root);
+  stack.push_back(Frame{std::move(root), root_key, {}, false, 0});
+  while (!stack.empty()) {
+    size_t top = stack.size() - 1;
+    if (memo_.count(stack[top].key)) {
+      stack.pop_back();
+      continue;
+    }
+    if (!stack[top].planned) {
+      stack[top].plan = plan(stack[top].req);
+      stack[top].planned = true;
+      for (const UOpRef& e : stack[top].req.idx) keep_alive_.push_back(e);
+      keep_alive_.push_back(stack[top].req.valid);
+    }
+    Frame& f = stack[top];
+    if (f.next < f.plan.children.size()) {
+      Request child = f.plan.children[f.next++];
+      Key ck = key_of(child);
+      if (!memo_.count(ck)) stack.push_back(Frame{std::move(child), std::move(ck), {}, false, 0});
+      continue;
+    }
+    std::vector<UOpRef> values;
+    for (const Request& c : f.plan.children) values.push_back(memo_.at(key_of(c)));
+    memo_[f.key] = f.plan.combine(values);
+    stack.pop_back();
+  }
+  return memo_.at(root_key);
+}
+
+ScheduledKernel KernelBuilder::build(const UOp* root, int out) {
+  root_ = root;
+  Dims shape = static_shape_of(root, "rangeify");
+  UOpRef out_param = param(out);  // slot 0: the buffer the kernel writes
+  IndexVec idx;
+  std::vector<UOpRef> loops;
+  for (int64_t d : shape) {
+    if (d == 1) {
+      idx.push_back(UOp::index(0));
+    } else {
+      loops.push_back(new_range(d, AxisType::LOOP));
+      idx.push_back(loops.back());
+    }
+  }
+  UOpRef value = lower(Request{root, idx, UOp::const_bool(true), loops});
+  UOpRef addr = UOp::create(Ops::INDEX, out_param->dtype, {out_param, simplify(flatten_index(idx, shape))});
+  UOpRef body = UOp::create(Ops::STORE, dtypes::void_, {addr, value});
+  for (size_t i = loops.size(); i-- > 0;) body = UOp::create(Ops::END, dtypes::void_, {body, loops[i]});
+  return ScheduledKernel{UOp::create(Ops::SINK, dtypes::void_, {body}), slots_, ""};
+}
+
+}  // namespace onegrad

@@ -1,0 +1,68 @@
+// Builds the kernel that computes one realized value (rangeify.h). Lowering walks the value's graph
+// from the top with, for each node, the index of the element being computed (one index expression
+// per axis of the node's shape) and a validity (false inside padding), and returns the node's value
+// at that element as a shape-() expression. Memoized on (node, index, validity): a node read twice
+// at the same element in one kernel is computed once. Iterative, so any chain length is fine.
+#pragma once
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "schedule/index_math.h"
+#include "schedule/schedule.h"
+
+namespace onegrad {
+
+// How often each fused REDUCE would be evaluated, over all kernels of a schedule (the cost model).
+using ReduceEvaluations = std::unordered_map<const UOp*, double>;
+
+class KernelBuilder {
+ public:
+  // `realized`: values that live in buffers (node -> schedule buffer), including PARAMs.
+  KernelBuilder(const std::unordered_map<const UOp*, int>& realized, const std::vector<ScheduleBuffer>& buffers,
+                ReduceEvaluations& evaluations);
+  // The kernel (a SINK in kernel form) that computes `root` into buffer `out`.
+  ScheduledKernel build(const UOp* root, int out);
+
+ private:
+  struct Key {
+    const UOp* node;
+    std::vector<const UOp*> idx;
+    const UOp* valid;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const;
+  };
+  struct Request {
+    const UOp* node;
+    IndexVec idx;
+    UOpRef valid;
+    std::vector<UOpRef> scope;  // the loops open around this use, outermost first
+  };
+  using Combine = std::function<UOpRef(const std::vector<UOpRef>&)>;
+  struct Plan {
+    std::vector<Request> children;
+    Combine combine;  // children's values -> this node's value
+  };
+
+  UOpRef lower(Request root);
+  Plan plan(const Request& r);
+  Plan plan_reduce(const Request& r);
+  UOpRef load(int buffer, const Dims& shape, const IndexVec& idx, const UOpRef& valid);
+  UOpRef param(int buffer);
+  UOpRef new_range(int64_t bound, AxisType type);
+  static Key key_of(const Request& r);
+
+  const std::unordered_map<const UOp*, int>& realized_;
+  const std::vector<ScheduleBuffer>& buffers_;
+  ReduceEvaluations& evaluations_;
+  const UOp* root_ = nullptr;
+  std::vector<int> slots_;                 // kernel slot -> schedule buffer
+  std::unordered_map<int, UOpRef> params_;  // schedule buffer -> its PARAM in this kernel
+  int64_t next_range_ = 0;
+  std::unordered_map<Key, UOpRef, KeyHash> memo_;
+  std::vector<UOpRef> keep_alive_;  // index nodes named by memo keys
+};
+
+}  // namespace onegrad

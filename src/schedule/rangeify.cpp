@@ -1,0 +1,106 @@
+#include "schedule/rangeify.h"
+
+#include <map>
+
+#include "schedule/callify.h"
+#include "schedule/kernel_builder.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+int64_t numel(const Dims& d) {
+  int64_t n = 1;
+  for (int64_t x : d) n *= x;
+  return n;
+}
+
+// The PARAM slot a value is a contiguous view of, if it is one: the PARAM itself, or a RESHAPE,
+// LOAD, CONTIGUOUS or DETACH of one. Realizing such a value needs no kernel: it is the buffer.
+std::optional<int> param_view(const UOp* u) {
+  while (true) {
+    if (u->op == Ops::PARAM) return int(u->arg.get<ParamArg>().slot);
+    if (u->op == Ops::RESHAPE || u->op == Ops::LOAD || u->op == Ops::CONTIGUOUS || u->op == Ops::DETACH) {
+      u = u->src[0].get();
+      continue;
+    }
+    return std::nullopt;
+  }
+}
+
+std::string dims_str(const Dims& d) {
+  std::string s = "(";
+  for (size_t i = 0; i < d.size(); i++) s += (i ? ", " : "") + std::to_string(d[i]);
+  return s + (d.size() == 1 ? ",)" : ")");
+}
+
+}  // namespace
+
+Schedule rangeify(const UOpRef& function) {
+  if (function->op != Ops::FUNCTION || function->src.empty() || function->src[0]->op != Ops::TUPLE)
+    throw InternalError("rangeify: expects FUNCTION(TUPLE(...), args...), got " + function->brief());
+  const UOpRef& body = function_body(function);
+  std::vector<const UOp*> order = body->toposort();
+  std::unordered_map<const UOp*, size_t> position;
+  for (size_t i = 0; i < order.size(); i++) position[order[i]] = i;
+
+  Schedule base;
+  base.num_params = int(function->src.size()) - 1;
+  for (size_t k = 1; k < function->src.size(); k++) {
+    const BufferArg& b = function->src[k]->arg.get<BufferArg>();
+    base.buffers.push_back(ScheduleBuffer{b.size, b.dtype});
+  }
+
+  // Why each realized value is realized. Aliases of PARAMs need no kernel.
+  std::map<size_t, std::pair<const UOp*, std::string>> reasons;  // by toposort position
+  std::unordered_map<const UOp*, int> aliases;
+  auto realize = [&](const UOp* u, std::string why) {
+    if (auto slot = param_view(u)) {
+      aliases[u] = *slot;
+      return;
+    }
+    reasons.try_emplace(position.at(u), u, std::move(why));
+  };
+  for (size_t i = 0; i < body->src.size(); i++) realize(body->src[i].get(), "output " + std::to_string(i));
+  for (const UOp* u : order)
+    if (u->op == Ops::LOAD || u->op == Ops::CONTIGUOUS) realize(u, "contiguous()");
+
+  // Build every kernel; if the cost model finds a fused REDUCE computed more often than it has
+  // elements, realize it too and build again. The realized set only grows, so this ends.
+  while (true) {
+    Schedule s = base;
+    std::unordered_map<const UOp*, int> realized = aliases;
+    for (const UOp* u : order)
+      if (u->op == Ops::PARAM && u->arg.get<ParamArg>().name.empty()) realized[u] = int(u->arg.get<ParamArg>().slot);
+    for (auto& [pos, entry] : reasons) {
+      Dims shape = static_shape_of(entry.first, "rangeify");
+      realized[entry.first] = int(s.buffers.size());
+      s.buffers.push_back(ScheduleBuffer{numel(shape), entry.first->dtype});
+    }
+    ReduceEvaluations evaluations;
+    for (auto& [pos, entry] : reasons) {
+      KernelBuilder kb(realized, s.buffers, evaluations);
+      ScheduledKernel k = kb.build(entry.first, realized.at(entry.first));
+      k.reason = entry.second;
+      s.kernels.push_back(std::move(k));
+    }
+    bool grew = false;
+    for (auto& [u, count] : evaluations) {
+      if (realized.count(u)) continue;
+      Dims shape = static_shape_of(u, "rangeify");
+      int64_t n = numel(shape);
+      if (count > double(std::max<int64_t>(n, 1))) {
+        reasons.try_emplace(position.at(u), u,
+                            "REDUCE to " + dims_str(shape) + " would be evaluated " + std::to_string(int64_t(count)) +
+                                " times for its " + std::to_string(n) + " elements if fused");
+        grew = true;
+      }
+    }
+    if (grew) continue;
+    for (const UOpRef& out : body->src) s.outputs.push_back(realized.at(out.get()));
+    return s;
+  }
+}
+
+}  // namespace onegrad

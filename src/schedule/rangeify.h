@@ -1,0 +1,19 @@
+// Rangeify (spec: Lowering Pipeline): decide the kernel split of a FUNCTION and break every value
+// down to shape (). Each realized value becomes a kernel: a loop nest over its elements (one RANGE
+// per axis) that computes the element from the function's inputs; movement ops turn into index
+// math on the way (index_math.h) and a REDUCE opens REDUCE ranges of its own.
+//
+// Fusion (docs/schedule.md): a value is realized into a buffer when it is
+//   1. an output of the function,
+//   2. a LOAD or CONTIGUOUS (the user asked for memory), or
+//   3. a REDUCE that fusing would compute more often than it has elements: a consumer reads it
+//      inside loops its index depends on, or several consumers read it at different indices.
+// Everything else, every elementwise op and movement op, is fused into the kernels that read it.
+#pragma once
+#include "schedule/schedule.h"
+
+namespace onegrad {
+
+Schedule rangeify(const UOpRef& function);
+
+}  // namespace onegrad

@@ -1,0 +1,23 @@
+// The device memory behind BUFFER nodes (uop/buffer_storage.h). A BUFFER made from host data holds
+// its bytes until a kernel first needs it on the device; then they are copied in once.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "runtime/buffer.h"
+#include "uop/uop.h"
+
+namespace onegrad {
+
+// The runtime Buffer of a BUFFER node on `device`, allocated (and filled from the host bytes, or
+// zeroed) on first use. Throws DeviceError when the buffer already lives on another device.
+std::shared_ptr<Buffer> device_buffer(const UOp* buffer, const std::string& device);
+
+// A new BUFFER node whose storage is `buf`.
+UOpRef buffer_node(std::shared_ptr<Buffer> buf);
+
+// Copies the contents of a BUFFER node out to host memory: from the device if it is there, else
+// from the host bytes. `nbytes` must be the buffer's size in bytes.
+void read_buffer(const UOp* buffer, void* dst, size_t nbytes);
+
+}  // namespace onegrad

@@ -1,0 +1,146 @@
+#include "engine/realize_graph.h"
+
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <unordered_map>
+
+#include "engine/device_buffers.h"
+#include "engine/kernel_compiler.h"
+#include "engine/kernel_stats.h"
+#include "runtime/command_buffer.h"
+#include "runtime/device.h"
+#include "schedule/callify.h"
+#include "schedule/rangeify.h"
+#include "uop/settings.h"
+#include "uop/text.h"
+
+namespace onegrad {
+
+namespace {
+
+std::mutex stats_mu;
+EngineStats stats;
+
+// Schedules by FUNCTION body. Bounded: a program that builds endless distinct graphs must not
+// grow the cache without limit, so it is emptied when full.
+constexpr size_t kMaxSchedules = 4096;
+
+const Schedule& cached_schedule(const UOpRef& function) {
+  static std::mutex mu;
+  static std::unordered_map<const UOp*, std::pair<UOpRef, std::shared_ptr<const Schedule>>> cache;
+  const UOpRef& body = function_body(function);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(body.get());
+    if (it != cache.end()) {
+      std::lock_guard<std::mutex> s(stats_mu);
+      stats.schedule_hits++;
+      return *it->second.second;
+    }
+  }
+  auto schedule = std::make_shared<const Schedule>(rangeify(function));
+  std::lock_guard<std::mutex> lock(mu);
+  if (cache.size() >= kMaxSchedules) cache.clear();
+  auto [it, inserted] = cache.try_emplace(body.get(), body, schedule);
+  std::lock_guard<std::mutex> s(stats_mu);
+  stats.schedules_built++;
+  return *it->second.second;
+}
+
+std::string shape_text(int64_t size, DType dt) { return std::to_string(size) + " " + dt.name(); }
+
+void print_schedule(const Schedule& s, const std::vector<const CompiledKernel*>& kernels) {
+  std::fprintf(stderr, "*** schedule: %zu kernel%s, %d input%s, %zu buffers\n", s.kernels.size(),
+               s.kernels.size() == 1 ? "" : "s", s.num_params, s.num_params == 1 ? "" : "s", s.buffers.size());
+  for (size_t i = 0; i < s.kernels.size(); i++) {
+    const ScheduledKernel& k = s.kernels[i];
+    int out = k.buffers[0];
+    std::fprintf(stderr, "  kernel %zu %-24s -> buf%d (%s): %s\n", i, kernels[i]->name.c_str(), out,
+                 shape_text(s.buffers[size_t(out)].size, s.buffers[size_t(out)].dtype).c_str(), k.reason.c_str());
+  }
+}
+
+}  // namespace
+
+EngineStats engine_stats() {
+  std::lock_guard<std::mutex> lock(stats_mu);
+  return stats;
+}
+
+std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std::string& device) {
+  int64_t debug = debug_level();
+  RuntimeDevice& dev = get_device(device);
+  Callified c = callify(outputs);
+  if (debug >= 5) std::fprintf(stderr, "*** callify\n%s", print_graph(c.function).c_str());
+  const Schedule& s = cached_schedule(c.function);
+
+  std::vector<const CompiledKernel*> kernels;
+  for (const ScheduledKernel& k : s.kernels) {
+    bool lowered = false;
+    kernels.push_back(&compiled_kernel(k.ast, dev, &lowered));
+    std::lock_guard<std::mutex> lock(stats_mu);
+    (lowered ? stats.kernels_lowered : stats.kernel_hits)++;
+  }
+  if (debug >= 1) print_schedule(s, kernels);
+  for (size_t i = 0; i < s.kernels.size(); i++) {
+    if (debug >= 5)
+      std::fprintf(stderr, "*** kernel %zu %s: rangeify\n%s*** linearize\n%s", i, kernels[i]->name.c_str(),
+                   print_graph(s.kernels[i].ast).c_str(), print_graph(kernels[i]->linear).c_str());
+    if (debug >= 4) std::fprintf(stderr, "*** kernel %zu %s: source\n%s\n", i, kernels[i]->name.c_str(),
+                                 kernels[i]->source.c_str());
+  }
+
+  // Buffers: the FUNCTION's arguments are the BUFFER nodes' own storage; the rest are new.
+  std::vector<std::shared_ptr<Buffer>> bufs(s.buffers.size());
+  for (int k = 0; k < s.num_params; k++) bufs[size_t(k)] = device_buffer(c.buffers[size_t(k)].get(), dev.name());
+  for (size_t k = size_t(s.num_params); k < s.buffers.size(); k++)
+    bufs[k] = std::make_shared<Buffer>(dev.name(), s.buffers[k].dtype, size_t(s.buffers[k].size));
+
+  // A kernel that writes no elements has nothing to do (and its buffers no storage to point at).
+  CommandBuffer cb;
+  std::vector<size_t> launched;
+  for (size_t i = 0; i < s.kernels.size(); i++) {
+    const ScheduledKernel& k = s.kernels[i];
+    if (s.buffers[size_t(k.buffers[0])].size == 0) continue;
+    std::vector<Buffer*> args;
+    for (int b : k.buffers) args.push_back(bufs[size_t(b)].get());
+    cb.add(kernels[i]->program, std::move(args));
+    launched.push_back(i);
+  }
+  if (debug >= 2) {
+    // One launch at a time, timed. The command buffer runs the same launches in the same order.
+    for (size_t i : launched) {
+      const ScheduledKernel& k = s.kernels[i];
+      std::vector<Buffer*> args;
+      for (int b : k.buffers) args.push_back(bufs[size_t(b)].get());
+      auto t0 = std::chrono::steady_clock::now();
+      kernels[i]->program->run(args, {});
+      double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      KernelStats ks = kernel_stats(k, s.buffers);
+      std::fprintf(stderr, "  run %-24s %10.3f ms  %8.2f GFLOP/s  %8.2f GB/s\n", kernels[i]->name.c_str(), sec * 1e3,
+                   ks.flops / sec / 1e9, ks.bytes / sec / 1e9);
+    }
+  } else {
+    cb.run();
+  }
+  {
+    std::lock_guard<std::mutex> lock(stats_mu);
+    stats.kernels_run += launched.size();
+  }
+
+  std::vector<UOpRef> result;
+  std::unordered_map<int, UOpRef> made;
+  for (int b : s.outputs) {
+    if (b < s.num_params) {
+      result.push_back(c.buffers[size_t(b)]);
+    } else {
+      auto [it, fresh] = made.try_emplace(b);
+      if (fresh) it->second = buffer_node(bufs[size_t(b)]);
+      result.push_back(it->second);
+    }
+  }
+  return result;
+}
+
+}  // namespace onegrad

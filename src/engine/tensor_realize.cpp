@@ -1,0 +1,73 @@
+// The Tensor methods that run things. They live in the engine, downstream of the tensor layer
+// (tensor.h declares them): building graphs needs nothing of codegen or the runtime.
+#include <cstring>
+
+#include "engine/device_buffers.h"
+#include "engine/realize_graph.h"
+#include "tensor/tensor.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+// The BUFFER a tensor is a whole view of (BUFFER, or RESHAPE of BUFFER with every element), if any:
+// such a tensor is realized already.
+const UOp* realized_buffer(const UOpRef& u) {
+  const UOp* n = u.get();
+  if (n->op == Ops::RESHAPE) n = n->src[0].get();
+  if (n->op != Ops::BUFFER) return nullptr;
+  auto shape = u->static_shape();
+  if (!shape) return nullptr;
+  int64_t numel = 1;
+  for (int64_t d : *shape) numel *= d;
+  return numel == n->arg.get<BufferArg>().size ? n : nullptr;
+}
+
+}  // namespace
+
+void Tensor::realize_all(std::vector<Tensor*> ts) {
+  std::vector<Tensor*> todo;
+  std::vector<UOpRef> outs;
+  std::string device;
+  for (Tensor* t : ts) {
+    if (realized_buffer(t->uop_)) continue;
+    if (!todo.empty() && t->device() != device)
+      throw DeviceError("realize: tensors on different devices (" + device + " and " + t->device() +
+                        ") cannot be realized together");
+    device = t->device();
+    todo.push_back(t);
+    outs.push_back(t->uop_);
+  }
+  if (todo.empty()) return;
+  std::vector<UOpRef> bufs = realize_graph(outs, device);
+  for (size_t i = 0; i < todo.size(); i++) {
+    std::vector<int64_t> shape = todo[i]->shape();
+    todo[i]->uop_ = UOp::create(Ops::RESHAPE, {bufs[i], UOp::shape_operand(shape)});
+  }
+}
+
+Tensor& Tensor::realize() {
+  realize_all({this});
+  return *this;
+}
+
+void Tensor::copy_out(void* dst, size_t nbytes) const {
+  size_t want = size_t(numel()) * size_t(dtype().itemsize());
+  if (nbytes != want)
+    throw DeviceError("copy_out: " + std::to_string(nbytes) + " bytes given for a tensor of shape " +
+                      shape_str(uop_->shape()) + " and dtype " + dtype().name() + " (" + std::to_string(want) +
+                      " bytes)");
+  // Realizing replaces the graph with a buffer holding the same values: logically const.
+  Tensor& self = const_cast<Tensor&>(*this);
+  self.realize();
+  read_buffer(realized_buffer(uop_), dst, nbytes);
+}
+
+std::vector<std::byte> Tensor::to_bytes() const {
+  std::vector<std::byte> out(size_t(numel()) * size_t(dtype().itemsize()));
+  copy_out(out.data(), out.size());
+  return out;
+}
+
+}  // namespace onegrad

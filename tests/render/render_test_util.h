@@ -41,11 +41,7 @@ inline UOpRef sink_over(const UOpRef& r, const std::vector<UOpRef>& stores) {
 inline LoweredKernel lower_unsimplified(const UOpRef& sink, const std::string& name = "unsimplified") {
   LoweredKernel k;
   k.spec.name = name;
-  for (const UOp* u : sink->toposort()) {
-    if (u->op != Ops::PARAM) continue;
-    int& count = u->dtype.is_ptr ? k.spec.num_buffers : k.spec.num_vars;
-    count = std::max(count, int(u->arg.get<ParamArg>().slot) + 1);
-  }
+  count_params(sink, k.spec);
   k.simplified = sink;
   k.lowered = lower_reduces(sink);
   k.linear = linearize(k.lowered);

@@ -54,7 +54,11 @@ std::shared_ptr<Program> ProgramCache::get(RuntimeDevice& device, const ProgramS
 }
 
 std::shared_ptr<Program> ProgramCache::get(RuntimeDevice& device, const ProgramSpec& spec) {
-  return get(device, spec, program_key(spec.source, device.compiler()));
+  // The launch arity is part of the key: two kernels can render to the same source while one of
+  // them keeps a slot for a buffer whose every use folded away.
+  return get(device, spec,
+             program_key(spec.source, device.compiler()) + "-b" + std::to_string(spec.num_buffers) + "-v" +
+                 std::to_string(spec.num_vars));
 }
 
 ProgramCacheStats ProgramCache::stats() const {

@@ -1,6 +1,7 @@
 #include "schedule/kernel_builder.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
@@ -10,6 +11,18 @@ namespace onegrad {
 namespace {
 
 UOpRef zero_of(DType dt) { return UOp::const_int(dt, 0); }
+
+// The value of a reduction over no elements.
+UOpRef reduce_identity(Ops op, DType dt) {
+  switch (op) {
+    case Ops::ADD: return UOp::const_int(dt, 0);
+    case Ops::MUL: return UOp::const_int(dt, 1);
+    case Ops::MAX:
+      return dt.is_float() ? UOp::const_float(dt, -std::numeric_limits<double>::infinity())
+                           : UOp::const_int(dt, dt.int_min());
+    default: throw InternalError("rangeify: REDUCE with op " + std::string(op_name(op)) + " (ADD, MAX or MUL)");
+  }
+}
 
 std::vector<int64_t> ints_arg(const UOp* u) { return u->arg.get<Arg::Ints>(); }
 
@@ -75,6 +88,13 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
   const UOp* u = r.node;
   const ReduceArg& ra = u->arg.get<ReduceArg>();
   Dims in_shape = static_shape_of(u->src[0].get(), "rangeify");
+  // Reducing over no elements gives the identity; its source is never evaluated (no loop of
+  // bound 0 around it, and nothing read from an empty buffer).
+  for (int64_t axis : ra.axes)
+    if (in_shape[size_t(axis)] == 0) {
+      UOpRef identity = reduce_identity(ra.op, u->dtype);
+      return Plan{{}, [identity](const std::vector<UOpRef>&) { return identity; }};
+    }
   IndexVec child_idx = r.idx;
   std::vector<UOpRef> scope = r.scope, ranges;
   for (int64_t axis : ra.axes) {

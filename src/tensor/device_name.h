@@ -14,6 +14,7 @@ const std::vector<std::string>& known_device_kinds();
 // The canonical form of a device name, as the runtime spells it: the kind upper-cased and ":0"
 // dropped ("cpu" -> "CPU", "CPU:0" -> "CPU", "cpu:1" -> "CPU:1"). Throws DeviceError for an
 // unknown kind ("unknown device 'TPU' (known: CPU)") or an index that is not a number.
-std::string canonical_device(std::string_view name);
+// With `op`, the message starts with it ("zeros: unknown device ...").
+std::string canonical_device(std::string_view name, std::string_view op = {});
 
 }  // namespace onegrad

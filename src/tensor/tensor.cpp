@@ -22,7 +22,7 @@ Tensor buffer_view(const std::string& op, const Dims& shape, DType dtype, const 
                    const void* data, size_t nbytes) {
   check_dims(op, shape);
   check_tensor_dtype(op, dtype);
-  std::string dev = canonical_device(device);
+  std::string dev = canonical_device(device, op);
   int64_t n = dims_numel(shape);
   if (data && nbytes != size_t(n) * size_t(dtype.itemsize()))
     throw ShapeError(op + ": " + std::to_string(nbytes) + " bytes given for shape " + shape_text(shape) + " of " +
@@ -63,22 +63,32 @@ Tensor Tensor::empty(std::vector<int64_t> shape, DType dtype, const std::string&
 
 Tensor Tensor::scalar(Scalar v, DType dtype, const std::string& device) {
   check_tensor_dtype("scalar", dtype);
-  return Tensor(UOp::const_(dtype, v), canonical_device(device));
+  return Tensor(UOp::const_(dtype, v), canonical_device(device, "scalar"));
 }
 
+namespace {
+
 // CONST, then RESHAPE to (1, ..., 1) and EXPAND to the shape: one scalar, broadcast by a view.
+// `op` names the user's call (full, zeros, ones) in error messages.
+Tensor broadcast_constant(const char* op, const Dims& shape, Scalar value, DType dtype, const std::string& device) {
+  check_dims(op, shape);
+  check_tensor_dtype(op, dtype);
+  Tensor c(UOp::const_(dtype, value), canonical_device(device, op));
+  return c.reshape(Dims(shape.size(), 1)).expand(shape);
+}
+
+}  // namespace
+
 Tensor Tensor::full(std::vector<int64_t> shape, Scalar value, DType dtype, const std::string& device) {
-  check_dims("full", shape);
-  check_tensor_dtype("full", dtype);
-  return scalar(value, dtype, device).reshape(Dims(shape.size(), 1)).expand(shape);
+  return broadcast_constant("full", shape, value, dtype, device);
 }
 
 Tensor Tensor::zeros(std::vector<int64_t> shape, DType dtype, const std::string& device) {
-  return full(std::move(shape), ConstValue::from_int(0), dtype, device);
+  return broadcast_constant("zeros", shape, ConstValue::from_int(0), dtype, device);
 }
 
 Tensor Tensor::ones(std::vector<int64_t> shape, DType dtype, const std::string& device) {
-  return full(std::move(shape), ConstValue::from_int(1), dtype, device);
+  return broadcast_constant("ones", shape, ConstValue::from_int(1), dtype, device);
 }
 
 // ---- what it is

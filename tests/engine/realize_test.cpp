@@ -138,3 +138,26 @@ TEST(Realize, CopyOutChecksTheSize) {
 
 }  // namespace
 }  // namespace onegrad
+
+namespace onegrad {
+namespace {
+
+TEST(Realize, ReduceOverAnEmptyAxisIsTheIdentity) {
+  Tensor x = Tensor::from_data(nullptr, 0, {2, 0, 3}, dtypes::float32);
+  EXPECT_EQ(x.sum({1}).to_vector<float>(), std::vector<float>(6, 0.f));
+  EXPECT_EQ(x.prod({1}).to_vector<float>(), std::vector<float>(6, 1.f));
+  Tensor a = Tensor::ones({3, 0}), b = Tensor::ones({0, 2});
+  EXPECT_EQ(a.matmul(b).to_vector<float>(), std::vector<float>(6, 0.f));
+}
+
+TEST(Realize, KernelsWithTheSameSourceButDifferentArityGetTheirOwnPrograms) {
+  // bool < 3 folds to true: the kernel renders like ones() but is launched with its input too.
+  Tensor::ones({2, 3}, dtypes::bool_).to_bytes();
+  std::vector<uint8_t> v{1, 0, 1, 0, 1, 1};
+  Tensor b = Tensor::from_vector(v, {2, 3}, dtypes::bool_);
+  auto out = b.lt(Tensor::full({2, 3}, ConstValue::from_int(3), dtypes::int32)).to_vector<uint8_t>();
+  EXPECT_EQ(out, std::vector<uint8_t>(6, 1));
+}
+
+}  // namespace
+}  // namespace onegrad

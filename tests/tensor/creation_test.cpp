@@ -94,7 +94,7 @@ TEST(TensorCreate, ZerosOnesScalar) {
 }
 
 TEST(TensorCreate, BadDtypes) {
-  EXPECT_THROW_MSG(Tensor::zeros({2}, dtypes::index), DTypeError, "full: index is not a tensor dtype");
+  EXPECT_THROW_MSG(Tensor::zeros({2}, dtypes::index), DTypeError, "zeros: index is not a tensor dtype");
   EXPECT_THROW_MSG(Tensor::empty({2}, dtypes::void_), DTypeError, "empty: void is not a tensor dtype");
 }
 
@@ -110,11 +110,11 @@ TEST(TensorDevice, NamesAreCanonical) {
 }
 
 TEST(TensorDevice, UnknownDevice) {
-  EXPECT_THROW_MSG(Tensor::zeros({2}, dtypes::float32, "TPU"), DeviceError, "unknown device 'TPU' (known: CPU)");
-  EXPECT_THROW_MSG(Tensor::empty({2}, dtypes::float32, "gpu:0"), DeviceError, "unknown device 'gpu:0' (known: CPU)");
+  EXPECT_THROW_MSG(Tensor::zeros({2}, dtypes::float32, "TPU"), DeviceError, "zeros: unknown device 'TPU' (known: CPU)");
+  EXPECT_THROW_MSG(Tensor::empty({2}, dtypes::float32, "gpu:0"), DeviceError, "empty: unknown device 'gpu:0' (known: CPU)");
   EXPECT_THROW_MSG(Tensor::scalar(ival(1), dtypes::int32, "CPU:x"), DeviceError, "bad device name 'CPU:x'");
   int x = 0;
-  EXPECT_THROW_MSG(Tensor::from_data(&x, 4, {1}, dtypes::int32, "TPU"), DeviceError, "unknown device 'TPU'");
+  EXPECT_THROW_MSG(Tensor::from_data(&x, 4, {1}, dtypes::int32, "TPU"), DeviceError, "from_data: unknown device 'TPU'");
 }
 
 TEST(TensorDevice, ConstantsRememberTheirDevice) {

@@ -53,12 +53,15 @@ std::shared_ptr<Program> ProgramCache::get(RuntimeDevice& device, const ProgramS
   return program;
 }
 
-std::shared_ptr<Program> ProgramCache::get(RuntimeDevice& device, const ProgramSpec& spec) {
+std::string spec_key(const RuntimeDevice& device, const ProgramSpec& spec) {
   // The launch arity is part of the key: two kernels can render to the same source while one of
   // them keeps a slot for a buffer whose every use folded away.
-  return get(device, spec,
-             program_key(spec.source, device.compiler()) + "-b" + std::to_string(spec.num_buffers) + "-v" +
-                 std::to_string(spec.num_vars));
+  return program_key(spec.source, device.compiler()) + "-b" + std::to_string(spec.num_buffers) + "-v" +
+         std::to_string(spec.num_vars);
+}
+
+std::shared_ptr<Program> ProgramCache::get(RuntimeDevice& device, const ProgramSpec& spec) {
+  return get(device, spec, spec_key(device, spec));
 }
 
 ProgramCacheStats ProgramCache::stats() const {

@@ -38,7 +38,7 @@ class ProgramCache {
   // Throws CompileError when the source does not compile, DeviceError for a spec that cannot be a
   // program (entry name not a C identifier, negative counts) or an object without its entry.
   std::shared_ptr<Program> get(RuntimeDevice& device, const ProgramSpec& spec, std::string_view key);
-  // The same, keyed by the source and compiler (program_key).
+  // The same, keyed by spec_key (source, compiler and launch arity).
   std::shared_ptr<Program> get(RuntimeDevice& device, const ProgramSpec& spec);
 
   // Where the object of (device, spec, key) lives on disk, whether or not it exists yet.
@@ -54,6 +54,10 @@ class ProgramCache {
   std::map<std::string, std::shared_ptr<Program>> loaded_;
   std::atomic<uint64_t> compiles_{0}, disk_hits_{0}, memory_hits_{0};
 };
+
+// The key of a spec when none is given: its source and the compiler (program_key), and the counts
+// of buffers and variables it is launched with.
+std::string spec_key(const RuntimeDevice& device, const ProgramSpec& spec);
 
 // The process's cache, in default_cache_dir() (read when first used).
 ProgramCache& default_program_cache();

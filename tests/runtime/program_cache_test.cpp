@@ -76,7 +76,7 @@ TEST(RuntimeCache, CorruptObjectIsRecompiled) {
   TempDir good;
   ProgramCache built(good.path);
   built.get(cpu, add_kernel());
-  std::ifstream f(built.object_path(cpu, add_kernel(), program_key(add_kernel().source, cpu.compiler())),
+  std::ifstream f(built.object_path(cpu, add_kernel(), spec_key(cpu, add_kernel())),
                   std::ios::binary);
   std::string object((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   ASSERT_GT(object.size(), 1000u);
@@ -84,7 +84,7 @@ TEST(RuntimeCache, CorruptObjectIsRecompiled) {
                                  std::string("not an object"), std::string()}) {
     TempDir dir;
     ProgramCache cache(dir.path);
-    write_file(cache.object_path(cpu, add_kernel(), program_key(add_kernel().source, cpu.compiler())), bad);
+    write_file(cache.object_path(cpu, add_kernel(), spec_key(cpu, add_kernel())), bad);
     auto add = cache.get(cpu, add_kernel());
     EXPECT_EQ(cache.stats().compiles, 1u) << bad.size();
     EXPECT_EQ(cache.stats().disk_hits, 0u) << bad.size();

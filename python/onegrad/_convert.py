@@ -97,7 +97,13 @@ def to_numpy(data, dtype) -> np.ndarray:
         arr = np.array(data, dtype=dt.np)
     except ValueError as e:  # ragged nesting: numpy says "inhomogeneous shape"
         raise ShapeError(f"Tensor: nested lists are not rectangular ({e})") from None
-    return np.ascontiguousarray(arr)
+    return c_contiguous(arr)
+
+
+def c_contiguous(arr: np.ndarray) -> np.ndarray:
+    """arr in row-major order, the layout C++ copies from. Not np.ascontiguousarray: it turns a
+    0-d array into a 1-d one."""
+    return arr if arr.flags.c_contiguous else arr.copy(order="C")
 
 
 def index_items(key) -> tuple:

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from . import _C
-from ._convert import index_items, infer_dtype, int_list, is_scalar, py_scalar, scalar_dtype, shape_args, to_numpy
+from ._convert import c_contiguous, index_items, infer_dtype, int_list, is_scalar, py_scalar, scalar_dtype, shape_args, to_numpy
 from .dtype import DType, dtypes, from_name, to_dtype
 from .errors import DeviceError, IndexShapeError, ShapeError
 
@@ -184,8 +184,11 @@ class Tensor:
         if self.dtype == dtypes.bfloat16:
             raw = np.empty(self.shape, dtype=np.uint16)
             self._t.copy_out(raw)
-            # bfloat16 is the top half of a float32.
-            return (raw.astype(np.uint32) << 16).view(np.float32)
+            # bfloat16 is the top half of a float32. In place, so a 0-d array stays an array
+            # (a 0-d `x << 16` would come back as an int64 scalar).
+            bits = raw.astype(np.uint32)
+            bits <<= np.uint32(16)
+            return bits.view(np.float32)
         out = np.empty(self.shape, dtype=self.dtype.np)
         self._t.copy_out(out)
         return out
@@ -464,8 +467,8 @@ def _from_numpy(arr: np.ndarray, dt, device: str):
     """A C++ tensor holding a copy of arr, cast to dt when given. bfloat16 goes through float32
     and a cast node (numpy has no bfloat16 to copy from)."""
     src = dtypes.from_numpy(arr.dtype)
-    arr = np.ascontiguousarray(arr)
+    arr = c_contiguous(arr)
     if dt is not None and dt != src and dt != dtypes.bfloat16:
-        arr, src = np.ascontiguousarray(arr.astype(dt.np)), dt
+        arr, src = c_contiguous(arr.astype(dt.np)), dt
     t = _C.Tensor.from_buffer(arr, list(arr.shape), src.name, device)
     return t if dt is None or dt == src else t.cast(dt.name)

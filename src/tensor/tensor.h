@@ -7,6 +7,7 @@
 // DeviceError whose message names the op and the shapes involved.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <variant>
@@ -33,7 +34,11 @@ using Scalar = ConstValue;
 class Tensor {
  public:
   Tensor() = default;
+  // Wraps a tensor-graph node; the device is the node's (a constant graph, which has none, is "CPU").
   explicit Tensor(UOpRef u);
+  // Wraps a node on a named device (canonical name): constants carry no device in the graph, so
+  // the Tensor remembers it.
+  Tensor(UOpRef u, std::string device);
 
   // ---- creation
   static Tensor empty(std::vector<int64_t> shape, DType dtype = dtypes::float32, const std::string& device = "CPU");
@@ -150,6 +155,7 @@ class Tensor {
 
  private:
   UOpRef uop_;
+  std::string device_ = "CPU";  // canonical device name (device_name.h)
 };
 
 Tensor operator+(const Tensor& a, const Tensor& b);

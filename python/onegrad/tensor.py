@@ -193,6 +193,11 @@ class Tensor:
         self._t.copy_out(out)
         return out
 
+    def __array__(self, dtype=None):
+        """np.asarray(t) and np.array(t): the values (numpy(), cast when numpy asks for a dtype)."""
+        out = self.numpy()
+        return out if dtype is None else out.astype(dtype)
+
     def tolist(self):
         return self.numpy().tolist()
 
@@ -200,6 +205,12 @@ class Tensor:
         if self.numel() != 1:
             raise ShapeError(f"item: a tensor of shape {self.shape} has {self.numel()} elements, not 1")
         return self.numpy().item()
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
 
     def contiguous(self) -> "Tensor":
         return Tensor._wrap(self._t.contiguous())

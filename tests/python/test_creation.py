@@ -156,6 +156,16 @@ def test_tolist_and_item():
         Tensor([1, 2]).item()
 
 
+def test_numpy_protocol_and_number_conversions():
+    t = Tensor([[1, 2], [3, 4]], dtype=dtypes.int8)
+    a = np.asarray(t)
+    assert a.dtype == np.int8 and a.tolist() == [[1, 2], [3, 4]]
+    assert np.array(t, dtype=np.float32).dtype == np.float32
+    assert int(Tensor([7])) == 7 and float(Tensor(2.5)) == 2.5
+    with pytest.raises(onegrad.ShapeError):
+        float(t)
+
+
 def test_properties_and_repr():
     t = Tensor.zeros(2, 3)
     assert t.shape == (2, 3) and isinstance(t.shape, tuple)

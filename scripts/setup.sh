@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev libz3-dev
+  # the Python package and its tests (numpy and PyTorch are the oracles)
+  python3-dev python3-pybind11 python3-numpy python3-pytest python3-torch python3-setuptools
 )
 
 missing=()

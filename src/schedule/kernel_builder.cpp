@@ -59,10 +59,12 @@ UOpRef KernelBuilder::param(int buffer) {
 UOpRef KernelBuilder::new_range(int64_t bound, AxisType type) { return UOp::range(bound, next_range_++, type); }
 
 UOpRef KernelBuilder::load(int buffer, const Dims& shape, const IndexVec& idx, const UOpRef& valid) {
-  UOpRef p = param(buffer);
   DType dt = buffers_[size_t(buffer)].dtype;
   UOpRef gate = simplify(valid);
-  if (gate->is_const() && !gate->const_value().truthy()) return zero_of(dt);  // never read: all padding
+  // Never read (all padding): no load, and no PARAM slot either, so the kernel's slots are exactly
+  // the buffers it touches.
+  if (gate->is_const() && !gate->const_value().truthy()) return zero_of(dt);
+  UOpRef p = param(buffer);
   UOpRef flat = simplify(flatten_index(idx, shape));
   UOpRef addr = UOp::create(Ops::INDEX, p->dtype, {p, flat});
   if (is_true(gate)) return UOp::create(Ops::LOAD, dt, {addr});

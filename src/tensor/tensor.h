@@ -10,6 +10,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -154,7 +155,9 @@ class Tensor {
   }
 
  private:
-  UOpRef uop_;
+  // mutable: realizing replaces the graph by a buffer holding the same values, so a const Tensor
+  // may realize itself (copy_out) without changing what it is.
+  mutable UOpRef uop_;
   std::string device_ = "CPU";  // canonical device name (device_name.h)
 };
 
@@ -169,5 +172,17 @@ Tensor operator*(const Tensor& a, Scalar b);
 Tensor operator/(const Tensor& a, Scalar b);
 Tensor operator<(const Tensor& a, const Tensor& b);
 Tensor operator>(const Tensor& a, const Tensor& b);
+
+// C++ numbers as scalars: `t * 2`, `t + 0.5` (an int stays an int scalar, a float a float one).
+template <class T>
+  requires std::is_arithmetic_v<T>
+Scalar to_scalar(T v) {
+  if constexpr (std::is_floating_point_v<T>) return ConstValue::from_float(double(v));
+  else return ConstValue::from_int(i128(v));
+}
+template <class T> requires std::is_arithmetic_v<T> Tensor operator+(const Tensor& a, T b) { return a + to_scalar(b); }
+template <class T> requires std::is_arithmetic_v<T> Tensor operator-(const Tensor& a, T b) { return a - to_scalar(b); }
+template <class T> requires std::is_arithmetic_v<T> Tensor operator*(const Tensor& a, T b) { return a * to_scalar(b); }
+template <class T> requires std::is_arithmetic_v<T> Tensor operator/(const Tensor& a, T b) { return a / to_scalar(b); }
 
 }  // namespace onegrad

@@ -174,10 +174,15 @@ Interval infer_min_max(const UOp* u, const SourceProps& sp) {
       if (dt.is_bool() && sp.size() == 2)
         return bool_interval(!(s(0).lo.truthy() || s(1).lo.truthy()), s(0).hi.truthy() || s(1).hi.truthy());
       break;
-    case Ops::LOAD:
-      // LOAD (buf, alt?, gate?): where the gate is false the value is alt, so both count
-      if (sp.size() >= 2) return {lt(s(1).lo, s(0).lo) ? s(1).lo : s(0).lo, lt(s(0).hi, s(1).hi) ? s(1).hi : s(0).hi};
-      break;
+    case Ops::LOAD: {
+      // LOAD (buf, alt?, gate?): where the gate is false the value is alt, so both count. A load
+      // through a pointer (kernel form: LOAD of an INDEX) reads memory, which may hold any value
+      // of the dtype: the pointer's own "—" interval says nothing about it.
+      if (sp.empty()) break;
+      Interval v = u->src[0]->dtype.is_ptr ? dtype_range(dt) : s(0);
+      if (sp.size() >= 2) return {lt(s(1).lo, v.lo) ? s(1).lo : v.lo, lt(v.hi, s(1).hi) ? s(1).hi : v.hi};
+      return v;
+    }
     case Ops::PAD: {
       // spec (.tex): PAD places T "in a zero-filled output", so the output holds 0 too (the table's
       // "src[0]" would be unsound), unless nothing is padded (o all 0, s' == s).

@@ -163,8 +163,10 @@ namespace {
 
 // Nodes whose count reached zero on this thread, waiting to be freed. Freeing a node drops its
 // sources, which may queue more nodes: the loop below handles them without recursion.
-thread_local std::vector<const UOp*> t_dying;
-thread_local bool t_draining = false;
+// The worklist lives on the stack of the outermost draining ~UOpRef and is reached through a
+// trivially destructible thread_local pointer: nodes released during exit (by static caches,
+// after the thread's thread_local objects are gone) must still find a valid list.
+thread_local std::vector<const UOp*>* t_dying = nullptr;
 
 }  // namespace
 
@@ -195,16 +197,19 @@ UOpRef& UOpRef::operator=(UOpRef&& o) noexcept {
 
 UOpRef::~UOpRef() {
   if (!p_ || p_->refcount_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  t_dying.push_back(p_);
-  if (t_draining) return;
-  t_draining = true;
-  while (!t_dying.empty()) {
-    const UOp* u = t_dying.back();
-    t_dying.pop_back();
+  if (t_dying) {
+    t_dying->push_back(p_);
+    return;
+  }
+  std::vector<const UOp*> dying{p_};
+  t_dying = &dying;
+  while (!dying.empty()) {
+    const UOp* u = dying.back();
+    dying.pop_back();
     InternTable::get().forget(u);
     delete u;  // drops its sources and properties, which may queue more nodes
   }
-  t_draining = false;
+  t_dying = nullptr;
 }
 
 // ---- nodes -----------------------------------------------------------------------------------

@@ -363,6 +363,15 @@ TEST(PropertiesRow, Load) {
   // a gated load yields alt where the gate is false: its interval holds alt too
   UOpRef gated = UOp::create(Ops::LOAD, {x, i32(0), bounded(0, 1, {4}, dtypes::bool_)}, LoadArg{kCpu});
   EXPECT_EQ(mm(gated), std::make_pair(int64_t(0), int64_t(8)));
+  // kernel form: a LOAD through a pointer (INDEX) may read any value of its dtype, not the
+  // pointer's "—" interval [0, 0] (which let the simplifier fold `load + 1` to 1)
+  UOpRef p = UOp::create(Ops::PARAM, dtypes::int32.ptr(), {UOp::shape_operand(std::vector<int64_t>{4})},
+                         ParamArg{0, dtypes::int32.ptr(), kCpu, std::nullopt, "", {}, {}});
+  UOpRef at = UOp::create(Ops::INDEX, dtypes::int32.ptr(), {p, UOp::index(1)});
+  UOpRef ld = UOp::create(Ops::LOAD, dtypes::int32, {at});
+  EXPECT_EQ(mm(ld), range_of(dtypes::int32));
+  UOpRef gld = UOp::create(Ops::LOAD, dtypes::int32, {at, i32(0), UOp::const_bool(true)});
+  EXPECT_EQ(mm(gld), range_of(dtypes::int32));
 }
 
 // ---- refinements (sound intervals where the table says "dtype range") ------------------------

@@ -1,0 +1,139 @@
+// lower_reduces: the REDUCE -> accumulator rewrite, one pattern table run bottom-up, so a REDUCE's
+// value has its own REDUCEs lowered before it is looked at (nested reduces lower inside out).
+// tinygrad does the same in its devectorizer ("reduce_to_acc"); this one is written from the
+// spec's ops: a REG BUFFER, STORE, LOAD, AFTER for ordering and END to close the loops.
+#include "codegen/reduce_to_acc.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+struct ReduceContext {
+  int64_t next_acc = 0;       // accumulator buffer ids, 0.. in the order the REDUCEs lower
+  int64_t next_range_id = 0;  // ids for copies of ranges already reduced by another REDUCE
+  std::unordered_set<UOpRef> claimed;  // ranges some lowered REDUCE already loops over
+};
+
+int64_t range_id(const UOpRef& r) { return r->arg.get<RangeArg>().id; }
+
+// `value` with range `from` replaced by `to`, except inside loops that close `from` (an END of
+// `from` is an earlier REDUCE's own loop: its iterations stay its own).
+UOpRef rename_range(const UOpRef& value, const UOpRef& from, const UOpRef& to) {
+  struct Rename {
+    const UOpRef& from;
+    const UOpRef& to;
+  } ctx{from, to};
+  static const PatternMatcher pm({
+      {"keep_closed_loop", UPat::op(Ops::END),
+       [](Match& m) -> UOpRef {
+         if (m.root()->src.size() < 2 || m.root()->src[1] != m.ctx<Rename>().from) return nullptr;
+         m.stop_descending();
+         return m.root();
+       }},
+      {"rename_range", UPat::op(Ops::RANGE),
+       [](Match& m) -> UOpRef { return m.root() == m.ctx<Rename>().from ? m.ctx<Rename>().to : nullptr; }},
+  });
+  RewriteOptions opts;
+  opts.mode = RewriteMode::TopDown;
+  opts.ctx = &ctx;
+  opts.name = "lower_reduces.rename_range";
+  return graph_rewrite(value, pm, opts);
+}
+
+// The ranges `value` depends on that stay open around it: every RANGE it uses except `reduced`
+// and those an END inside it closes. Ordered by id.
+std::vector<UOpRef> open_ranges(const UOpRef& value, const std::vector<UOpRef>& reduced) {
+  std::vector<const UOp*> topo = value->toposort();
+  std::unordered_set<const UOp*> closed;
+  for (const UOp* u : topo)
+    if (u->op == Ops::END && u->src.size() >= 2) closed.insert(u->src[1].get());
+  for (const UOpRef& r : reduced) closed.insert(r.get());
+  std::vector<UOpRef> out;
+  for (const UOp* u : topo)
+    if (u->op == Ops::RANGE && !closed.count(u)) out.push_back(u->ref());
+  std::sort(out.begin(), out.end(), [](const UOpRef& a, const UOpRef& b) { return range_id(a) < range_id(b); });
+  return out;
+}
+
+UOpRef after(const UOpRef& buf, std::vector<UOpRef> deps) {
+  if (deps.empty()) return buf;
+  deps.insert(deps.begin(), buf);
+  return UOp::create(Ops::AFTER, buf->dtype, std::move(deps));
+}
+
+UOpRef element0(const UOpRef& buf) { return UOp::create(Ops::INDEX, buf->dtype, {buf, UOp::index(0)}); }
+
+// REDUCE(value, r...) {op} -> the accumulator's value after the reduce loops
+UOpRef reduce_to_acc(Match& m) {
+  ReduceContext& ctx = m.ctx<ReduceContext>();
+  const UOpRef& red = m.root();
+  const ReduceArg& arg = red->arg.get<ReduceArg>();
+  DType dt = red->dtype;
+  UOpRef value = red->src[0];
+  std::vector<UOpRef> ranges(red->src.begin() + 1, red->src.end());
+  for (UOpRef& r : ranges) {
+    if (r->op != Ops::RANGE) throw InternalError("lower_reduces: REDUCE source " + r->brief() + " is not a RANGE");
+    if (ctx.claimed.count(r)) {  // a second REDUCE over the same loop gets a loop of its own
+      UOpRef copy = UOp::range(r->src[0], ctx.next_range_id++, r->arg.get<RangeArg>().type);
+      value = rename_range(value, r, copy);
+      r = copy;
+    }
+    ctx.claimed.insert(r);
+  }
+  // innermost (highest id, spec: ids numbered in loop-nest order) first
+  std::sort(ranges.begin(), ranges.end(), [](const UOpRef& a, const UOpRef& b) { return range_id(a) > range_id(b); });
+
+  UOpRef acc = UOp::create(Ops::BUFFER, dt.ptr(AddrSpace::REG), {},
+                           BufferArg{ctx.next_acc++, 1, dt, Device(), AddrSpace::REG});
+  UOpRef init = UOp::create(Ops::STORE, dtypes::void_, {element0(after(acc, open_ranges(value, ranges))), reduce_identity(arg.op, dt)});
+  std::vector<UOpRef> deps{init};
+  deps.insert(deps.end(), ranges.begin(), ranges.end());
+  UOpRef slot = element0(after(acc, deps));
+  UOpRef current = UOp::create(Ops::LOAD, dt, {slot});
+  UOpRef body = UOp::create(Ops::STORE, dtypes::void_, {slot, UOp::create(arg.op, dt, {current, value})});
+  for (const UOpRef& r : ranges) body = UOp::create(Ops::END, dtypes::void_, {body, r});
+  return UOp::create(Ops::LOAD, dt, {element0(after(acc, {body}))});
+}
+
+bool reduces_over_nothing(const UOp& u) { return u.src.size() == 1; }
+
+const PatternMatcher& reduce_rules() {
+  static const PatternMatcher pm({
+      {"reduce_over_nothing", UPat::op(Ops::REDUCE).where(reduces_over_nothing), [](Match& m) { return m.root()->src[0]; }},
+      {"reduce_to_acc", UPat::op(Ops::REDUCE).where([](const UOp& u) { return u.src.size() > 1 && u.arg.is<ReduceArg>(); }),
+       reduce_to_acc},
+  });
+  return pm;
+}
+
+}  // namespace
+
+UOpRef reduce_identity(Ops op, DType dtype) {
+  switch (op) {
+    case Ops::ADD: return UOp::const_int(dtype, 0);
+    case Ops::MUL: return UOp::const_int(dtype, 1);
+    case Ops::MAX:
+      if (dtype.is_float()) return UOp::const_float(dtype, -std::numeric_limits<double>::infinity());
+      return UOp::const_int(dtype, dtype.int_min());  // bool: false
+    default: throw InternalError("lower_reduces: REDUCE op must be ADD, MAX or MUL, not " + std::string(op_name(op)));
+  }
+}
+
+UOpRef lower_reduces(const UOpRef& sink, RewriteTrace* trace) {
+  ReduceContext ctx;
+  for (const UOp* u : sink->toposort())
+    if (u->op == Ops::RANGE) ctx.next_range_id = std::max(ctx.next_range_id, u->arg.get<RangeArg>().id + 1);
+  RewriteOptions opts;
+  opts.mode = RewriteMode::BottomUp;
+  opts.ctx = &ctx;
+  opts.trace = trace;
+  opts.name = "lower_reduces";
+  return graph_rewrite(sink, reduce_rules(), opts);
+}
+
+}  // namespace onegrad

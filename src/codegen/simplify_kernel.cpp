@@ -1,0 +1,66 @@
+// simplify_kernel: symbolic_rules() bottom-up over the whole kernel, plus one rule family of its
+// own: the address of a gated access only matters where the gate is true, so it may be simplified
+// under that fact (symbolic's simplify_given). spec: Lowering Pipeline, "Rangeify ... Optimize":
+// the div/mod that Rangeify's flatten-then-split index math creates must be gone before rendering.
+#include "codegen/simplify_kernel.h"
+
+#include "symbolic/simplify.h"
+
+namespace onegrad {
+
+namespace {
+
+// INDEX(buf, i) -> INDEX(buf, simplify_given(i, gate)); null when nothing changes.
+UOpRef index_given(const UOpRef& index, const UOpRef& gate) {
+  if (index->op != Ops::INDEX || index->src.size() != 2) return nullptr;
+  UOpRef i = simplify_given(index->src[1], gate);
+  if (i == index->src[1]) return nullptr;
+  return index->with_src({index->src[0], i});
+}
+
+// LOAD(INDEX(buf, i), alt, gate): the address is read only where gate holds
+UOpRef gated_load_address(Match& m) {
+  const UOpRef& ld = m.root();
+  UOpRef idx = index_given(ld->src[0], ld->src[2]);
+  if (!idx) return nullptr;
+  return ld->with_src({idx, ld->src[1], ld->src[2]});
+}
+
+// STORE(INDEX(buf, i), value, gate): the address is written only where gate holds
+UOpRef gated_store_address(Match& m) {
+  const UOpRef& st = m.root();
+  UOpRef idx = index_given(st->src[0], st->src[2]);
+  if (!idx) return nullptr;
+  return st->with_src({idx, st->src[1], st->src[2]});
+}
+
+bool bool_gate(const UOp& u) { return u.src.size() == 3 && u.src[2]->dtype.is_bool(); }
+
+}  // namespace
+
+const PatternMatcher& gated_address_rules() {
+  static const PatternMatcher pm({
+      {"gated_load_address", UPat::op(Ops::LOAD).where(bool_gate), gated_load_address},
+      {"gated_store_address", UPat::op(Ops::STORE).where(bool_gate), gated_store_address},
+  });
+  return pm;
+}
+
+UOpRef simplify_kernel(const UOpRef& sink, RewriteTrace* trace) {
+  RewriteOptions opts;
+  opts.mode = RewriteMode::BottomUp;
+  opts.trace = trace;
+  opts.name = "simplify_kernel";
+  UOpRef out = graph_rewrite(sink, symbolic_rules(), opts);
+  // The gated rules run as one walk of their own: an address simplified under its gate is not a
+  // fixed point of the plain rules (which know less), and mixing the two tables could let them
+  // undo each other forever. One walk, then the plain rules once more to tidy up.
+  RewriteOptions walk = opts;
+  walk.mode = RewriteMode::SingleWalk;
+  walk.name = "simplify_kernel.gated_address";
+  UOpRef gated = graph_rewrite(out, gated_address_rules(), walk);
+  if (gated == out) return out;
+  return graph_rewrite(gated, symbolic_rules(), opts);
+}
+
+}  // namespace onegrad

@@ -1,0 +1,156 @@
+// The helper functions of the C renderer. Each is written out only when a kernel uses it, so a
+// kernel's source stays short. They define what C leaves undefined (docs/codegen.md, "C rules"):
+// floor division and modulo (spec README decision 2), shifts by any amount, float-to-int
+// conversion of any value, NaN-propagating max, bfloat16 rounding (dtype.h's float_to_bfloat16_bits).
+#include <charconv>
+
+#include "render/c_support.h"
+#include "uop/errors.h"
+
+namespace onegrad::c_render {
+
+namespace {
+
+std::string dbl(double v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, res.ptr);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+// The unsigned type of dt's width (bool: a byte).
+std::string unsigned_of(DType dt) {
+  switch (dt.bits()) {
+    case 8: return "uint8_t";
+    case 16: return "uint16_t";
+    case 32: return "uint32_t";
+    default: return "uint64_t";
+  }
+}
+
+}  // namespace
+
+std::string Prelude::need(const std::string& name, std::string body) {
+  if (helpers_.emplace(name, std::move(body)).second) order_.push_back(name);
+  return name;
+}
+
+std::string Prelude::bf16() {
+  need("og_f2bf",
+       "static inline uint16_t og_f2bf(float f) {  /* round to nearest even; NaN stays a quiet NaN */\n"
+       "  uint32_t x; memcpy(&x, &f, 4);\n"
+       "  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);\n"
+       "  x += 0x7fffu + ((x >> 16) & 1u);\n"
+       "  return (uint16_t)(x >> 16);\n"
+       "}\n");
+  need("og_bf2f",
+       "static inline float og_bf2f(uint16_t b) { uint32_t x = (uint32_t)b << 16; float f; memcpy(&f, &x, 4); return f; }\n");
+  return need("og_bfr", "static inline float og_bfr(float f) { return og_bf2f(og_f2bf(f)); }\n");
+}
+
+std::string Prelude::floor_div(DType dt) {
+  // int8/int16 operands are promoted to int: the 32-bit helper serves them
+  bool wide = dt.bits() == 64;
+  std::string t = wide ? "int64_t" : "int32_t", name = wide ? "og_fdiv_i64" : "og_fdiv_i32";
+  std::string u = wide ? "uint64_t" : "uint32_t";
+  return need(name, "static inline " + t + " " + name + "(" + t + " a, " + t + " b) {  /* floor(a / b), b != 0 */\n"
+                    "  if (b == -1) return (" + t + ")(0 - (" + u + ")a);  /* MIN / -1 wraps instead of trapping */\n"
+                    "  " + t + " q = a / b;\n"
+                    "  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n"
+                    "}\n");
+}
+
+std::string Prelude::floor_mod(DType dt) {
+  bool wide = dt.bits() == 64;
+  std::string t = wide ? "int64_t" : "int32_t", name = wide ? "og_fmod_i64" : "og_fmod_i32";
+  return need(name, "static inline " + t + " " + name + "(" + t + " a, " + t + " b) {  /* a - floor(a / b) * b, b != 0 */\n"
+                    "  if (b == -1) return 0;\n"
+                    "  " + t + " r = a % b;\n"
+                    "  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n"
+                    "}\n");
+}
+
+std::string Prelude::shift(bool left, DType dt) {
+  // exec_alu's rule: an amount outside [0, bits) (negative counts as huge) shifts every bit out.
+  std::string t = value_type(dt), name = std::string(left ? "og_shl_" : "og_shr_") + type_tag(dt);
+  std::string bits = std::to_string(dt.is_bool() ? 1 : dt.bits());
+  std::string out_of_range = "(uint64_t)(int64_t)b >= " + bits;
+  std::string body;
+  if (left)  // through the unsigned type: a left shift of a negative value is undefined in C
+    body = "  return " + out_of_range + " ? (" + t + ")0 : (" + t + ")((" + unsigned_of(dt) + ")a << b);\n";
+  else if (dt.is_signed_int())  // gcc shifts negative values arithmetically
+    body = "  return " + out_of_range + " ? (" + t + ")(a < 0 ? -1 : 0) : (" + t + ")(a >> b);\n";
+  else
+    body = "  return " + out_of_range + " ? (" + t + ")0 : (" + t + ")(a >> b);\n";
+  return need(name, "static inline " + t + " " + name + "(" + t + " a, " + t + " b) {\n" + body + "}\n");
+}
+
+std::string Prelude::fmax(DType dt) {
+  std::string t = value_type(dt), name = "og_fmax_" + type_tag(dt.scalar == ScalarType::BFLOAT16 ? dtypes::float32 : dt);
+  return need(name, "static inline " + t + " " + name + "(" + t + " a, " + t + " b) {  /* a NaN operand gives NaN */\n"
+                    "  return (a != a || b != b) ? (" + t + ")(a + b) : (a < b ? b : a);\n"
+                    "}\n");
+}
+
+std::string Prelude::float_to_int(DType dt) {
+  std::string t = value_type(dt), name = "og_f2i_" + type_tag(dt);
+  i128 lo = dt.int_min(), hi = dt.int_max();
+  return need(name, "static inline " + t + " " + name + "(double x) {  /* truncate; saturate; NaN -> 0 */\n"
+                    "  if (x != x) return 0;\n"
+                    "  double t = trunc(x);\n"
+                    "  if (t <= " + dbl(double(lo)) + ") return " + literal(ConstValue::from_int(lo), dt) + ";\n"
+                    "  if (t >= " + dbl(double(hi)) + ") return " + literal(ConstValue::from_int(hi), dt) + ";\n"
+                    "  return (" + t + ")t;\n"
+                    "}\n");
+}
+
+std::string Prelude::bitcast(DType from, DType to) {
+  if (from.scalar == ScalarType::BFLOAT16 || to.scalar == ScalarType::BFLOAT16) bf16();
+  auto encode = [](DType d) -> std::string {  // value -> its bits in memory
+    if (d.scalar == ScalarType::BFLOAT16) return "og_f2bf(x)";
+    if (d.is_bool()) return "(uint8_t)x";
+    return "x";
+  };
+  auto decode = [](DType d) -> std::string {  // bits in memory -> value
+    if (d.scalar == ScalarType::BFLOAT16) return "og_bf2f(d)";
+    if (d.is_bool()) return "(d != 0)";
+    return "d";
+  };
+  std::string name = "og_bitcast_" + type_tag(from) + "_" + type_tag(to);
+  return need(name, "static inline " + value_type(to) + " " + name + "(" + value_type(from) + " x) {\n"
+                    "  " + storage_type(from) + " s = " + encode(from) + ";\n"
+                    "  " + storage_type(to) + " d;\n"
+                    "  memcpy(&d, &s, sizeof d);\n"
+                    "  return " + decode(to) + ";\n"
+                    "}\n");
+}
+
+std::string Prelude::pow() {
+  // spec: POW is EXP2(LOG2(a) * b); its special values decided that way, pow() elsewhere (exec_alu)
+  return need("og_pow",
+              "static inline double og_pow(double a, double b) {\n"
+              "  if (a != a || a < 0) return __builtin_nan(\"\");\n"
+              "  double p = log2(a) * b;\n"
+              "  if (p != p) return p;\n"
+              "  if (isinf(p)) return exp2(p);\n"
+              "  return pow(a, b);\n"
+              "}\n");
+}
+
+std::string Prelude::float_mod() {
+  return need("og_ffmod",
+              "static inline double og_ffmod(double a, double b) {  /* Python's float %: the sign of b */\n"
+              "  double r = fmod(a, b);\n"
+              "  if (r != 0 && ((r < 0) != (b < 0))) r += b;\n"
+              "  return r;\n"
+              "}\n");
+}
+
+std::string Prelude::text() const {
+  std::string out;
+  for (const std::string& name : order_) out += helpers_.at(name);
+  return out;
+}
+
+}  // namespace onegrad::c_render

@@ -1,0 +1,171 @@
+// render_c: one pass over the LINEAR. Declarations, loops, IFs, loads and stores are written here;
+// each elementwise op's expression comes from c_alu.cpp. A value becomes a named local, except
+// constants (literals) and single-use index/bool math, which is written inline where it is used,
+// so an address reads `b1[r0 * 8 + r1]` rather than through three temporaries.
+#include "render/c_renderer.h"
+
+#include <unordered_map>
+
+#include "render/c_support.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+using c_render::Prelude;
+
+bool is_index_math(const UOp& u) {
+  auto small = [](DType dt) { return dt.is_index() || dt.is_bool(); };
+  if (!is_alu(u.op) || !small(u.dtype)) return false;
+  for (const UOpRef& s : u.src)
+    if (!small(s->dtype)) return false;
+  return true;
+}
+
+std::string variable_name(const ParamArg& p) {
+  bool ident = !p.name.empty() && !std::isdigit(static_cast<unsigned char>(p.name[0]));
+  for (char c : p.name) ident = ident && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+  return ident ? "var_" + p.name : "var" + std::to_string(p.slot);
+}
+
+// Whether a pointer reaches memory through the storage type (bool as a byte, bfloat16 as bits):
+// global memory does; registers hold values.
+bool in_memory(DType ptr) { return ptr.addrspace == AddrSpace::GLOBAL; }
+
+class Writer {
+ public:
+  explicit Writer(const UOpRef& linear) {
+    for (const UOpRef& u : linear->src)
+      for (const UOpRef& s : u->src) uses_[s.get()]++;
+  }
+
+  void instruction(const UOp* u) {
+    switch (u->op) {
+      case Ops::PARAM: return param(u);
+      case Ops::BUFFER: return buffer(u);
+      case Ops::CONST: expr_[u] = c_render::literal(u->const_value(), u->dtype); return;
+      case Ops::RANGE: {
+        std::string r = "r" + std::to_string(u->arg.get<RangeArg>().id);
+        line("for (int64_t " + r + " = 0; " + r + " < " + ref(u->src[0]) + "; " + r + "++) {");
+        depth_++;
+        expr_[u] = r;
+        return;
+      }
+      case Ops::IF:
+        line("if (" + ref(u->src[0]) + ") {");
+        depth_++;
+        return;
+      case Ops::END: case Ops::ENDIF:
+        depth_--;
+        line("}");
+        return;
+      case Ops::INDEX:
+        if (u->src.size() != 2) throw InternalError("c renderer: INDEX wants (buffer, index): " + u->brief());
+        expr_[u] = ref(u->src[0]) + "[" + ref(u->src[1]) + "]";
+        return;
+      case Ops::AFTER: expr_[u] = ref(u->src[0]); return;  // ordering only: the buffer itself
+      case Ops::LOAD: return load(u);
+      case Ops::STORE: return store(u);
+      case Ops::GROUP: case Ops::SINK: return;
+      default: break;
+    }
+    if (!is_alu(u->op) && u->op != Ops::CAST && u->op != Ops::BITCAST)
+      throw InternalError("c renderer: no C for " + std::string(op_name(u->op)) + " (" + u->brief() + ")");
+    std::vector<std::string> src;
+    for (const UOpRef& s : u->src) src.push_back(ref(s));
+    std::string e = c_render::alu_expr(*u, src, prelude_);
+    if (is_index_math(*u) && uses_[u] == 1) {
+      expr_[u] = e;
+      return;
+    }
+    define(u, u->op == Ops::CAST || u->op == Ops::BITCAST ? "cast" : "alu", e);
+  }
+
+  std::string source(const std::string& name) const {
+    return "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n" + prelude_.text() + "void " + name +
+           "(void** bufs, const int64_t* vars) {\n" + body_ + "}\n";
+  }
+
+ private:
+  const std::string& ref(const UOpRef& u) const {
+    auto it = expr_.find(u.get());
+    if (it == expr_.end()) throw InternalError("c renderer: " + u->brief() + " is used before it is defined");
+    return it->second;
+  }
+  void line(const std::string& text) {
+    body_.append(size_t(depth_ + 1) * 2, ' ');
+    body_ += text + "\n";
+  }
+  void define(const UOp* u, const std::string& prefix, const std::string& e) {
+    std::string name = prefix + std::to_string(counts_[prefix]++);
+    line(c_render::value_type(u->dtype) + " " + name + " = " + e + ";");
+    expr_[u] = name;
+  }
+
+  void param(const UOp* u) {
+    const ParamArg& p = u->arg.get<ParamArg>();
+    if (u->dtype.is_ptr) {
+      std::string t = c_render::storage_type(u->dtype), name = "b" + std::to_string(p.slot);
+      line(t + "* restrict " + name + " = (" + t + "*)bufs[" + std::to_string(p.slot) + "];");
+      expr_[u] = name;
+      return;
+    }
+    std::string t = c_render::value_type(u->dtype), name = variable_name(p);
+    line("const " + t + " " + name + " = (" + t + ")vars[" + std::to_string(p.slot) + "];");
+    expr_[u] = name;
+  }
+
+  void buffer(const UOp* u) {
+    const BufferArg& b = u->arg.get<BufferArg>();
+    if (b.addrspace == AddrSpace::GLOBAL) throw InternalError("c renderer: a kernel takes GLOBAL memory as PARAMs: " + u->brief());
+    std::string name = "acc" + std::to_string(b.id);
+    line(c_render::value_type(b.dtype) + " " + name + "[" + std::to_string(b.size) + "];");
+    expr_[u] = name;
+  }
+
+  void load(const UOp* u) {
+    DType ptr = u->src[0]->dtype;
+    std::string v = ref(u->src[0]);
+    if (in_memory(ptr) && u->dtype.is_bool()) v = "(" + v + " != 0)";
+    if (in_memory(ptr) && u->dtype.scalar == ScalarType::BFLOAT16) {
+      prelude_.bf16();  // og_bf2f comes with it
+      v = "og_bf2f(" + v + ")";
+    }
+    // gated: the address is not read where the gate is false (C evaluates one arm of ?:)
+    if (u->src.size() == 3) v = "(" + ref(u->src[2]) + " ? " + v + " : " + ref(u->src[1]) + ")";
+    define(u, "val", v);
+  }
+
+  void store(const UOp* u) {
+    DType ptr = u->src[0]->dtype;
+    DType dt = u->src[1]->dtype;
+    std::string v = ref(u->src[1]);
+    if (in_memory(ptr) && dt.is_bool()) v = "(uint8_t)" + v;
+    if (in_memory(ptr) && dt.scalar == ScalarType::BFLOAT16) {
+      prelude_.bf16();  // og_f2bf comes with it
+      v = "og_f2bf(" + v + ")";
+    }
+    std::string st = ref(u->src[0]) + " = " + v + ";";
+    // Linearize turns gated STOREs into IF/STORE/ENDIF; a gated one reaching here is still correct
+    line(u->src.size() == 3 ? "if (" + ref(u->src[2]) + ") " + st : st);
+  }
+
+  std::unordered_map<const UOp*, std::string> expr_;
+  std::unordered_map<const UOp*, int> uses_;
+  std::unordered_map<std::string, int> counts_;
+  Prelude prelude_;
+  std::string body_;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+std::string render_c(const UOpRef& linear, const std::string& name) {
+  if (!linear || linear->op != Ops::LINEAR) throw InternalError("c renderer: expects a LINEAR");
+  Writer w(linear);
+  for (const UOpRef& u : linear->src) w.instruction(u.get());
+  return w.source(name);
+}
+
+}  // namespace onegrad

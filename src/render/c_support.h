@@ -1,0 +1,50 @@
+// Pieces of the C renderer (c_renderer.h) shared by its files: C types and literals of each dtype
+// (c_types.cpp), the helper functions a kernel may need (c_prelude.cpp) and the expression of each
+// elementwise op (c_alu.cpp). docs/codegen.md lists the rules they implement.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "uop/uop.h"
+
+namespace onegrad::c_render {
+
+// The C type a value of `dt` has in a kernel: bool -> _Bool, index -> int64_t, float16 -> _Float16,
+// bfloat16 -> float (holding a value rounded to bfloat16), the rest their <stdint.h> names.
+std::string value_type(DType dt);
+// The C type of one element of a buffer in memory: as value_type, except bool -> uint8_t (a byte
+// of any value reads as `!= 0`) and bfloat16 -> uint16_t (the bits).
+std::string storage_type(DType dt);
+// A short tag for helper names: i8 .. i64, u8 .. u64, f16, bf16, f32, f64, b (bool); index is i64.
+std::string type_tag(DType dt);
+// A C expression of type value_type(dt) for the constant `v`.
+std::string literal(const ConstValue& v, DType dt);
+
+// The helper functions one kernel uses, written once each ahead of the kernel, in a fixed order.
+class Prelude {
+ public:
+  // Helpers by family; each returns the function's name and records that it is needed.
+  std::string bf16();                   // og_bfr(float): round to bfloat16; also og_f2bf, og_bf2f
+  std::string floor_div(DType dt);      // og_fdiv_i32/i64(a, b): floor division, b != 0
+  std::string floor_mod(DType dt);      // og_fmod_i32/i64(a, b): floor modulo, b != 0
+  std::string shift(bool left, DType dt);  // og_shl_T / og_shr_T: any shift amount
+  std::string fmax(DType dt);           // og_fmax_T: NaN-propagating max
+  std::string float_to_int(DType dt);   // og_f2i_T(double): truncate, saturate, NaN -> 0
+  std::string bitcast(DType from, DType to);  // og_bitcast_F_T
+  std::string pow();                    // og_pow(double, double)
+  std::string float_mod();              // og_ffmod(double, double): Python float %
+  // The text of every recorded helper.
+  std::string text() const;
+
+ private:
+  std::string need(const std::string& name, std::string body);
+  std::map<std::string, std::string> helpers_;  // by name (sorted: deterministic text)
+  std::vector<std::string> order_;              // first-needed order, dependencies first
+};
+
+// The C expression of elementwise op `u` (ALU, CAST or BITCAST) over the expressions of its sources.
+std::string alu_expr(const UOp& u, const std::vector<std::string>& src, Prelude& prelude);
+
+}  // namespace onegrad::c_render

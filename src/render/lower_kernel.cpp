@@ -1,0 +1,31 @@
+#include "render/lower_kernel.h"
+
+#include <algorithm>
+
+#include "codegen/linearize.h"
+#include "codegen/reduce_to_acc.h"
+#include "codegen/simplify_kernel.h"
+#include "render/c_renderer.h"
+#include "render/kernel_name.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name) {
+  if (!sink || sink->op != Ops::SINK) throw InternalError("lower_kernel: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
+  LoweredKernel k;
+  k.spec.name = name.empty() ? kernel_name(sink) : name;
+  for (const UOp* u : sink->toposort()) {
+    if (u->op != Ops::PARAM) continue;
+    int slot = int(u->arg.get<ParamArg>().slot);
+    int& count = u->dtype.is_ptr ? k.spec.num_buffers : k.spec.num_vars;
+    count = std::max(count, slot + 1);
+  }
+  k.simplified = simplify_kernel(sink);
+  k.lowered = lower_reduces(k.simplified);
+  k.linear = linearize(k.lowered);
+  k.spec.source = render_c(k.linear, k.spec.name);
+  return k;
+}
+
+}  // namespace onegrad

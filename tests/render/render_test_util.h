@@ -1,0 +1,133 @@
+// Shared pieces of the render tests: a builder for kernel-form graphs, host-side buffers holding
+// values of any dtype (encoded exactly as the kernel stores them), and running a lowered kernel on
+// the CPU through a program cache in a temporary folder (never the user's real cache).
+#pragma once
+#include <cstring>
+#include <vector>
+
+#include "render/lower_kernel.h"
+#include "runtime/buffer.h"
+#include "runtime/device.h"
+#include "runtime/program_cache.h"
+#include "runtime/runtime_test_util.h"
+#include "uop/errors.h"
+#include "uop/uop.h"
+
+namespace onegrad::testing {
+
+// ---- kernel-form builders (docs/kernel-form.md) ----
+
+inline UOpRef param(int64_t slot, DType dt, int64_t size) {
+  return UOp::create(Ops::PARAM, dt.ptr(), {UOp::shape_operand(std::vector<int64_t>{size})},
+                     ParamArg{slot, dt.ptr(), Device(), std::nullopt, "", {}, {}});
+}
+inline UOpRef at(const UOpRef& buf, const UOpRef& i) { return UOp::create(Ops::INDEX, buf->dtype, {buf, i}); }
+inline UOpRef load(const UOpRef& buf, const UOpRef& i) { return UOp::create(Ops::LOAD, buf->dtype.base(), {at(buf, i)}); }
+inline UOpRef store(const UOpRef& buf, const UOpRef& i, const UOpRef& v) {
+  return UOp::create(Ops::STORE, dtypes::void_, {at(buf, i), v});
+}
+// SINK(END(store, r) for each store): every store closed by its own END, as kernel form has it
+inline UOpRef sink_over(const UOpRef& r, const std::vector<UOpRef>& stores) {
+  std::vector<UOpRef> ends;
+  for (const UOpRef& st : stores) ends.push_back(UOp::create(Ops::END, dtypes::void_, {st, r}));
+  return UOp::create(Ops::SINK, dtypes::void_, ends);
+}
+
+// ---- host buffers ----
+
+struct HostBuffer {
+  DType dtype;
+  std::vector<ConstValue> values;
+};
+
+inline void encode_one(DType dt, const ConstValue& v, std::byte* out) {
+  auto put = [&](auto x) { std::memcpy(out, &x, sizeof x); };
+  ConstValue c = cast_value(v, dt);
+  switch (dt.scalar) {
+    case ScalarType::BOOL: put(uint8_t(c.truthy())); return;
+    case ScalarType::INT8: put(int8_t(c.as_int())); return;
+    case ScalarType::INT16: put(int16_t(c.as_int())); return;
+    case ScalarType::INT32: put(int32_t(c.as_int())); return;
+    case ScalarType::INT64: put(int64_t(c.as_int())); return;
+    case ScalarType::UINT8: put(uint8_t(c.as_int())); return;
+    case ScalarType::UINT16: put(uint16_t(c.as_int())); return;
+    case ScalarType::UINT32: put(uint32_t(c.as_int())); return;
+    case ScalarType::UINT64: put(uint64_t(c.as_int())); return;
+    case ScalarType::FLOAT16: put(float_to_half_bits(float(c.as_double()))); return;
+    case ScalarType::BFLOAT16: put(float_to_bfloat16_bits(float(c.as_double()))); return;
+    case ScalarType::FLOAT32: put(float(c.as_double())); return;
+    case ScalarType::FLOAT64: put(c.as_double()); return;
+    default: break;
+  }
+  throw InternalError("encode_one: " + dt.name());
+}
+
+inline ConstValue decode_one(DType dt, const std::byte* in) {
+  auto get = [&](auto x) {
+    std::memcpy(&x, in, sizeof x);
+    return x;
+  };
+  switch (dt.scalar) {
+    case ScalarType::BOOL: return ConstValue::from_bool(get(uint8_t()) != 0);
+    case ScalarType::INT8: return ConstValue::from_int(get(int8_t()));
+    case ScalarType::INT16: return ConstValue::from_int(get(int16_t()));
+    case ScalarType::INT32: return ConstValue::from_int(get(int32_t()));
+    case ScalarType::INT64: return ConstValue::from_int(get(int64_t()));
+    case ScalarType::UINT8: return ConstValue::from_int(get(uint8_t()));
+    case ScalarType::UINT16: return ConstValue::from_int(get(uint16_t()));
+    case ScalarType::UINT32: return ConstValue::from_int(get(uint32_t()));
+    case ScalarType::UINT64: return ConstValue::from_int(get(uint64_t()));
+    case ScalarType::FLOAT16: return ConstValue::from_float(half_bits_to_float(get(uint16_t())));
+    case ScalarType::BFLOAT16: return ConstValue::from_float(bfloat16_bits_to_float(get(uint16_t())));
+    case ScalarType::FLOAT32: return ConstValue::from_float(get(float()));
+    case ScalarType::FLOAT64: return ConstValue::from_float(get(double()));
+    default: break;
+  }
+  throw InternalError("decode_one: " + dt.name());
+}
+
+inline HostBuffer host(DType dt, std::vector<ConstValue> vs) { return {dt, std::move(vs)}; }
+inline HostBuffer host_floats(const std::vector<float>& v) {
+  HostBuffer b{dtypes::float32, {}};
+  for (float f : v) b.values.push_back(ConstValue::from_float(f));
+  return b;
+}
+inline HostBuffer zeros(DType dt, size_t n) { return {dt, std::vector<ConstValue>(n, cast_value(ConstValue::from_int(0), dt))}; }
+inline std::vector<float> floats_of(const HostBuffer& b) {
+  std::vector<float> out;
+  for (const ConstValue& v : b.values) out.push_back(float(v.as_double()));
+  return out;
+}
+
+// The process's program cache for tests, in a temporary folder removed at exit.
+inline ProgramCache& test_cache() {
+  static TempDir dir;
+  static ProgramCache cache(dir.path);
+  return cache;
+}
+
+// Compile (or find) and run a lowered kernel; buffers go in and their values come back.
+inline void run(const LoweredKernel& k, const std::vector<HostBuffer*>& bufs, const std::vector<int64_t>& vars = {}) {
+  std::shared_ptr<Program> prog = test_cache().get(get_device("CPU"), k.spec);
+  std::vector<Buffer> dev;
+  dev.reserve(bufs.size());
+  for (HostBuffer* h : bufs) {
+    size_t item = size_t(h->dtype.itemsize());
+    std::vector<std::byte> bytes(h->values.size() * item);
+    for (size_t i = 0; i < h->values.size(); i++) encode_one(h->dtype, h->values[i], bytes.data() + i * item);
+    dev.emplace_back("CPU", h->dtype, h->values.size());
+    dev.back().copyin(bytes.data(), bytes.size());
+  }
+  std::vector<Buffer*> ptrs;
+  for (Buffer& b : dev) ptrs.push_back(&b);
+  prog->run(ptrs, vars);
+  for (size_t k2 = 0; k2 < bufs.size(); k2++) {
+    HostBuffer* h = bufs[k2];
+    size_t item = size_t(h->dtype.itemsize());
+    std::vector<std::byte> bytes(dev[k2].nbytes());
+    dev[k2].copyout(bytes.data(), bytes.size());
+    for (size_t i = 0; i < h->values.size(); i++) h->values[i] = decode_one(h->dtype, bytes.data() + i * item);
+  }
+}
+
+}  // namespace onegrad::testing

@@ -82,17 +82,24 @@ def infer_dtype(data) -> DType:
     return {"b": dtypes.bool, "i": dtypes.default_int, None: dtypes.default_float}.get(kind, dtypes.default_float)
 
 
+def check_fits(data, dt: DType, inferred: bool) -> None:
+    """OverflowError when an int in `data` does not fit int dtype `dt`, instead of wrapping
+    silently (numpy 1.24 wraps with a DeprecationWarning)."""
+    kind, lo, hi = _kind_of_nested(data)
+    if not dt.is_int or lo is None:
+        return
+    mn, mx = _int_range(dt)
+    if lo < mn or hi > mx:
+        bad = lo if lo < mn else hi
+        hint = "; pass dtype=dtypes.int64" if inferred else ""
+        raise OverflowError(f"Tensor: {bad} does not fit {dt.name}{hint}")
+
+
 def to_numpy(data, dtype) -> np.ndarray:
     """Nested lists / scalars -> a C-contiguous numpy array holding `dtype`'s values (float32 for
-    bfloat16). Ints that do not fit an int dtype raise OverflowError instead of wrapping silently."""
-    kind, lo, hi = _kind_of_nested(data)
+    bfloat16). Ints that do not fit an int dtype raise OverflowError."""
     dt = to_dtype(dtype) if dtype is not None else infer_dtype(data)
-    if dt.is_int and lo is not None:
-        mn, mx = _int_range(dt)
-        if lo < mn or hi > mx:
-            bad = lo if lo < mn else hi
-            hint = "; pass dtype=dtypes.int64" if dtype is None else ""
-            raise OverflowError(f"Tensor: {bad} does not fit {dt.name}{hint}")
+    check_fits(data, dt, inferred=dtype is None)
     try:
         arr = np.array(data, dtype=dt.np)
     except ValueError as e:  # ragged nesting: numpy says "inhomogeneous shape"

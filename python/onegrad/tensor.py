@@ -12,7 +12,8 @@ import math
 import numpy as np
 
 from . import _C
-from ._convert import c_contiguous, index_items, infer_dtype, int_list, is_scalar, py_scalar, scalar_dtype, shape_args, to_numpy
+from ._convert import (c_contiguous, check_fits, index_items, infer_dtype, int_list, is_scalar, py_scalar, scalar_dtype,
+                       shape_args, to_numpy)
 from .dtype import DType, dtypes, from_name, to_dtype
 from .errors import DeviceError, IndexShapeError, ShapeError
 
@@ -49,7 +50,7 @@ class Tensor:
         dev = _device(device)
         if isinstance(data, Tensor):
             # A new handle on the same lazy value (torch would copy; nothing here is mutable).
-            if device is not None and dev.upper() != data.device.upper():
+            if device is not None and _canonical_device(dev) != data.device:
                 raise DeviceError(f"Tensor: copying from {data.device} to {dev} is not supported")
             t = data._t
             self._t = t if dt is None or dt == from_name(t.dtype) else t.cast(dt.name)
@@ -60,7 +61,9 @@ class Tensor:
             self._t = _from_numpy(data, dt, dev)
         elif is_scalar(data):
             # A constant node, not a buffer: it folds into the kernels that use it.
-            self._t = _C.Tensor.scalar(py_scalar(data), (dt or infer_dtype(data)).name, dev)
+            target = dt or infer_dtype(data)
+            check_fits(data, target, inferred=dt is None)
+            self._t = _C.Tensor.scalar(py_scalar(data), target.name, dev)
         elif isinstance(data, (list, tuple)):
             target = dt or infer_dtype(data)
             self._t = _from_numpy(to_numpy(data, target), target, dev)
@@ -109,7 +112,7 @@ class Tensor:
         if ints:
             return Tensor._wrap(_C.Tensor.arange(int(start), int(stop), int(step), dt.name, dev))
         if step == 0:
-            raise ValueError("arange: step must not be zero")
+            raise ShapeError("arange: step must not be zero")
         n = max(0, math.ceil((stop - start) / step))
         idx = Tensor._wrap(_C.Tensor.arange(0, n, 1, dtypes.default_int.name, dev))
         return (idx.cast(dtypes.float64 if dt == dtypes.float64 else dtypes.float32) * step + start).cast(dt)
@@ -449,6 +452,11 @@ class Tensor:
     def int(self): return self.cast(dtypes.int32)
     def long(self): return self.cast(dtypes.int64)
     def bool(self): return self.cast(dtypes.bool)
+
+
+def _canonical_device(device: str) -> str:
+    """The device name as C++ spells it ("cpu:0" -> "CPU"); DeviceError if unknown."""
+    return _C.Tensor.scalar(False, "bool", device).device
 
 
 def _shape_or_empty(shape) -> list:

@@ -87,6 +87,9 @@ def test_python_data_errors():
     check(Tensor([1, 2**40], dtype=dtypes.int64), np.array([1, 2**40], np.int64))
     with pytest.raises(OverflowError):
         Tensor([-1], dtype=dtypes.uint8)
+    with pytest.raises(OverflowError, match="int32"):
+        Tensor(2**31)  # a scalar too
+    check(Tensor(2**31, dtype=dtypes.uint32), np.array(2**31, np.uint32))
     with pytest.raises(onegrad.ShapeError, match="not rectangular"):
         Tensor([[1, 2], [3]])
     with pytest.raises(TypeError):
@@ -101,6 +104,9 @@ def test_tensor_from_tensor():
     a = Tensor([1, 2])
     check(Tensor(a), np.array([1, 2], np.int32))
     check(Tensor(a, dtype=dtypes.float32), np.array([1, 2], np.float32))
+    check(Tensor(a, device="cpu:0"), np.array([1, 2], np.int32))  # the same device, spelled otherwise
+    with pytest.raises(onegrad.DeviceError):
+        Tensor(a, device="CPU:1")
 
 
 @pytest.mark.parametrize("dt", DTYPES + [dtypes.bfloat16], ids=ids(DTYPES + [dtypes.bfloat16]))

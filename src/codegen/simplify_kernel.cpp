@@ -4,7 +4,11 @@
 // the div/mod that Rangeify's flatten-then-split index math creates must be gone before rendering.
 #include "codegen/simplify_kernel.h"
 
+#include <unordered_map>
+
+#include "symbolic/rules.h"
 #include "symbolic/simplify.h"
+#include "uop/substitute.h"
 
 namespace onegrad {
 
@@ -46,12 +50,57 @@ const PatternMatcher& gated_address_rules() {
   return pm;
 }
 
+namespace {
+
+// Index math: index-typed values and the bools computed from them (gates, padding validity), built
+// from RANGEs, variables and constants only. No LOAD: a loaded value is data.
+bool is_index_math(const UOp* u, const std::unordered_map<const UOp*, bool>& known) {
+  if (!(u->dtype.is_index() || u->dtype.is_bool())) return false;
+  if (u->op == Ops::RANGE || u->op == Ops::CONST) return true;
+  if (u->op == Ops::PARAM) return u->dtype.is_index();  // a symbolic variable
+  if (!is_alu(u->op)) return false;
+  for (const UOpRef& s : u->src)
+    if (!known.at(s.get())) return false;
+  return true;
+}
+
+// The symbolic simplifier is made for index math (docs/symbolic.md): applied to value math it
+// would flatten sums and products of a DAG into trees (pow by repeated squaring grows
+// exponentially) and reason about fixed-width data as if it never wrapped. So it runs on each
+// maximal index-math subexpression, and value math is left to the C compiler.
+UOpRef simplify_index_math(const UOpRef& sink, const RewriteOptions& opts) {
+  std::vector<const UOp*> order = sink->toposort();
+  std::unordered_map<const UOp*, bool> index_math;
+  for (const UOp* u : order) index_math[u] = is_index_math(u, index_math);
+  Substitution roots;
+  for (const UOp* u : order) {
+    if (index_math[u]) continue;
+    for (const UOpRef& s : u->src)
+      if (index_math[s.get()] && !s->is_const() && s->op != Ops::RANGE && !roots.count(s.get()))
+        roots[s.get()] = graph_rewrite(s, symbolic_rules(), opts);
+  }
+  return roots.empty() ? sink : substitute(sink, roots);
+}
+
+// Value math gets the local rules that hold for every dtype: constant folding (exec_alu, with the
+// dtype's wraparound) and the identities (which already leave float x+0 and x*0 alone).
+const PatternMatcher& value_rules() {
+  static const PatternMatcher pm([] {
+    std::vector<Rule> rules = symbolic::fold_constant_rules();
+    for (Rule& r : symbolic::identity_rules()) rules.push_back(std::move(r));
+    return rules;
+  }());
+  return pm;
+}
+
+}  // namespace
+
 UOpRef simplify_kernel(const UOpRef& sink, RewriteTrace* trace) {
   RewriteOptions opts;
   opts.mode = RewriteMode::BottomUp;
   opts.trace = trace;
   opts.name = "simplify_kernel";
-  UOpRef out = graph_rewrite(sink, symbolic_rules(), opts);
+  UOpRef out = graph_rewrite(simplify_index_math(sink, opts), value_rules(), opts);
   // The gated rules run as one walk of their own: an address simplified under its gate is not a
   // fixed point of the plain rules (which know less), and mixing the two tables could let them
   // undo each other forever. One walk, then the plain rules once more to tidy up.
@@ -60,7 +109,7 @@ UOpRef simplify_kernel(const UOpRef& sink, RewriteTrace* trace) {
   walk.name = "simplify_kernel.gated_address";
   UOpRef gated = graph_rewrite(out, gated_address_rules(), walk);
   if (gated == out) return out;
-  return graph_rewrite(gated, symbolic_rules(), opts);
+  return simplify_index_math(gated, opts);
 }
 
 }  // namespace onegrad

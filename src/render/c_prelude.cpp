@@ -2,22 +2,12 @@
 // kernel's source stays short. They define what C leaves undefined (docs/codegen.md, "C rules"):
 // floor division and modulo (spec README decision 2), shifts by any amount, float-to-int
 // conversion of any value, NaN-propagating max, bfloat16 rounding (dtype.h's float_to_bfloat16_bits).
-#include <charconv>
-
 #include "render/c_support.h"
 #include "uop/errors.h"
 
 namespace onegrad::c_render {
 
 namespace {
-
-std::string dbl(double v) {
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
-  std::string s(buf, res.ptr);
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
-}
 
 // The unsigned type of dt's width (bool: a byte).
 std::string unsigned_of(DType dt) {
@@ -99,8 +89,8 @@ std::string Prelude::float_to_int(DType dt) {
   return need(name, "static inline " + t + " " + name + "(double x) {  /* truncate; saturate; NaN -> 0 */\n"
                     "  if (x != x) return 0;\n"
                     "  double t = trunc(x);\n"
-                    "  if (t <= " + dbl(double(lo)) + ") return " + literal(ConstValue::from_int(lo), dt) + ";\n"
-                    "  if (t >= " + dbl(double(hi)) + ") return " + literal(ConstValue::from_int(hi), dt) + ";\n"
+                    "  if (t <= " + double_text(double(lo)) + ") return " + literal(ConstValue::from_int(lo), dt) + ";\n"
+                    "  if (t >= " + double_text(double(hi)) + ") return " + literal(ConstValue::from_int(hi), dt) + ";\n"
                     "  return (" + t + ")t;\n"
                     "}\n");
 }

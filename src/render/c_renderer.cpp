@@ -15,6 +15,8 @@ namespace {
 
 using c_render::Prelude;
 
+constexpr size_t kMaxInline = 120;  // characters of an expression written inline
+
 bool is_index_math(const UOp& u) {
   auto small = [](DType dt) { return dt.is_index() || dt.is_bool(); };
   if (!is_alu(u.op) || !small(u.dtype)) return false;
@@ -75,7 +77,9 @@ class Writer {
     std::vector<std::string> src;
     for (const UOpRef& s : u->src) src.push_back(ref(s));
     std::string e = c_render::alu_expr(*u, src, prelude_);
-    if (is_index_math(*u) && uses_[u] == 1) {
+    // (a long expression gets a name after all: a deep chain of single-use index math would
+    // otherwise nest into one line the C compiler has to parse recursively)
+    if (is_index_math(*u) && uses_[u] == 1 && e.size() <= kMaxInline) {
       expr_[u] = e;
       return;
     }

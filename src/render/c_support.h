@@ -21,6 +21,8 @@ std::string storage_type(DType dt);
 std::string type_tag(DType dt);
 // A C expression of type value_type(dt) for the constant `v`.
 std::string literal(const ConstValue& v, DType dt);
+// The shortest decimal that reads back as the same double, always with a '.' or an exponent.
+std::string double_text(double v);
 
 // The helper functions one kernel uses, written once each ahead of the kernel, in a fixed order.
 class Prelude {

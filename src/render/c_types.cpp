@@ -68,6 +68,12 @@ std::string shortest(F v) {
   return s;
 }
 
+}  // namespace
+
+std::string double_text(double v) { return shortest(v); }
+
+namespace {
+
 std::string float_literal(double v, DType dt) {
   bool dbl = dt.scalar == ScalarType::FLOAT64;
   std::string s;

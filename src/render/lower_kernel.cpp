@@ -11,16 +11,20 @@
 
 namespace onegrad {
 
+void count_params(const UOpRef& sink, ProgramSpec& spec) {
+  for (const UOp* u : sink->toposort()) {
+    if (u->op != Ops::PARAM) continue;
+    int slot = int(u->arg.get<ParamArg>().slot);
+    int& count = u->dtype.is_ptr ? spec.num_buffers : spec.num_vars;
+    count = std::max(count, slot + 1);
+  }
+}
+
 LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name) {
   if (!sink || sink->op != Ops::SINK) throw InternalError("lower_kernel: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
   LoweredKernel k;
   k.spec.name = name.empty() ? kernel_name(sink) : name;
-  for (const UOp* u : sink->toposort()) {
-    if (u->op != Ops::PARAM) continue;
-    int slot = int(u->arg.get<ParamArg>().slot);
-    int& count = u->dtype.is_ptr ? k.spec.num_buffers : k.spec.num_vars;
-    count = std::max(count, slot + 1);
-  }
+  count_params(sink, k.spec);
   k.simplified = simplify_kernel(sink);
   k.lowered = lower_reduces(k.simplified);
   k.linear = linearize(k.lowered);

@@ -25,4 +25,7 @@ struct LoweredKernel {
 // + 1), taken before simplification, so a buffer whose every use folded away still has its slot.
 LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name = "");
 
+// The launch counts of a kernel: its highest buffer PARAM slot + 1 and highest variable slot + 1.
+void count_params(const UOpRef& sink, ProgramSpec& spec);
+
 }  // namespace onegrad

@@ -161,3 +161,16 @@ TEST(RenderLowerKernel, CountsAndStages) {
   for (const UOp* u : k.lowered->toposort()) EXPECT_NE(u->op, Ops::REDUCE);
   EXPECT_EQ(k.spec.source, render_c(k.linear, k.spec.name));
 }
+
+// A deep chain of single-use index math is not nested into one expression: long ones get names.
+TEST(RenderC, DeepIndexChainStaysFlat) {
+  UOpRef out = param(0, dtypes::float32, 4);
+  UOpRef r = UOp::range(4, 0);
+  UOpRef i = r;
+  for (int k = 0; k < 20000; k++) i = UOp::alu(Ops::ADD, {i, UOp::index(k % 2 ? 1 : -1)});
+  std::string s = lower_unsimplified(sink_over(r, {store(out, i, UOp::const_float(dtypes::float32, 1.0))})).spec.source;
+  size_t longest = 0, start = 0;
+  for (size_t nl = s.find('\n'); nl != std::string::npos; start = nl + 1, nl = s.find('\n', start))
+    longest = std::max(longest, nl - start);
+  EXPECT_LT(longest, 200u);
+}

@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "render_test_util.h"
 #include "uop/exec_alu.h"
+#include "uop/ops.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;
@@ -94,13 +96,103 @@ TEST(RenderDtypes, CastsAndRoundTrips) {
   }
 }
 
-// Every binary integer op over a grid of operand pairs (zero, ±1, the extremes, shift amounts at
-// and past the width), against exec_alu; a division or modulo by zero must give 0.
+namespace {
+
+// One op of the op tests: how to build it from the loaded operands, and its reference value.
+struct Case {
+  std::string name;
+  std::function<UOpRef(const UOpRef&, const UOpRef&)> build;
+  std::function<std::optional<ConstValue>(DType, const ConstValue&, const ConstValue&)> reference;
+  bool approx = false;  // libm's float function against the double one: within one ulp
+};
+
+std::optional<ConstValue> eval(Ops op, DType dt, std::initializer_list<ConstValue> args) {
+  std::vector<ConstValue> v(args);
+  return exec_alu(op, dt, v);
+}
+
+Case binary(Ops op) {
+  return {std::string(op_name(op)), [op](const UOpRef& a, const UOpRef& b) { return UOp::alu(op, {a, b}); },
+          [op](DType dt, const ConstValue& a, const ConstValue& b) { return eval(op, dt, {a, b}); }};
+}
+Case unary(Ops op, bool approx = false) {
+  return {std::string(op_name(op)), [op](const UOpRef& a, const UOpRef&) { return UOp::alu(op, {a}); },
+          [op](DType dt, const ConstValue& a, const ConstValue&) { return eval(op, dt, {a}); }, approx};
+}
+// WHERE(a < b, a, b) and MULACC(a, b, a): the ternary ops
+std::vector<Case> ternaries() {
+  return {{"WHERE", [](const UOpRef& a, const UOpRef& b) { return where(a < b, a, b); },
+           [](DType dt, const ConstValue& a, const ConstValue& b) {
+             return eval(Ops::WHERE, dt, {*eval(Ops::CMPLT, dt, {a, b}), a, b});
+           }},
+          {"MULACC", [](const UOpRef& a, const UOpRef& b) { return UOp::alu(Ops::MULACC, {a, b, a}); },
+           [](DType dt, const ConstValue& a, const ConstValue& b) { return eval(Ops::MULACC, dt, {a, b, a}); }}};
+}
+
+// Runs every case over the operand pairs (av[i], bv[i]) in one kernel and checks each value.
+// `simplified`: through lower_kernel; otherwise without simplify_kernel, so the decomposed ops
+// (SUB, NEG, CMPGT, CMPGE, ...) reach the renderer as themselves rather than as the primitives
+// the simplifier rewrites them to.
+void check_cases(DType dt, const std::vector<Case>& cases, const std::vector<ConstValue>& av,
+                 const std::vector<ConstValue>& bv, bool simplified) {
+  const int64_t n = int64_t(av.size());
+  UOpRef pa = param(0, dt, n), pb = param(1, dt, n);
+  UOpRef r = UOp::range(n, 0);
+  UOpRef a = load(pa, r), b = load(pb, r);
+  std::vector<UOpRef> stores;
+  std::vector<HostBuffer> outs;
+  int64_t slot = 2;
+  for (const Case& c : cases) {
+    UOpRef v = c.build(a, b);
+    stores.push_back(store(param(slot++, v->dtype, n), r, v));
+    outs.push_back(zeros(v->dtype, size_t(n)));
+  }
+  HostBuffer ha = host(dt, av), hb = host(dt, bv);
+  std::vector<HostBuffer*> bufs{&ha, &hb};
+  for (HostBuffer& o : outs) bufs.push_back(&o);
+  UOpRef sink = sink_over(r, stores);
+  run(simplified ? lower_kernel(sink) : lower_unsimplified(sink), bufs);
+  for (size_t k = 0; k < cases.size(); k++) {
+    DType out_dt = outs[k].dtype;
+    for (size_t i = 0; i < av.size(); i++) {
+      // no value: an integer division or modulo by zero, which gives 0 (spec README decision 3)
+      ConstValue want = cases[k].reference(dt, av[i], bv[i]).value_or(ConstValue::from_int(0));
+      const ConstValue& got = outs[k].values[i];
+      std::string what = dt.name() + " " + cases[k].name + "(" + show(av[i]) + ", " + show(bv[i]) + "): got " +
+                         show(got) + ", want " + show(want) + (simplified ? "" : " (unsimplified)");
+      double w = want.as_double();
+      if (!cases[k].approx || std::isnan(w) || std::isinf(w)) {
+        EXPECT_TRUE(same(got, want, out_dt)) << what;
+        continue;
+      }
+      int mant = dt == dtypes::float16 ? 10 : dt == dtypes::bfloat16 ? 7 : dt == dtypes::float32 ? 23 : 52;
+      double ulp = std::ldexp(1.0, std::max(std::ilogb(w == 0 ? 1e-300 : w), -1022) - mant);
+      EXPECT_LE(std::abs(got.as_double() - w), ulp) << what;
+    }
+  }
+}
+
+}  // namespace
+
+// Every integer op over a grid of operand pairs (zero, ±1, the extremes, shift amounts at and
+// past the width), against exec_alu: wraparound, floor division, a zero divisor giving 0,
+// INT_MIN // -1, shifts by any amount. Division by constants takes the no-zero-test paths.
 TEST(RenderDtypes, IntegerOpsAgreeWithExecAlu) {
-  const std::vector<Ops> ops = {Ops::ADD,   Ops::SUB,   Ops::MUL,   Ops::MAX,   Ops::IDIV,  Ops::MOD,
-                                Ops::CMPLT, Ops::CMPNE, Ops::CMPGT, Ops::CMPGE, Ops::CMPLE, Ops::CMPEQ,
-                                Ops::XOR,   Ops::OR,    Ops::AND,   Ops::SHL,   Ops::SHR};
+  std::vector<Case> cases;
+  for (Ops op : {Ops::ADD, Ops::SUB, Ops::MUL, Ops::MAX, Ops::IDIV, Ops::MOD, Ops::CMPLT, Ops::CMPNE, Ops::CMPGT,
+                 Ops::CMPGE, Ops::CMPLE, Ops::CMPEQ, Ops::XOR, Ops::OR, Ops::AND, Ops::SHL, Ops::SHR})
+    cases.push_back(binary(op));
+  for (Ops op : {Ops::NEG, Ops::NOT, Ops::TRUNC}) cases.push_back(unary(op));
+  for (const Case& c : ternaries()) cases.push_back(c);
   for (DType dt : kIntTypes) {
+    std::vector<Case> all = cases;
+    for (i128 d : {i128(3), i128(4), dt.is_unsigned() ? i128(5) : i128(-4), dt.is_unsigned() ? i128(1) : i128(-1)})
+      for (Ops op : {Ops::IDIV, Ops::MOD})
+        all.push_back({std::string(op_name(op)) + " by " + i128_to_string(d),
+                       [op, d, dt](const UOpRef& a, const UOpRef&) { return UOp::alu(op, {a, UOp::const_int(dt, d)}); },
+                       [op, d](DType t, const ConstValue& a, const ConstValue&) {
+                         return eval(op, t, {a, cast_value(ConstValue::from_int(d), t)});
+                       }});
     std::vector<i128> grid = {0, 1, -1, 2, -2, 3, -3, 7, -7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 100, -100,
                               dt.int_min(), dt.int_max(), dt.int_min() + 1, dt.int_max() - 1};
     std::vector<ConstValue> av, bv;
@@ -109,60 +201,30 @@ TEST(RenderDtypes, IntegerOpsAgreeWithExecAlu) {
         av.push_back(cast_value(I(a), dt));
         bv.push_back(cast_value(I(b), dt));
       }
-    const int64_t n = int64_t(av.size());
-    UOpRef pa = param(0, dt, n), pb = param(1, dt, n);
-    UOpRef r = UOp::range(n, 0);
-    UOpRef a = load(pa, r), b = load(pb, r);
-    std::vector<UOpRef> stores;
-    std::vector<HostBuffer> outs;
-    int64_t slot = 2;
-    for (Ops op : ops) {
-      UOpRef v = UOp::alu(op, {a, b});
-      stores.push_back(store(param(slot++, v->dtype, n), r, v));
-      outs.push_back(zeros(v->dtype, size_t(n)));
-    }
-    // division by constants: proven non-zero divisors skip the zero test
-    std::vector<i128> divisors = {3, 4, dt.is_unsigned() ? 5 : -4, dt.is_unsigned() ? 1 : -1};
-    for (i128 d : divisors)
-      for (Ops op : {Ops::IDIV, Ops::MOD}) {
-        UOpRef v = UOp::alu(op, {a, UOp::const_int(dt, d)});
-        stores.push_back(store(param(slot++, dt, n), r, v));
-        outs.push_back(zeros(dt, size_t(n)));
-      }
-    HostBuffer ha = host(dt, av), hb = host(dt, bv);
-    std::vector<HostBuffer*> bufs{&ha, &hb};
-    for (HostBuffer& o : outs) bufs.push_back(&o);
-    run(lower_kernel(sink_over(r, stores)), bufs);
-    auto expect = [&](Ops op, const ConstValue& x, const ConstValue& y) {
-      ConstValue args[2] = {x, y};
-      std::optional<ConstValue> v = exec_alu(op, dt, args);
-      return v ? *v : ConstValue::from_int(0);  // by zero: 0 (spec README decision 3)
-    };
-    for (size_t k = 0; k < ops.size(); k++)
-      for (size_t i = 0; i < av.size(); i++) {
-        ConstValue want = expect(ops[k], av[i], bv[i]);
-        EXPECT_EQ(outs[k].values[i].as_int(), want.as_int())
-            << dt.name() << " " << op_name(ops[k]) << "(" << show(av[i]) << ", " << show(bv[i]) << ")";
-      }
-    size_t k = ops.size();
-    for (i128 d : divisors)
-      for (Ops op : {Ops::IDIV, Ops::MOD}) {
-        for (size_t i = 0; i < av.size(); i++)
-          EXPECT_EQ(outs[k].values[i].as_int(), expect(op, av[i], cast_value(I(d), dt)).as_int())
-              << dt.name() << " " << op_name(op) << "(" << show(av[i]) << ", " << i128_to_string(d) << ")";
-        k++;
-      }
+    for (bool simplified : {true, false}) check_cases(dt, all, av, bv, simplified);
   }
 }
 
-// Float ops against exec_alu: +, -, *, /, max, comparisons, RECIP, SQRT, TRUNC, NEG, POW exactly;
-// EXP2, LOG2, SIN (libm's float versions against double ones) within one unit in the last place.
-// For float16 and bfloat16 this is their arithmetic against dtype.h's rounding functions.
+// Float ops against exec_alu bit for bit: + - * /, max, comparisons, RECIP, SQRT, TRUNC, NEG, POW,
+// WHERE, MULACC; EXP2, LOG2, SIN (libm's float versions against double ones) within one ulp. For
+// float16 and bfloat16 this is their arithmetic against dtype.h's rounding (exec_alu rounds with
+// round_to_float_dtype), checked once more directly for ADD and MUL.
 TEST(RenderDtypes, FloatOpsAgreeWithExecAlu) {
-  const std::vector<Ops> exact_binary = {Ops::ADD,   Ops::SUB,   Ops::MUL,   Ops::DIV,   Ops::MAX,  Ops::POW,
-                                         Ops::CMPLT, Ops::CMPNE, Ops::CMPGE, Ops::CMPEQ, Ops::CMPLE};
-  const std::vector<Ops> exact_unary = {Ops::RECIP, Ops::SQRT, Ops::TRUNC, Ops::NEG};
-  const std::vector<Ops> approx_unary = {Ops::EXP2, Ops::LOG2, Ops::SIN};
+  std::vector<Case> cases;
+  for (Ops op : {Ops::ADD, Ops::SUB, Ops::MUL, Ops::DIV, Ops::MAX, Ops::POW, Ops::CMPLT, Ops::CMPNE, Ops::CMPGT,
+                 Ops::CMPGE, Ops::CMPLE, Ops::CMPEQ})
+    cases.push_back(binary(op));
+  for (Ops op : {Ops::RECIP, Ops::SQRT, Ops::TRUNC, Ops::NEG}) cases.push_back(unary(op));
+  for (Ops op : {Ops::EXP2, Ops::LOG2, Ops::SIN}) cases.push_back(unary(op, true));
+  for (const Case& c : ternaries()) cases.push_back(c);
+  cases.push_back({"ADD vs dtype.h", [](const UOpRef& a, const UOpRef& b) { return a + b; },
+                   [](DType dt, const ConstValue& a, const ConstValue& b) {
+                     return ConstValue::from_float(round_to_float_dtype(a.as_double() + b.as_double(), dt));
+                   }});
+  cases.push_back({"MUL vs dtype.h", [](const UOpRef& a, const UOpRef& b) { return a * b; },
+                   [](DType dt, const ConstValue& a, const ConstValue& b) {
+                     return ConstValue::from_float(round_to_float_dtype(a.as_double() * b.as_double(), dt));
+                   }});
   std::mt19937 rng(1234);
   std::uniform_real_distribution<double> uni(-300.0, 300.0);
   for (DType dt : kFloatTypes) {
@@ -178,52 +240,7 @@ TEST(RenderDtypes, FloatOpsAgreeWithExecAlu) {
       av.push_back(cast_value(F(uni(rng)), dt));
       bv.push_back(cast_value(F(uni(rng) / 7.0), dt));
     }
-    const int64_t n = int64_t(av.size());
-    UOpRef pa = param(0, dt, n), pb = param(1, dt, n);
-    UOpRef r = UOp::range(n, 0);
-    UOpRef a = load(pa, r), b = load(pb, r);
-    std::vector<std::pair<Ops, UOpRef>> computed;
-    for (Ops op : exact_binary) computed.push_back({op, UOp::alu(op, {a, b})});
-    for (Ops op : exact_unary) computed.push_back({op, UOp::alu(op, {a})});
-    for (Ops op : approx_unary) computed.push_back({op, UOp::alu(op, {a})});
-    std::vector<UOpRef> stores;
-    std::vector<HostBuffer> outs;
-    int64_t slot = 2;
-    for (auto& [op, v] : computed) {
-      stores.push_back(store(param(slot++, v->dtype, n), r, v));
-      outs.push_back(zeros(v->dtype, size_t(n)));
-    }
-    HostBuffer ha = host(dt, av), hb = host(dt, bv);
-    std::vector<HostBuffer*> bufs{&ha, &hb};
-    for (HostBuffer& o : outs) bufs.push_back(&o);
-    run(lower_kernel(sink_over(r, stores)), bufs);
-    for (size_t k = 0; k < computed.size(); k++) {
-      Ops op = computed[k].first;
-      bool unary = k >= exact_binary.size();
-      bool approx = k >= exact_binary.size() + exact_unary.size();
-      for (size_t i = 0; i < av.size(); i++) {
-        ConstValue args[2] = {av[i], bv[i]};
-        std::optional<ConstValue> want = exec_alu(op, dt, std::span<const ConstValue>(args, unary ? 1 : 2));
-        ASSERT_TRUE(want.has_value());
-        const ConstValue& got = outs[k].values[i];
-        std::string what = dt.name() + " " + std::string(op_name(op)) + "(" + show(av[i]) + (unary ? "" : ", " + show(bv[i])) +
-                           "): got " + show(got) + ", want " + show(*want);
-        DType out_dt = computed[k].second->dtype;
-        if (!approx) {
-          EXPECT_TRUE(same(got, *want, out_dt)) << what;
-          continue;
-        }
-        double g = got.as_double(), w = want->as_double();
-        if (std::isnan(w) || std::isinf(w)) {
-          EXPECT_TRUE(same(got, *want, out_dt)) << what;
-          continue;
-        }
-        // one unit in the last place of dt at the wanted value
-        int mant = dt == dtypes::float16 ? 10 : dt == dtypes::bfloat16 ? 7 : dt == dtypes::float32 ? 23 : 52;
-        double ulp = std::ldexp(1.0, std::max(std::ilogb(w == 0 ? 1e-300 : w), -1022) - mant);
-        EXPECT_LE(std::abs(g - w), ulp) << what;
-      }
-    }
+    for (bool simplified : {true, false}) check_cases(dt, cases, av, bv, simplified);
   }
 }
 

@@ -5,6 +5,9 @@
 #include <cstring>
 #include <vector>
 
+#include "codegen/linearize.h"
+#include "codegen/reduce_to_acc.h"
+#include "render/c_renderer.h"
 #include "render/lower_kernel.h"
 #include "runtime/buffer.h"
 #include "runtime/device.h"
@@ -31,6 +34,19 @@ inline UOpRef sink_over(const UOpRef& r, const std::vector<UOpRef>& stores) {
   std::vector<UOpRef> ends;
   for (const UOpRef& st : stores) ends.push_back(UOp::create(Ops::END, dtypes::void_, {st, r}));
   return UOp::create(Ops::SINK, dtypes::void_, ends);
+}
+
+// lower_kernel without simplify_kernel: the renderer then sees the decomposed ops (SUB, NEG,
+// CMPGT, ...) as they were built, not as the primitives the simplifier lowers them to.
+inline LoweredKernel lower_unsimplified(const UOpRef& sink, const std::string& name = "unsimplified") {
+  LoweredKernel k;
+  k.spec.name = name;
+  count_params(sink, k.spec);
+  k.simplified = sink;
+  k.lowered = lower_reduces(sink);
+  k.linear = linearize(k.lowered);
+  k.spec.source = render_c(k.linear, name);
+  return k;
 }
 
 // ---- host buffers ----

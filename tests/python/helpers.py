@@ -95,11 +95,3 @@ def values(t):
             pytest.xfail(f"C++ program cache keyed by source ignores the buffer count: {e}")
         raise
 
-
-def skip_wide_int_pow(dt):
-    """Integer pow wider than 8 bits is skipped: its graph squares the base once per value bit, and
-    the kernel simplifier's time grows exponentially with chained int squarings (14 chained
-    `x = x*x` on int32 take ~30 s; int32 pow has 31). A C++ bug, reported with the repro
-    `x = Tensor([3], dtype="int32"); for _ in range(14): x = x * x; x.numpy()`."""
-    if dt.is_int and dt.itemsize > 1:
-        pytest.skip("int pow wider than 8 bits: exponential kernel simplification (C++ bug, see helpers.py)")

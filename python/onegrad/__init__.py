@@ -1,0 +1,19 @@
+"""onegrad: a tensor compiler with a lazy Tensor (tinygrad's design, in C++20).
+
+    from onegrad import Tensor, dtypes
+    x = Tensor([[1.0, 2.0], [3.0, 4.0]])
+    print((x @ x.T).softmax().numpy())
+
+docs/python.md has the dtype and exception mappings.
+"""
+
+from . import errors
+from .dtype import DType, dtypes
+from .errors import (CompileError, DeviceError, DTypeError, Error, IndexShapeError, InternalError, ParseError,
+                     RewriteError, ShapeError, VerifyError)
+from .tensor import Tensor
+
+__version__ = "0.1.0"
+
+__all__ = ["Tensor", "DType", "dtypes", "errors", "Error", "ShapeError", "IndexShapeError", "DTypeError",
+           "DeviceError", "CompileError", "VerifyError", "RewriteError", "InternalError", "ParseError"]

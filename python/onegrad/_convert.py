@@ -1,0 +1,155 @@
+"""Python values -> what the C++ binding takes: numpy arrays with an onegrad dtype, Python scalars,
+index tuples. Kept apart from tensor.py so the Tensor class reads as the API it is.
+"""
+
+import numbers
+import operator
+
+import numpy as np
+
+from .dtype import DType, dtypes, to_dtype
+from .errors import DTypeError, ShapeError
+
+
+def is_scalar(x) -> bool:
+    """A Python or numpy number (bool included)."""
+    return isinstance(x, (bool, numbers.Number, np.bool_)) and not isinstance(x, complex)
+
+
+def py_scalar(x):
+    """A number as a Python bool, int or float (numpy scalars unwrapped), for the binding."""
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, numbers.Integral):
+        return int(x)
+    if isinstance(x, numbers.Real):
+        return float(x)
+    raise TypeError(f"expected a bool, int or float, got {type(x).__name__}")
+
+
+def scalar_dtype(t: DType, x) -> DType:
+    """The dtype a Python number takes next to a tensor of dtype t ("weak" scalars, as tinygrad and
+    torch): the tensor's dtype whenever the number's kind fits it, else the default of its kind.
+    `int8_t + 1000` stays int8 (the constant wraps, as in torch); `int_t + 1.5` is float32.
+    """
+    if isinstance(x, (bool, np.bool_)) or t.is_float:
+        return t  # a bool fits every dtype; any number fits a float tensor
+    if isinstance(x, numbers.Integral):
+        return dtypes.default_int if t.is_bool else t
+    return dtypes.default_float
+
+
+def _kind_of_nested(data, path="data"):
+    """The widest kind of the numbers in a nested list ("b" < "i" < "f"), None if there are none,
+    and the smallest and largest int seen (to catch ints that do not fit the chosen dtype)."""
+    kind, lo, hi = None, None, None
+    stack = [(data, path)]
+    rank = {"b": 0, "i": 1, "f": 2}
+    while stack:
+        x, where = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(x))
+            continue
+        if isinstance(x, np.ndarray):
+            k = x.dtype.kind if x.dtype.kind in "biuf" else None
+            if k is None:
+                raise DTypeError(f"Tensor: {where} has numpy dtype {x.dtype}, which onegrad does not have")
+            k = "i" if k == "u" else k
+        elif isinstance(x, (bool, np.bool_)):
+            k = "b"
+        elif isinstance(x, numbers.Integral):
+            k, v = "i", int(x)
+            lo = v if lo is None else min(lo, v)
+            hi = v if hi is None else max(hi, v)
+        elif isinstance(x, numbers.Real):
+            k = "f"
+        else:
+            raise TypeError(f"Tensor: {where} is a {type(x).__name__}; expected numbers in nested lists")
+        if kind is None or rank[k] > rank[kind]:
+            kind = k
+    return kind, lo, hi
+
+
+def _int_range(dt: DType):
+    bits = dt.itemsize * 8
+    return (0, 2**bits - 1) if dt.is_unsigned else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+
+
+def infer_dtype(data) -> DType:
+    """The dtype of Python data, like torch but with tinygrad's defaults: any float -> float32,
+    else any int -> int32, else bool; an empty list -> float32."""
+    kind, _, _ = _kind_of_nested(data)
+    return {"b": dtypes.bool, "i": dtypes.default_int, None: dtypes.default_float}.get(kind, dtypes.default_float)
+
+
+def check_fits(data, dt: DType, inferred: bool) -> None:
+    """OverflowError when an int in `data` does not fit int dtype `dt`, instead of wrapping
+    silently (numpy 1.24 wraps with a DeprecationWarning)."""
+    kind, lo, hi = _kind_of_nested(data)
+    if not dt.is_int or lo is None:
+        return
+    mn, mx = _int_range(dt)
+    if lo < mn or hi > mx:
+        bad = lo if lo < mn else hi
+        hint = "; pass dtype=dtypes.int64" if inferred else ""
+        raise OverflowError(f"Tensor: {bad} does not fit {dt.name}{hint}")
+
+
+def to_numpy(data, dtype) -> np.ndarray:
+    """Nested lists / scalars -> a C-contiguous numpy array holding `dtype`'s values (float32 for
+    bfloat16). Ints that do not fit an int dtype raise OverflowError."""
+    dt = to_dtype(dtype) if dtype is not None else infer_dtype(data)
+    check_fits(data, dt, inferred=dtype is None)
+    try:
+        arr = np.array(data, dtype=dt.np)
+    except ValueError as e:  # ragged nesting: numpy says "inhomogeneous shape"
+        raise ShapeError(f"Tensor: nested lists are not rectangular ({e})") from None
+    return c_contiguous(arr)
+
+
+def c_contiguous(arr: np.ndarray) -> np.ndarray:
+    """arr in row-major order, the layout C++ copies from. Not np.ascontiguousarray: it turns a
+    0-d array into a 1-d one."""
+    return arr if arr.flags.c_contiguous else arr.copy(order="C")
+
+
+def index_items(key) -> tuple:
+    """A __getitem__ key as a tuple of int / slice / None / Ellipsis with Python ints only."""
+    items = key if isinstance(key, tuple) else (key,)
+    out = []
+    for it in items:
+        if it is None or it is Ellipsis:
+            out.append(it)
+        elif isinstance(it, slice):
+            out.append(slice(*(None if v is None else _index_int(v) for v in (it.start, it.stop, it.step))))
+        else:
+            out.append(_index_int(it))
+    return tuple(out)
+
+
+def _index_int(v) -> int:
+    # bool is an int to Python but a mask to numpy; neither meaning is supported, so refuse it.
+    if isinstance(v, (bool, np.bool_)):
+        raise TypeError("boolean indices are not supported (basic indexing only)")
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"only integers, slices, None and ... are valid indices (basic indexing), got "
+                        f"{type(v).__name__}") from None
+
+
+def int_list(values, what: str) -> list:
+    """A sequence of ints (numpy ints accepted) as a list of Python ints."""
+    try:
+        return [operator.index(v) for v in values]
+    except TypeError:
+        raise TypeError(f"{what}: expected ints, got {list(values)!r}") from None
+
+
+def shape_args(first, rest, what: str) -> list:
+    """reshape(2, 3) and reshape((2, 3)) alike (torch and tinygrad accept both)."""
+    if rest:
+        return int_list((first, *rest), what)
+    if isinstance(first, (tuple, list)):
+        return int_list(first, what)
+    return int_list((first,), what)

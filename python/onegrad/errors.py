@@ -1,0 +1,64 @@
+"""The exceptions onegrad raises. The C++ library throws the classes of src/uop/errors.h; the
+binding (python/src/errors.cpp) raises the class of the same name from here, with the C++ message.
+
+Each class also derives from the builtin exception a Python user would reach for, so code that
+catches ValueError around a bad reshape, or TypeError around a bad dtype, keeps working:
+
+    Error          Exception      base of everything onegrad raises on purpose
+    ShapeError     ValueError     shapes that do not fit (broadcast, reshape, permute, pad, axis)
+    IndexShapeError IndexError    a ShapeError from indexing (t[5] on a length-3 axis)
+    DTypeError     TypeError      an op not defined for a dtype, or an unknown dtype name
+    DeviceError    RuntimeError   unknown device, tensors on different devices
+    CompileError   RuntimeError   the backend compiler rejected a kernel
+    VerifyError    RuntimeError   a graph broke a stage's rules (a bug in onegrad)
+    RewriteError   RuntimeError   a rewrite did not settle (a bug in onegrad)
+    InternalError  RuntimeError   a broken invariant (a bug in onegrad)
+    ParseError     ValueError     text that does not parse (.line and .column)
+
+Error itself is not a RuntimeError: a shape mistake is a ValueError, not a runtime failure.
+"""
+
+import builtins
+
+
+class Error(Exception):
+    """Base of every exception onegrad raises on purpose."""
+
+
+class ShapeError(Error, ValueError):
+    """Shapes that do not fit together; the message names the op and the shapes."""
+
+
+class IndexShapeError(ShapeError, builtins.IndexError):
+    """A ShapeError raised by indexing, so `except IndexError` (and iteration) work as usual."""
+
+
+class DTypeError(Error, TypeError):
+    """An op not defined for a dtype, or a dtype that does not exist."""
+
+
+class DeviceError(Error, RuntimeError):
+    """An unknown device, or tensors on different devices in one op."""
+
+
+class CompileError(Error, RuntimeError):
+    """The backend's compiler rejected a kernel; the message has its output."""
+
+
+class VerifyError(Error, RuntimeError):
+    """A graph broke the rules of a compiler stage."""
+
+
+class RewriteError(Error, RuntimeError):
+    """A graph rewrite that did not settle."""
+
+
+class InternalError(Error, RuntimeError):
+    """A broken internal invariant: a bug in onegrad."""
+
+
+class ParseError(Error, ValueError):
+    """Text that does not parse; .line and .column say where."""
+
+    line = 0
+    column = 0

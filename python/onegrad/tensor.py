@@ -1,0 +1,493 @@
+"""onegrad.Tensor: the Python face of the lazy C++ Tensor (src/tensor/tensor.h).
+
+Every method builds graph; nothing runs until realize(), numpy(), tolist() or item(). The C++
+object is held in `_t` (an onegrad._C.Tensor); this class adds what is Pythonic: operators with
+Python numbers on either side, dtype inference, numpy in and out, flexible argument forms
+(`reshape(2, 3)` or `reshape((2, 3))`). Shape and dtype checks happen in C++, so error messages
+are the same from both languages.
+"""
+
+import math
+
+import numpy as np
+
+from . import _C
+from ._convert import (c_contiguous, check_fits, index_items, infer_dtype, int_list, is_scalar, py_scalar, scalar_dtype,
+                       shape_args, to_numpy)
+from .dtype import DType, dtypes, from_name, to_dtype
+from .errors import DeviceError, IndexShapeError, ShapeError
+
+
+def _device(device) -> str:
+    return "CPU" if device is None else str(device)
+
+
+def _axes(axis) -> list:
+    """A reduction's axis argument as C++ takes it: None -> [] (all axes), int -> [int]."""
+    if axis is None:
+        return []
+    if isinstance(axis, (tuple, list)):
+        return int_list(axis, "axis")
+    return int_list((axis,), "axis")
+
+
+class Tensor:
+    __slots__ = ("_t",)
+    # __eq__ builds a Tensor instead of answering, so hashing is by identity (as in tinygrad):
+    # tensors can still be dict keys and set members.
+    __hash__ = object.__hash__
+    # numpy defers to our reflected operators (np_array + tensor -> Tensor.__radd__).
+    __array_ufunc__ = None
+
+    def __init__(self, data, dtype=None, device=None):
+        """Tensor(numpy_array), Tensor([[1, 2], [3, 4]]), Tensor(3.5), Tensor(other_tensor).
+
+        Python data infers its dtype like torch but with tinygrad's defaults: floats -> float32,
+        ints -> int32 (dtypes.default_int; an int that does not fit raises OverflowError instead
+        of wrapping), bools -> bool. numpy data keeps its dtype unless `dtype` is given.
+        """
+        dt = None if dtype is None else to_dtype(dtype)
+        dev = _device(device)
+        if isinstance(data, Tensor):
+            # A new handle on the same lazy value (torch would copy; nothing here is mutable).
+            if device is not None and _canonical_device(dev) != data.device:
+                raise DeviceError(f"Tensor: copying from {data.device} to {dev} is not supported")
+            t = data._t
+            self._t = t if dt is None or dt == from_name(t.dtype) else t.cast(dt.name)
+            return
+        if isinstance(data, np.generic):
+            data = np.asarray(data)  # a numpy scalar keeps its dtype, like a 0-d array
+        if isinstance(data, np.ndarray):
+            self._t = _from_numpy(data, dt, dev)
+        elif is_scalar(data):
+            # A constant node, not a buffer: it folds into the kernels that use it.
+            target = dt or infer_dtype(data)
+            check_fits(data, target, inferred=dt is None)
+            self._t = _C.Tensor.scalar(py_scalar(data), target.name, dev)
+        elif isinstance(data, (list, tuple)):
+            target = dt or infer_dtype(data)
+            self._t = _from_numpy(to_numpy(data, target), target, dev)
+        else:
+            raise TypeError(f"Tensor: cannot make a tensor from {type(data).__name__}")
+
+    @classmethod
+    def _wrap(cls, t) -> "Tensor":
+        out = cls.__new__(cls)
+        out._t = t
+        return out
+
+    # ---- creation
+
+    @staticmethod
+    def empty(*shape, dtype=None, device=None) -> "Tensor":
+        return Tensor._wrap(_C.Tensor.empty(_shape_or_empty(shape), to_dtype(dtype or dtypes.default_float).name,
+                                            _device(device)))
+
+    @staticmethod
+    def zeros(*shape, dtype=None, device=None) -> "Tensor":
+        return Tensor._wrap(_C.Tensor.zeros(_shape_or_empty(shape), to_dtype(dtype or dtypes.default_float).name,
+                                            _device(device)))
+
+    @staticmethod
+    def ones(*shape, dtype=None, device=None) -> "Tensor":
+        return Tensor._wrap(_C.Tensor.ones(_shape_or_empty(shape), to_dtype(dtype or dtypes.default_float).name,
+                                           _device(device)))
+
+    @staticmethod
+    def full(shape, fill_value, dtype=None, device=None) -> "Tensor":
+        """dtype defaults to the value's own (int32, float32 or bool), as torch.full."""
+        shape = int_list(shape, "full") if isinstance(shape, (tuple, list)) else int_list((shape,), "full")
+        dt = to_dtype(dtype) if dtype is not None else infer_dtype(fill_value)
+        return Tensor._wrap(_C.Tensor.full(shape, py_scalar(fill_value), dt.name, _device(device)))
+
+    @staticmethod
+    def arange(start, stop=None, step=1, dtype=None, device=None) -> "Tensor":
+        """[start, stop) by step. All-int arguments give int32 (tinygrad's default_int); any float
+        argument gives float32, computed as start + i*step like numpy."""
+        if stop is None:
+            start, stop = 0, start
+        ints = all(isinstance(v, int) or isinstance(v, np.integer) for v in (start, stop, step))
+        dt = to_dtype(dtype) if dtype is not None else (dtypes.default_int if ints else dtypes.default_float)
+        dev = _device(device)
+        if ints:
+            return Tensor._wrap(_C.Tensor.arange(int(start), int(stop), int(step), dt.name, dev))
+        if step == 0:
+            raise ShapeError("arange: step must not be zero")
+        n = max(0, math.ceil((stop - start) / step))
+        idx = Tensor._wrap(_C.Tensor.arange(0, n, 1, dtypes.default_int.name, dev))
+        return (idx.cast(dtypes.float64 if dt == dtypes.float64 else dtypes.float32) * step + start).cast(dt)
+
+    @staticmethod
+    def zeros_like(t: "Tensor", dtype=None) -> "Tensor":
+        return Tensor.zeros(t.shape, dtype=dtype or t.dtype, device=t.device)
+
+    @staticmethod
+    def ones_like(t: "Tensor", dtype=None) -> "Tensor":
+        return Tensor.ones(t.shape, dtype=dtype or t.dtype, device=t.device)
+
+    @staticmethod
+    def full_like(t: "Tensor", fill_value, dtype=None) -> "Tensor":
+        return Tensor.full(t.shape, fill_value, dtype=dtype or t.dtype, device=t.device)
+
+    # ---- what it is
+
+    @property
+    def shape(self) -> tuple:
+        return tuple(self._t.shape)
+
+    @property
+    def dtype(self) -> DType:
+        return from_name(self._t.dtype)
+
+    @property
+    def device(self) -> str:
+        return self._t.device
+
+    @property
+    def ndim(self) -> int:
+        return self._t.ndim
+
+    def numel(self) -> int:
+        return self._t.numel
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        # Explicit, so iteration stops at len() instead of probing for IndexError.
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        return f"<Tensor shape={self.shape} dtype={self.dtype.name} device={self.device}>"
+
+    def __bool__(self) -> bool:
+        # As numpy: only a single element has a truth value.
+        if self.numel() != 1:
+            raise ValueError(f"the truth value of a tensor with {self.numel()} elements is ambiguous "
+                             "(use .any() or .all() via .numpy())")
+        return bool(self.item())
+
+    # ---- out of the graph
+
+    def realize(self) -> "Tensor":
+        """Runs the kernels computing this tensor; the handle then points at the result."""
+        self._t.realize()
+        return self
+
+    @staticmethod
+    def realize_all(*tensors: "Tensor") -> None:
+        """Realizes several tensors together (one schedule: shared work is done once)."""
+        _C.Tensor.realize_all([t._t for t in tensors])
+
+    def numpy(self) -> np.ndarray:
+        """The values as a new numpy array of this shape. bfloat16 comes back as float32 (numpy
+        has no bfloat16; the conversion is exact)."""
+        if self.dtype == dtypes.bfloat16:
+            raw = np.empty(self.shape, dtype=np.uint16)
+            self._t.copy_out(raw)
+            # bfloat16 is the top half of a float32. In place, so a 0-d array stays an array
+            # (a 0-d `x << 16` would come back as an int64 scalar).
+            bits = raw.astype(np.uint32)
+            bits <<= np.uint32(16)
+            return bits.view(np.float32)
+        out = np.empty(self.shape, dtype=self.dtype.np)
+        self._t.copy_out(out)
+        return out
+
+    def __array__(self, dtype=None):
+        """np.asarray(t) and np.array(t): the values (numpy(), cast when numpy asks for a dtype)."""
+        out = self.numpy()
+        return out if dtype is None else out.astype(dtype)
+
+    def tolist(self):
+        return self.numpy().tolist()
+
+    def item(self):
+        if self.numel() != 1:
+            raise ShapeError(f"item: a tensor of shape {self.shape} has {self.numel()} elements, not 1")
+        return self.numpy().item()
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def contiguous(self) -> "Tensor":
+        return Tensor._wrap(self._t.contiguous())
+
+    def _graph(self) -> str:
+        """The tensor graph in onegrad's text form (docs/text-form.md), for debugging."""
+        return self._t.graph_text()
+
+    # ---- movement
+
+    def reshape(self, shape, *rest) -> "Tensor":
+        return Tensor._wrap(self._t.reshape(shape_args(shape, rest, "reshape")))
+
+    view = reshape
+
+    def permute(self, order, *rest) -> "Tensor":
+        return Tensor._wrap(self._t.permute(shape_args(order, rest, "permute")))
+
+    def transpose(self, dim0=-2, dim1=-1) -> "Tensor":
+        return Tensor._wrap(self._t.transpose(int(dim0), int(dim1)))
+
+    @property
+    def T(self) -> "Tensor":
+        """Swaps the last two axes (the same as numpy's .T for 2-D). 0-d and 1-D tensors are
+        returned as they are, as numpy does."""
+        return self if self.ndim < 2 else self.transpose()
+
+    def expand(self, shape, *rest) -> "Tensor":
+        return Tensor._wrap(self._t.expand(shape_args(shape, rest, "expand")))
+
+    def pad(self, padding, value=0) -> "Tensor":
+        """padding: one (before, after) pair or None per axis; or torch's flat form, last axis
+        first: (left, right, top, bottom, ...)."""
+        padding = list(padding)
+        if padding and all(isinstance(p, (int, np.integer)) for p in padding):
+            if len(padding) % 2:
+                raise ShapeError(f"pad: a flat padding needs an even number of values, got {tuple(padding)}")
+            pairs = [(padding[i], padding[i + 1]) for i in range(0, len(padding), 2)][::-1]
+            padding = [None] * max(0, self.ndim - len(pairs)) + pairs
+        pairs = [(0, 0) if p is None else _pair(p, "pad") for p in padding]
+        return Tensor._wrap(self._t.pad(pairs, py_scalar(value)))
+
+    def shrink(self, arg) -> "Tensor":
+        """arg: one (begin, end) pair per axis, or None to keep the axis whole."""
+        shape = self.shape
+        bounds = [_pair(b, "shrink") if b is not None else (0, shape[i] if i < len(shape) else 0)
+                  for i, b in enumerate(arg)]
+        return Tensor._wrap(self._t.shrink(bounds))
+
+    def flip(self, axis, *rest) -> "Tensor":
+        return Tensor._wrap(self._t.flip(shape_args(axis, rest, "flip")))
+
+    def unsqueeze(self, dim) -> "Tensor":
+        return Tensor._wrap(self._t.unsqueeze(int(dim)))
+
+    def squeeze(self, dim=None) -> "Tensor":
+        return Tensor._wrap(self._t.squeeze(None if dim is None else int(dim)))
+
+    def flatten(self, start_dim=0, end_dim=-1) -> "Tensor":
+        return Tensor._wrap(self._t.flatten(int(start_dim), int(end_dim)))
+
+    def __getitem__(self, key) -> "Tensor":
+        """Basic indexing: ints, slices, None, ... and tuples of them (no tensor indices)."""
+        items = index_items(key)
+        try:
+            return Tensor._wrap(self._t.getitem(items))
+        except ShapeError as e:
+            raise IndexShapeError(str(e)) from None
+
+    def stack(self, *tensors, dim=0) -> "Tensor":
+        """Tensor.stack(a, b), a.stack(b) and Tensor.stack([a, b]) alike."""
+        return Tensor._wrap(_C.Tensor.stack(_tensor_list(self, tensors), int(dim)))
+
+    def cat(self, *tensors, dim=0) -> "Tensor":
+        """Tensor.cat(a, b), a.cat(b) and Tensor.cat([a, b]) alike."""
+        return Tensor._wrap(_C.Tensor.cat(_tensor_list(self, tensors), int(dim)))
+
+    # ---- elementwise
+
+    def _other(self, x):
+        """The other operand of a binary op as a C++ tensor: Python numbers become 0-d constants of
+        scalar_dtype (weak typing); numpy arrays and lists become tensors on this device."""
+        if isinstance(x, Tensor):
+            return x._t
+        if is_scalar(x):
+            v = py_scalar(x)
+            return _C.Tensor.scalar(v, scalar_dtype(self.dtype, v).name, self.device)
+        if isinstance(x, (np.ndarray, list, tuple)):
+            return Tensor(x, device=self.device)._t
+        return None
+
+    def _binary(self, name, x, reflected=False):
+        o = self._other(x)
+        if o is None:
+            return NotImplemented
+        a, b = (o, self._t) if reflected else (self._t, o)
+        return Tensor._wrap(getattr(a, name)(b))
+
+    def add(self, x): return self._binary("add", x)
+    def sub(self, x): return self._binary("sub", x)
+    def mul(self, x): return self._binary("mul", x)
+    def div(self, x): return self._binary("div", x)
+    def idiv(self, x): return self._binary("idiv", x)
+    def mod(self, x): return self._binary("mod", x)
+    def pow(self, x): return self._binary("pow", x)
+    def maximum(self, x): return self._binary("maximum", x)
+    def minimum(self, x): return self._binary("minimum", x)
+    def lt(self, x): return self._binary("lt", x)
+    def le(self, x): return self._binary("le", x)
+    def gt(self, x): return self._binary("gt", x)
+    def ge(self, x): return self._binary("ge", x)
+    def eq(self, x): return self._binary("eq", x)
+    def ne(self, x): return self._binary("ne", x)
+    def bitwise_and(self, x): return self._binary("bitwise_and", x)
+    def bitwise_or(self, x): return self._binary("bitwise_or", x)
+    def bitwise_xor(self, x): return self._binary("bitwise_xor", x)
+    def lshift(self, x): return self._binary("lshift", x)
+    def rshift(self, x): return self._binary("rshift", x)
+    def matmul(self, x): return self._matmul(x)
+
+    __add__ = add
+    __sub__ = sub
+    __mul__ = mul
+    __truediv__ = div
+    __floordiv__ = idiv
+    __mod__ = mod
+    __pow__ = pow
+    __lt__ = lt
+    __le__ = le
+    __gt__ = gt
+    __ge__ = ge
+    __eq__ = eq  # type: ignore[assignment]
+    __ne__ = ne  # type: ignore[assignment]
+    __and__ = bitwise_and
+    __or__ = bitwise_or
+    __xor__ = bitwise_xor
+    __lshift__ = lshift
+    __rshift__ = rshift
+    __matmul__ = matmul
+
+    def __radd__(self, x): return self._binary("add", x, True)
+    def __rsub__(self, x): return self._binary("sub", x, True)
+    def __rmul__(self, x): return self._binary("mul", x, True)
+    def __rtruediv__(self, x): return self._binary("div", x, True)
+    def __rfloordiv__(self, x): return self._binary("idiv", x, True)
+    def __rmod__(self, x): return self._binary("mod", x, True)
+    def __rpow__(self, x): return self._binary("pow", x, True)
+    def __rand__(self, x): return self._binary("bitwise_and", x, True)
+    def __ror__(self, x): return self._binary("bitwise_or", x, True)
+    def __rxor__(self, x): return self._binary("bitwise_xor", x, True)
+    def __rlshift__(self, x): return self._binary("lshift", x, True)
+    def __rrshift__(self, x): return self._binary("rshift", x, True)
+
+    def __rmatmul__(self, x):
+        o = self._other(x)
+        return NotImplemented if o is None else Tensor._wrap(o)._matmul(self)
+
+    def where(self, x, y) -> "Tensor":
+        """self (as bool) ? x : y. A number next to a tensor takes the tensor's dtype (as in a binary
+        op); two numbers take their own dtypes (int32, float32 or bool) and promote."""
+        if isinstance(x, Tensor):
+            a, b = x._t, x._other(y)
+        elif isinstance(y, Tensor):
+            a, b = y._other(x), y._t
+        else:
+            a, b = Tensor(x, device=self.device)._t, Tensor(y, device=self.device)._t
+        if a is None or b is None:
+            raise TypeError(f"where: expected tensors or numbers, got {type(x).__name__} and {type(y).__name__}")
+        return Tensor._wrap(self._t.where(a, b))
+
+    def __neg__(self): return Tensor._wrap(self._t.neg())
+    def __invert__(self): return Tensor._wrap(self._t.bitwise_not())  # logical not for bool
+    def __abs__(self): return Tensor._wrap(self._t.abs())
+    def __pos__(self): return self
+
+    def neg(self): return Tensor._wrap(self._t.neg())
+    def recip(self): return Tensor._wrap(self._t.recip())
+    def reciprocal(self): return Tensor._wrap(self._t.recip())
+    def trunc(self): return Tensor._wrap(self._t.trunc())
+    def logical_not(self): return Tensor._wrap(self._t.logical_not())
+    def bitwise_not(self): return Tensor._wrap(self._t.bitwise_not())
+    def relu(self): return Tensor._wrap(self._t.relu())
+    def exp(self): return Tensor._wrap(self._t.exp())
+    def exp2(self): return Tensor._wrap(self._t.exp2())
+    def log(self): return Tensor._wrap(self._t.log())
+    def log2(self): return Tensor._wrap(self._t.log2())
+    def sqrt(self): return Tensor._wrap(self._t.sqrt())
+    def sin(self): return Tensor._wrap(self._t.sin())
+    def abs(self): return Tensor._wrap(self._t.abs())
+
+    def cast(self, dtype) -> "Tensor":
+        return Tensor._wrap(self._t.cast(to_dtype(dtype).name))
+
+    def bitcast(self, dtype) -> "Tensor":
+        """Reinterprets the bits elementwise; the itemsize must match."""
+        return Tensor._wrap(self._t.bitcast(to_dtype(dtype).name))
+
+    # ---- reductions (axis: None = all, an int, or a tuple; negative axes count from the end)
+
+    def _reduce(self, name, axis, keepdim):
+        if isinstance(axis, (tuple, list)) and len(axis) == 0:
+            # axis=() reduces nothing (numpy). C++ reads empty axes as "all", so reduce a new
+            # axis of size 1 instead: same values, and the reduction's dtype rules still apply.
+            return Tensor._wrap(getattr(self._t.unsqueeze(0), name)([0], False))
+        return Tensor._wrap(getattr(self._t, name)(_axes(axis), bool(keepdim)))
+
+    def sum(self, axis=None, keepdim=False): return self._reduce("sum", axis, keepdim)
+    def max(self, axis=None, keepdim=False): return self._reduce("max", axis, keepdim)
+    def min(self, axis=None, keepdim=False): return self._reduce("min", axis, keepdim)
+    def prod(self, axis=None, keepdim=False): return self._reduce("prod", axis, keepdim)
+    def mean(self, axis=None, keepdim=False): return self._reduce("mean", axis, keepdim)
+
+    def softmax(self, axis=-1) -> "Tensor":
+        return Tensor._wrap(self._t.softmax(int(axis)))
+
+    def _matmul(self, x) -> "Tensor":
+        """numpy's rules for 1-D operands (a vector is a row on the left, a column on the right,
+        and that axis is dropped from the result); 2-D @ 2-D is C++ matmul."""
+        o = x if isinstance(x, Tensor) else Tensor._wrap(self._other(x))
+        a, b = self, o
+        if a.ndim == 0 or b.ndim == 0:
+            raise ShapeError(f"matmul: operands must have at least 1 dimension, got shapes {a.shape} and {b.shape}")
+        out = Tensor._wrap(a._t.unsqueeze(0) if a.ndim == 1 else a._t)
+        out = Tensor._wrap(out._t.matmul(b._t.unsqueeze(1) if b.ndim == 1 else b._t))
+        if b.ndim == 1:
+            out = out.squeeze(-1)
+        if a.ndim == 1:
+            out = out.squeeze(-2 if b.ndim != 1 else -1)
+        return out
+
+
+    # Last in the class: these names shadow the builtins for the rest of the class body.
+    def float(self): return self.cast(dtypes.float32)
+    def half(self): return self.cast(dtypes.float16)
+    def double(self): return self.cast(dtypes.float64)
+    def int(self): return self.cast(dtypes.int32)
+    def long(self): return self.cast(dtypes.int64)
+    def bool(self): return self.cast(dtypes.bool)
+
+
+def _canonical_device(device: str) -> str:
+    """The device name as C++ spells it ("cpu:0" -> "CPU"); DeviceError if unknown."""
+    return _C.Tensor.scalar(False, "bool", device).device
+
+
+def _shape_or_empty(shape) -> list:
+    """zeros(2, 3), zeros((2, 3)) and zeros(()) (0-d)."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        return int_list(shape[0], "shape")
+    return int_list(shape, "shape")
+
+
+def _pair(p, what: str) -> tuple:
+    if not isinstance(p, (tuple, list)) or len(p) != 2:
+        raise ShapeError(f"{what}: each axis takes a pair of ints, got {p!r}")
+    return tuple(int_list(p, what))
+
+
+def _tensor_list(first, rest) -> list:
+    ts = [first, *rest]
+    if len(ts) == 1 and isinstance(ts[0], (list, tuple)):
+        ts = list(ts[0])
+    for t in ts:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensors, got {type(t).__name__}")
+    return [t._t for t in ts]
+
+
+def _from_numpy(arr: np.ndarray, dt, device: str):
+    """A C++ tensor holding a copy of arr, cast to dt when given. bfloat16 goes through float32
+    and a cast node (numpy has no bfloat16 to copy from)."""
+    src = dtypes.from_numpy(arr.dtype)
+    arr = c_contiguous(arr)
+    if dt is not None and dt != src and dt != dtypes.bfloat16:
+        arr, src = c_contiguous(arr.astype(dt.np)), dt
+    t = _C.Tensor.from_buffer(arr, list(arr.shape), src.name, device)
+    return t if dt is None or dt == src else t.cast(dt.name)

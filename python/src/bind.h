@@ -1,0 +1,27 @@
+// The pieces of the onegrad._C module, one file each (module.cpp puts them together).
+#pragma once
+#include <pybind11/pybind11.h>
+
+#include "tensor/tensor.h"
+
+namespace onegrad::python {
+
+namespace py = pybind11;
+
+// C++ exceptions -> the Python classes of onegrad/errors.py (errors.cpp).
+void bind_errors(py::module_& m);
+// The _C.Tensor class: a thin, 1:1 mirror of tensor.h (tensor_bind.cpp). Everything Pythonic
+// (operators, dtype inference, numpy) lives in onegrad/tensor.py, where it is easier to read.
+void bind_tensor(py::module_& m);
+
+// ---- conversions (convert.cpp)
+
+// A Python bool, int or float as a ConstValue. ints outside the int64/uint64 range raise
+// OverflowError; anything else raises TypeError.
+ConstValue to_scalar(py::handle h);
+// One index item: int, slice, None or Ellipsis (onegrad/tensor.py has already rejected the rest).
+IndexItem to_index_item(py::handle h);
+// A dtype name ("float32") as a DType; an unknown name raises onegrad.DTypeError.
+DType to_dtype(const std::string& name);
+
+}  // namespace onegrad::python

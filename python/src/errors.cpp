@@ -1,0 +1,61 @@
+// C++ exceptions become the Python classes defined in onegrad/errors.py. They are defined in
+// Python, not here, because they need two bases (ShapeError is both onegrad.Error and ValueError),
+// which is one line in Python. The class is looked up when an error happens, so the import order
+// of onegrad/__init__.py does not matter.
+#include "bind.h"
+#include "uop/errors.h"
+
+namespace onegrad::python {
+
+namespace {
+
+// Sets the Python error `cls_name` of onegrad.errors, carrying the C++ message unchanged.
+void set_error(const char* cls_name, const std::exception& e) {
+  py::object cls;
+  try {
+    cls = py::module_::import("onegrad.errors").attr(cls_name);
+  } catch (py::error_already_set&) {
+    // _C imported on its own (no package around it): still an exception, just a plainer one.
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+    return;
+  }
+  py::object exc = cls(e.what());
+  if (auto* pe = dynamic_cast<const ParseError*>(&e)) {
+    exc.attr("line") = pe->line;
+    exc.attr("column") = pe->column;
+  }
+  PyErr_SetObject(cls.ptr(), exc.ptr());
+}
+
+}  // namespace
+
+void bind_errors(py::module_& m) {
+  // Local: other pybind11 modules in the process keep their own translators.
+  py::register_local_exception_translator([](std::exception_ptr p) {
+    if (!p) return;
+    try {
+      std::rethrow_exception(p);
+    } catch (const ShapeError& e) {
+      set_error("ShapeError", e);
+    } catch (const DTypeError& e) {
+      set_error("DTypeError", e);
+    } catch (const DeviceError& e) {
+      set_error("DeviceError", e);
+    } catch (const CompileError& e) {
+      set_error("CompileError", e);
+    } catch (const VerifyError& e) {
+      set_error("VerifyError", e);
+    } catch (const ParseError& e) {
+      set_error("ParseError", e);
+    } catch (const RewriteError& e) {
+      set_error("RewriteError", e);
+    } catch (const InternalError& e) {
+      set_error("InternalError", e);
+    } catch (const Error& e) {
+      set_error("Error", e);
+    }
+    // Anything else (std::bad_alloc, ...) falls through to pybind11's own translators.
+  });
+}
+
+}  // namespace onegrad::python

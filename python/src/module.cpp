@@ -1,0 +1,37 @@
+// onegrad._C: the compiled half of the Python package (python/onegrad is the other half).
+#include <pybind11/stl.h>
+
+#include "bind.h"
+
+namespace onegrad::python {
+
+namespace {
+
+// What C++ knows about a dtype, so the tests can check onegrad/dtype.py's table against it.
+py::dict dtype_info(const std::string& name) {
+  DType dt = to_dtype(name);
+  py::dict d;
+  d["name"] = dt.name();
+  d["itemsize"] = dt.itemsize();
+  d["is_float"] = dt.is_float();
+  d["is_int"] = dt.is_int();
+  d["is_unsigned"] = dt.is_unsigned();
+  d["is_bool"] = dt.is_bool();
+  return d;
+}
+
+}  // namespace
+
+}  // namespace onegrad::python
+
+PYBIND11_MODULE(_C, m) {
+  namespace py = pybind11;
+  using namespace onegrad;
+  m.doc() = "onegrad's C++ Tensor; use it through the onegrad package, not directly";
+  python::bind_errors(m);
+  python::bind_tensor(m);
+  m.def("dtype_info", &python::dtype_info);
+  m.def("promote_types", [](const std::string& a, const std::string& b) {
+    return promote_types(python::to_dtype(a), python::to_dtype(b)).name();
+  });
+}

@@ -1,0 +1,137 @@
+// _C.Tensor: tensor.h method for method. Arguments arrive already normalized by onegrad/tensor.py
+// (axes as lists, dtypes as names, scalars as Python numbers), so each binding is one call; the
+// checks that produce user-facing errors stay in C++, where the messages name the op and shapes.
+#include <pybind11/stl.h>
+
+#include "bind.h"
+#include "uop/errors.h"
+#include "uop/text.h"
+
+namespace onegrad::python {
+
+namespace {
+
+using Dims = std::vector<int64_t>;
+using Pairs = std::vector<std::pair<int64_t, int64_t>>;
+
+// A C-contiguous view of a Python buffer (numpy array, bytes, bytearray), released on scope exit.
+class BufferView {
+ public:
+  BufferView(py::handle obj, bool writable) {
+    int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj.ptr(), &view_, flags) != 0) throw py::error_already_set();
+  }
+  ~BufferView() { PyBuffer_Release(&view_); }
+  BufferView(const BufferView&) = delete;
+  BufferView& operator=(const BufferView&) = delete;
+  void* data() const { return view_.buf; }
+  size_t size() const { return size_t(view_.len); }
+
+ private:
+  Py_buffer view_{};
+};
+
+Tensor from_buffer(py::handle data, Dims shape, const std::string& dtype, const std::string& device) {
+  BufferView v(data, false);
+  return Tensor::from_data(v.data(), v.size(), std::move(shape), to_dtype(dtype), device);
+}
+
+// Realizes (runs the kernels) and copies the elements into `out`, a writable C-contiguous buffer
+// of exactly numel*itemsize bytes. The GIL stays held: the engine's caches are not documented as
+// thread-safe, and a second Python thread must not enter them meanwhile.
+void copy_out(const Tensor& t, py::handle out) {
+  BufferView v(out, true);
+  t.copy_out(v.data(), v.size());
+}
+
+void realize_all(const py::list& ts) {
+  std::vector<Tensor*> ptrs;
+  for (py::handle h : ts) ptrs.push_back(&h.cast<Tensor&>());
+  Tensor::realize_all(ptrs);
+}
+
+Tensor getitem(const Tensor& t, const py::tuple& index) {
+  std::vector<IndexItem> items;
+  for (py::handle h : index) items.push_back(to_index_item(h));
+  return t.getitem(items);
+}
+
+}  // namespace
+
+// One-line bindings: `name(tensor)` and `name()` calls of the same name.
+#define ONEGRAD_BINARY(name) .def(#name, [](const Tensor& a, const Tensor& b) { return a.name(b); })
+#define ONEGRAD_UNARY(name) .def(#name, [](const Tensor& a) { return a.name(); })
+#define ONEGRAD_REDUCE(name)                                                                        \
+  .def(#name, [](const Tensor& a, const Dims& axes, bool keepdim) { return a.name(axes, keepdim); }, \
+       py::arg("axes"), py::arg("keepdim") = false)
+
+void bind_tensor(py::module_& m) {
+  py::class_<Tensor>(m, "Tensor")
+      // ---- creation (dtypes by name; onegrad/dtype.py holds the Python objects)
+      .def_static("empty", [](const Dims& s, const std::string& dt, const std::string& dev) {
+        return Tensor::empty(s, to_dtype(dt), dev);
+      })
+      .def_static("zeros", [](const Dims& s, const std::string& dt, const std::string& dev) {
+        return Tensor::zeros(s, to_dtype(dt), dev);
+      })
+      .def_static("ones", [](const Dims& s, const std::string& dt, const std::string& dev) {
+        return Tensor::ones(s, to_dtype(dt), dev);
+      })
+      .def_static("full", [](const Dims& s, py::handle v, const std::string& dt, const std::string& dev) {
+        return Tensor::full(s, to_scalar(v), to_dtype(dt), dev);
+      })
+      .def_static("scalar", [](py::handle v, const std::string& dt, const std::string& dev) {
+        return Tensor::scalar(to_scalar(v), to_dtype(dt), dev);
+      })
+      .def_static("arange", [](int64_t start, int64_t stop, int64_t step, const std::string& dt,
+                               const std::string& dev) { return Tensor::arange(start, stop, step, to_dtype(dt), dev); })
+      .def_static("from_buffer", &from_buffer, py::arg("data"), py::arg("shape"), py::arg("dtype"),
+                  py::arg("device"))
+      // ---- what it is
+      .def_property_readonly("shape", &Tensor::shape)
+      .def_property_readonly("ndim", &Tensor::ndim)
+      .def_property_readonly("numel", &Tensor::numel)
+      .def_property_readonly("dtype", [](const Tensor& t) { return t.dtype().name(); })
+      .def_property_readonly("device", &Tensor::device)
+      .def("graph_text", [](const Tensor& t) { return print_graph(t.uop()); })
+      // ---- movement
+      .def("reshape", &Tensor::reshape)
+      .def("permute", &Tensor::permute)
+      .def("transpose", &Tensor::transpose)
+      .def("expand", &Tensor::expand)
+      .def("pad", [](const Tensor& t, const Pairs& p, py::handle v) { return t.pad(p, to_scalar(v)); })
+      .def("shrink", &Tensor::shrink)
+      .def("flip", &Tensor::flip)
+      .def("unsqueeze", &Tensor::unsqueeze)
+      .def("squeeze", &Tensor::squeeze)
+      .def("flatten", &Tensor::flatten)
+      .def("getitem", &getitem)
+      .def_static("stack", &Tensor::stack)
+      .def_static("cat", &Tensor::cat)
+      // ---- elementwise
+      ONEGRAD_BINARY(add) ONEGRAD_BINARY(sub) ONEGRAD_BINARY(mul) ONEGRAD_BINARY(div)
+      ONEGRAD_BINARY(idiv) ONEGRAD_BINARY(mod) ONEGRAD_BINARY(maximum) ONEGRAD_BINARY(minimum)
+      ONEGRAD_BINARY(pow) ONEGRAD_BINARY(lt) ONEGRAD_BINARY(le) ONEGRAD_BINARY(gt) ONEGRAD_BINARY(ge)
+      ONEGRAD_BINARY(eq) ONEGRAD_BINARY(ne) ONEGRAD_BINARY(bitwise_and) ONEGRAD_BINARY(bitwise_or)
+      ONEGRAD_BINARY(bitwise_xor) ONEGRAD_BINARY(lshift) ONEGRAD_BINARY(rshift) ONEGRAD_BINARY(matmul)
+      .def("where", &Tensor::where)
+      ONEGRAD_UNARY(neg) ONEGRAD_UNARY(recip) ONEGRAD_UNARY(trunc) ONEGRAD_UNARY(logical_not)
+      ONEGRAD_UNARY(bitwise_not) ONEGRAD_UNARY(relu) ONEGRAD_UNARY(exp) ONEGRAD_UNARY(exp2)
+      ONEGRAD_UNARY(log) ONEGRAD_UNARY(log2) ONEGRAD_UNARY(sqrt) ONEGRAD_UNARY(sin) ONEGRAD_UNARY(abs)
+      ONEGRAD_UNARY(contiguous)
+      .def("cast", [](const Tensor& t, const std::string& dt) { return t.cast(to_dtype(dt)); })
+      .def("bitcast", [](const Tensor& t, const std::string& dt) { return t.bitcast(to_dtype(dt)); })
+      // ---- reductions
+      ONEGRAD_REDUCE(sum) ONEGRAD_REDUCE(max) ONEGRAD_REDUCE(min) ONEGRAD_REDUCE(prod) ONEGRAD_REDUCE(mean)
+      .def("softmax", &Tensor::softmax)
+      // ---- realization (mutates this handle: its graph becomes a view of the realized buffer)
+      .def("realize", [](Tensor& t) { t.realize(); })
+      .def_static("realize_all", &realize_all)
+      .def("copy_out", &copy_out);
+}
+
+#undef ONEGRAD_BINARY
+#undef ONEGRAD_UNARY
+#undef ONEGRAD_REDUCE
+
+}  // namespace onegrad::python

@@ -75,8 +75,15 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
   if (debug >= 5) std::fprintf(stderr, "*** callify\n%s", print_graph(c.function).c_str());
   const Schedule& s = cached_schedule(c.function);
 
+  // A kernel that writes no elements has nothing to do: it is neither compiled nor run (its loops
+  // have bound 0, which the simplifier may fold in ways no loop nest can hold).
+  static const CompiledKernel kEmpty{"(no elements)", "", nullptr, nullptr};
   std::vector<const CompiledKernel*> kernels;
   for (const ScheduledKernel& k : s.kernels) {
+    if (s.buffers[size_t(k.buffers[0])].size == 0) {
+      kernels.push_back(&kEmpty);
+      continue;
+    }
     bool lowered = false;
     kernels.push_back(&compiled_kernel(k.ast, dev, &lowered));
     std::lock_guard<std::mutex> lock(stats_mu);
@@ -84,6 +91,7 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
   }
   if (debug >= 1) print_schedule(s, kernels);
   for (size_t i = 0; i < s.kernels.size(); i++) {
+    if (kernels[i] == &kEmpty) continue;
     if (debug >= 5)
       std::fprintf(stderr, "*** kernel %zu %s: rangeify\n%s*** linearize\n%s", i, kernels[i]->name.c_str(),
                    print_graph(s.kernels[i].ast).c_str(), print_graph(kernels[i]->linear).c_str());
@@ -97,7 +105,6 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
   for (size_t k = size_t(s.num_params); k < s.buffers.size(); k++)
     bufs[k] = std::make_shared<Buffer>(dev.name(), s.buffers[k].dtype, size_t(s.buffers[k].size));
 
-  // A kernel that writes no elements has nothing to do (and its buffers no storage to point at).
   CommandBuffer cb;
   std::vector<size_t> launched;
   for (size_t i = 0; i < s.kernels.size(); i++) {

@@ -161,3 +161,16 @@ TEST(Realize, KernelsWithTheSameSourceButDifferentArityGetTheirOwnPrograms) {
 
 }  // namespace
 }  // namespace onegrad
+
+namespace onegrad {
+namespace {
+
+TEST(Realize, KernelsWithNoElementsAreNotCompiled) {
+  uint64_t lowered = engine_stats().kernels_lowered;
+  Tensor a = Tensor::ones({0, 3}, dtypes::int32), b = Tensor::ones({3, 2}, dtypes::int32);
+  EXPECT_TRUE(a.matmul(b).to_vector<int32_t>().empty());
+  EXPECT_EQ(engine_stats().kernels_lowered, lowered);
+}
+
+}  // namespace
+}  // namespace onegrad

@@ -4,7 +4,6 @@ numpy at a tolerance that fits the dtype.
 Run: PYTHONPATH=build/python /usr/bin/python3 -m pytest tests/python -q
 """
 
-import re
 import zlib
 
 import numpy as np
@@ -76,22 +75,7 @@ def check(t, expected, dtype=None, rtol=None, atol=None):
         np.testing.assert_array_equal(got, expected.astype(got.dtype))
 
 
-# A C++ bug that depends on what ran before in the process, so it cannot be marked per test:
-# the runtime's in-memory program cache is keyed by the kernel source, and a kernel whose input
-# load the simplifier folded away renders the same source as a constant kernel with one buffer
-# fewer, whose Program (and buffer count) it then gets. Repro (test_known_bugs.py):
-#   Tensor.ones(2, 3, dtype="bool").numpy()
-#   (Tensor([[True, False, True], [False, True, True]]) < 3).numpy()
-#   -> DeviceError: program 'E_2_3' takes 1 buffers, got 2
-PROGRAM_CACHE_BUG = re.compile(r"program '\w+' takes \d+ buffers, got \d+")
-
-
 def values(t):
-    """t.numpy(), with the program-cache bug above turned into an xfail naming it."""
-    try:
-        return t.numpy()
-    except onegrad.DeviceError as e:
-        if PROGRAM_CACHE_BUG.search(str(e)):
-            pytest.xfail(f"C++ program cache keyed by source ignores the buffer count: {e}")
-        raise
+    """t.numpy()"""
+    return t.numpy()
 

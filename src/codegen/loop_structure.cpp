@@ -18,20 +18,7 @@ std::string range_name(const UOp* r) { return "RANGE r" + std::to_string(r->arg.
 
 // Post-order from the SINK, not descending into a PARAM's shape operand.
 std::vector<const UOp*> kernel_nodes(const UOpRef& sink) {
-  std::vector<const UOp*> order;
-  std::unordered_set<const UOp*> seen{sink.get()};
-  std::vector<std::pair<const UOp*, size_t>> stack{{sink.get(), 0}};
-  while (!stack.empty()) {
-    auto& [u, next] = stack.back();
-    if (u->op != Ops::PARAM && next < u->src.size()) {
-      const UOp* s = u->src[next++].get();
-      if (seen.insert(s).second) stack.push_back({s, 0});
-      continue;
-    }
-    order.push_back(u);
-    stack.pop_back();
-  }
-  return order;
+  return sink->toposort([](const UOp& u) { return u.op != Ops::PARAM; });
 }
 
 // The body-like sources through which an END's loops reach the side effects inside it.

@@ -2,6 +2,7 @@
 // i128 (so every uint64 and int64 fits, and interval arithmetic on them does not overflow), floats
 // as a double (float16/bfloat16/float32 values are exactly representable in it).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -45,6 +46,11 @@ i128 wrap_int(i128 v, DType dt);
 // Convert `v` to dtype `dt` with C semantics plus wraparound for ints; float→int truncates and
 // saturates at the target's range (NaN becomes 0), so folding never has undefined behaviour.
 ConstValue cast_value(const ConstValue& v, DType dt);
+
+// One element of `dt` in memory (itemsize bytes, host byte order): written from a value (cast to dt
+// first) and read back. bool is one byte; float16/bfloat16 are their bit patterns.
+void encode_value(DType dt, const ConstValue& v, std::byte* out);
+ConstValue decode_value(DType dt, const std::byte* in);
 // Interval bounds are i128s whose two extreme values stand for -inf and +inf: a bound that leaves
 // the i128 range is infinite, never a wrong finite number. sat_add and sat_mul compute with
 // those infinities (inf + x = inf, inf * 0 = 0, inf * -x = -inf).

@@ -297,13 +297,17 @@ bool UOp::is_const_value(double v) const {
 }
 
 std::vector<const UOp*> UOp::toposort() const {
+  return toposort([](const UOp&) { return true; });
+}
+
+std::vector<const UOp*> UOp::toposort(const std::function<bool(const UOp&)>& enter) const {
   std::vector<const UOp*> order;
   std::unordered_set<const UOp*> seen;
   std::vector<std::pair<const UOp*, size_t>> stack{{this, 0}};
   seen.insert(this);
   while (!stack.empty()) {
     auto& [u, next] = stack.back();
-    if (next < u->src.size()) {
+    if (next < u->src.size() && enter(*u)) {
       const UOp* s = u->src[next++].get();
       if (seen.insert(s).second) stack.push_back({s, 0});
       continue;

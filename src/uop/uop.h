@@ -132,6 +132,9 @@ class UOp {
   uint64_t hash() const { return hash_; }
   // Every node reachable from this one, sources before users (iterative).
   std::vector<const UOp*> toposort() const;
+  // The same, descending into a node's sources only where `enter(node)` holds (the node itself
+  // is still listed): e.g. a kernel's nodes without the shape operands below its PARAMs.
+  std::vector<const UOp*> toposort(const std::function<bool(const UOp&)>& enter) const;
   // A short one-line description for messages: "ADD(index, shape (4, 3))".
   std::string brief() const;
 

@@ -56,51 +56,8 @@ struct HostBuffer {
   std::vector<ConstValue> values;
 };
 
-inline void encode_one(DType dt, const ConstValue& v, std::byte* out) {
-  auto put = [&](auto x) { std::memcpy(out, &x, sizeof x); };
-  ConstValue c = cast_value(v, dt);
-  switch (dt.scalar) {
-    case ScalarType::BOOL: put(uint8_t(c.truthy())); return;
-    case ScalarType::INT8: put(int8_t(c.as_int())); return;
-    case ScalarType::INT16: put(int16_t(c.as_int())); return;
-    case ScalarType::INT32: put(int32_t(c.as_int())); return;
-    case ScalarType::INT64: put(int64_t(c.as_int())); return;
-    case ScalarType::UINT8: put(uint8_t(c.as_int())); return;
-    case ScalarType::UINT16: put(uint16_t(c.as_int())); return;
-    case ScalarType::UINT32: put(uint32_t(c.as_int())); return;
-    case ScalarType::UINT64: put(uint64_t(c.as_int())); return;
-    case ScalarType::FLOAT16: put(float_to_half_bits(float(c.as_double()))); return;
-    case ScalarType::BFLOAT16: put(float_to_bfloat16_bits(float(c.as_double()))); return;
-    case ScalarType::FLOAT32: put(float(c.as_double())); return;
-    case ScalarType::FLOAT64: put(c.as_double()); return;
-    default: break;
-  }
-  throw InternalError("encode_one: " + dt.name());
-}
-
-inline ConstValue decode_one(DType dt, const std::byte* in) {
-  auto get = [&](auto x) {
-    std::memcpy(&x, in, sizeof x);
-    return x;
-  };
-  switch (dt.scalar) {
-    case ScalarType::BOOL: return ConstValue::from_bool(get(uint8_t()) != 0);
-    case ScalarType::INT8: return ConstValue::from_int(get(int8_t()));
-    case ScalarType::INT16: return ConstValue::from_int(get(int16_t()));
-    case ScalarType::INT32: return ConstValue::from_int(get(int32_t()));
-    case ScalarType::INT64: return ConstValue::from_int(get(int64_t()));
-    case ScalarType::UINT8: return ConstValue::from_int(get(uint8_t()));
-    case ScalarType::UINT16: return ConstValue::from_int(get(uint16_t()));
-    case ScalarType::UINT32: return ConstValue::from_int(get(uint32_t()));
-    case ScalarType::UINT64: return ConstValue::from_int(get(uint64_t()));
-    case ScalarType::FLOAT16: return ConstValue::from_float(half_bits_to_float(get(uint16_t())));
-    case ScalarType::BFLOAT16: return ConstValue::from_float(bfloat16_bits_to_float(get(uint16_t())));
-    case ScalarType::FLOAT32: return ConstValue::from_float(get(float()));
-    case ScalarType::FLOAT64: return ConstValue::from_float(get(double()));
-    default: break;
-  }
-  throw InternalError("decode_one: " + dt.name());
-}
+inline void encode_one(DType dt, const ConstValue& v, std::byte* out) { encode_value(dt, v, out); }
+inline ConstValue decode_one(DType dt, const std::byte* in) { return decode_value(dt, in); }
 
 inline HostBuffer host(DType dt, std::vector<ConstValue> vs) { return {dt, std::move(vs)}; }
 inline HostBuffer host_floats(const std::vector<float>& v) {

@@ -61,25 +61,7 @@ class ReferenceEval {
     }
     return out;
   }
-  static ConstValue read(const std::byte* p, DType dt) {
-    auto get = [&](auto x) { std::memcpy(&x, p, sizeof(x)); return x; };
-    switch (dt.scalar) {
-      case ScalarType::BOOL: return ConstValue::from_bool(get(uint8_t()) != 0);
-      case ScalarType::INT8: return ConstValue::from_int(get(int8_t()));
-      case ScalarType::INT16: return ConstValue::from_int(get(int16_t()));
-      case ScalarType::INT32: return ConstValue::from_int(get(int32_t()));
-      case ScalarType::INT64: return ConstValue::from_int(get(int64_t()));
-      case ScalarType::UINT8: return ConstValue::from_int(get(uint8_t()));
-      case ScalarType::UINT16: return ConstValue::from_int(get(uint16_t()));
-      case ScalarType::UINT32: return ConstValue::from_int(get(uint32_t()));
-      case ScalarType::UINT64: return ConstValue::from_int(get(uint64_t()));
-      case ScalarType::FLOAT16: return ConstValue::from_float(half_bits_to_float(get(uint16_t())));
-      case ScalarType::BFLOAT16: return ConstValue::from_float(bfloat16_bits_to_float(get(uint16_t())));
-      case ScalarType::FLOAT32: return ConstValue::from_float(get(float()));
-      case ScalarType::FLOAT64: return ConstValue::from_float(get(double()));
-      default: throw InternalError("reference eval: dtype " + dt.name());
-    }
-  }
+  static ConstValue read(const std::byte* p, DType dt) { return decode_value(dt, p); }
 
   Value compute(const UOp* u) {
     DType dt = u->dtype;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <thread>
 
 #include "codegen/decompositions.h"
 #include "render_test_util.h"
@@ -191,4 +192,52 @@ TEST(RenderTranscendentals, CapabilitiesOfTheCRenderer) {
   EXPECT_FALSE(c_renders_natively(Ops::SIN, dtypes::float16));
   EXPECT_TRUE(c_renders_natively(Ops::LOG2, dtypes::float64));
   EXPECT_TRUE(c_renders_natively(Ops::ADD, dtypes::float32));
+}
+
+// Every float32 input, 2^32 of them, in chunks of 2^24 (minutes: labelled slow). The kernel's
+// buffers are filled and read as raw floats; the float64 references run on every core.
+TEST(RenderTranscendentals, ExhaustiveFloat32) {
+  const int64_t n = int64_t(1) << 24;
+  UOpRef src = param(0, dtypes::float32, n);
+  UOpRef r = UOp::range(n, 0);
+  UOpRef x = load(src, r);
+  std::vector<UOpRef> stores;
+  int64_t slot = 1;
+  for (Ops op : {Ops::EXP2, Ops::LOG2, Ops::SIN})
+    stores.push_back(store(param(slot++, dtypes::float32, n), r, UOp::alu(op, {x})));
+  LoweredKernel k = lower_kernel(sink_over(r, stores));
+  std::shared_ptr<Program> prog = test_cache().get(get_device("CPU"), k.spec);
+  std::vector<Buffer> dev;
+  for (int i = 0; i < 4; i++) dev.emplace_back("CPU", dtypes::float32, size_t(n));
+  std::vector<Buffer*> ptrs;
+  for (Buffer& b : dev) ptrs.push_back(&b);
+  std::vector<float> in(static_cast<size_t>(n));
+  std::vector<float> out[3];
+  for (auto& o : out) o.resize(size_t(n));
+  unsigned nthreads = std::max(1u, std::thread::hardware_concurrency());
+  std::array<MaxErr, 3> total;
+  for (uint64_t chunk = 0; chunk < 256; chunk++) {
+    for (int64_t i = 0; i < n; i++) in[size_t(i)] = std::bit_cast<float>(uint32_t((chunk << 24) | uint64_t(i)));
+    dev[0].copyin(in.data(), in.size() * 4);
+    prog->run(ptrs, {});
+    for (int k2 = 0; k2 < 3; k2++) dev[size_t(k2 + 1)].copyout(out[k2].data(), out[k2].size() * 4);
+    std::vector<std::array<MaxErr, 3>> part(nthreads);
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < nthreads; t++)
+      threads.emplace_back([&, t] {
+        for (size_t i = t; i < size_t(n); i += nthreads) {
+          double xv = in[i];
+          double want[3] = {std::exp2(xv), std::log2(xv), std::sin(xv)};
+          for (int k2 = 0; k2 < 3; k2++) {
+            double e = ulp_error(dtypes::float32, out[k2][i], want[k2]);
+            if (!(e <= part[t][k2].ulps)) part[t][k2] = {e, xv, double(out[k2][i]), want[k2]};
+          }
+        }
+      });
+    for (std::thread& th : threads) th.join();
+    for (auto& p : part)
+      for (int k2 = 0; k2 < 3; k2++)
+        if (!(p[k2].ulps <= total[k2].ulps)) total[k2] = p[k2];
+  }
+  expect_within(dtypes::float32, total, 1.0, 2.0);
 }

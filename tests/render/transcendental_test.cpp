@@ -14,6 +14,7 @@
 #include "codegen/decompositions.h"
 #include "render_test_util.h"
 #include "uop/dtype.h"
+#include "uop/settings.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;
@@ -26,6 +27,7 @@ struct Outputs {
 
 // One kernel: out_k[i] = f_k(in[i]) for EXP2, LOG2, SIN, lowered the default way.
 Outputs run_transcendentals(DType dt, const std::vector<double>& xs) {
+  ScopedSetting libm("CPU_LIBM", 0);  // the default, whatever the environment says
   int64_t n = int64_t(xs.size());
   UOpRef src = param(0, dt, n);
   UOpRef r = UOp::range(n, 0);
@@ -188,6 +190,15 @@ TEST(RenderTranscendentals, RandomFloat32BitPatterns) {
 
 // CPU_LIBM=1 is the escape hatch: the renderer then takes EXP2/LOG2/SIN itself (libm).
 TEST(RenderTranscendentals, CapabilitiesOfTheCRenderer) {
+  {
+    ScopedSetting libm("CPU_LIBM", 1);
+    EXPECT_TRUE(c_renders_natively(Ops::SIN, dtypes::float32));
+    UOpRef src = param(0, dtypes::float32, 4), dst = param(1, dtypes::float32, 4);
+    UOpRef r = UOp::range(4, 0);
+    LoweredKernel k = lower_kernel(sink_over(r, {store(dst, r, UOp::alu(Ops::SIN, {load(src, r)}))}));
+    EXPECT_NE(k.spec.source.find("sinf("), std::string::npos) << k.spec.source;
+  }
+  ScopedSetting libm("CPU_LIBM", 0);
   EXPECT_FALSE(c_renders_natively(Ops::EXP2, dtypes::float32));
   EXPECT_FALSE(c_renders_natively(Ops::SIN, dtypes::float16));
   EXPECT_TRUE(c_renders_natively(Ops::LOG2, dtypes::float64));
@@ -197,6 +208,7 @@ TEST(RenderTranscendentals, CapabilitiesOfTheCRenderer) {
 // Every float32 input, 2^32 of them, in chunks of 2^24 (minutes: labelled slow). The kernel's
 // buffers are filled and read as raw floats; the float64 references run on every core.
 TEST(RenderTranscendentals, ExhaustiveFloat32) {
+  ScopedSetting libm("CPU_LIBM", 0);
   const int64_t n = int64_t(1) << 24;
   UOpRef src = param(0, dtypes::float32, n);
   UOpRef r = UOp::range(n, 0);

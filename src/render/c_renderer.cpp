@@ -8,6 +8,7 @@
 
 #include "render/c_support.h"
 #include "uop/errors.h"
+#include "uop/settings.h"
 
 namespace onegrad {
 
@@ -170,6 +171,11 @@ std::string render_c(const UOpRef& linear, const std::string& name) {
   Writer w(linear);
   for (const UOpRef& u : linear->src) w.instruction(u.get());
   return w.source(name);
+}
+
+bool c_renders_natively(Ops op, DType dt) {
+  if (op != Ops::EXP2 && op != Ops::LOG2 && op != Ops::SIN) return true;
+  return dt == dtypes::float64 || setting("CPU_LIBM", 0) != 0;
 }
 
 }  // namespace onegrad

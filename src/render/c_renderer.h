@@ -18,4 +18,10 @@ namespace onegrad {
 // identifier). Throws InternalError naming the instruction for an op the renderer has no C for.
 std::string render_c(const UOpRef& linear, const std::string& name);
 
+// The backend's capabilities (DESIGN decision 7): whether the C renderer renders the decomposed op
+// `op` on `dt` itself rather than needing Instruction Selection to decompose it. EXP2, LOG2 and SIN
+// are rendered with libm only for float64, unless the setting CPU_LIBM=1 asks for libm on every
+// float dtype (the default decomposes them: codegen/decompositions.h). Other ops: true.
+bool c_renders_natively(Ops op, DType dt);
+
 }  // namespace onegrad

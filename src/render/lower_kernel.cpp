@@ -2,12 +2,14 @@
 
 #include <algorithm>
 
+#include "codegen/decompositions.h"
 #include "codegen/linearize.h"
 #include "codegen/reduce_to_acc.h"
 #include "codegen/simplify_kernel.h"
 #include "render/c_renderer.h"
 #include "render/kernel_name.h"
 #include "uop/errors.h"
+#include "uop/settings.h"
 
 namespace onegrad {
 
@@ -26,6 +28,9 @@ LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name) {
   k.spec.name = name.empty() ? kernel_name(sink) : name;
   count_params(sink, k.spec);
   k.simplified = simplify_kernel(sink);
+  // Instruction selection: the C renderer renders EXP2/LOG2/SIN natively only for float64 (libm),
+  // or for every float dtype with CPU_LIBM=1 (render/c_renderer.h: c_renders_natively).
+  if (!c_renders_natively(Ops::EXP2, dtypes::float32)) k.simplified = decompose_transcendentals(k.simplified);
   k.lowered = lower_reduces(k.simplified);
   k.linear = linearize(k.lowered);
   k.spec.source = render_c(k.linear, k.spec.name);

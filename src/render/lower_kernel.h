@@ -2,6 +2,7 @@
 // runtime's ProgramCache out. The passes, in order (docs/codegen.md):
 //
 //   simplify_kernel   symbolic simplification of the index math      (codegen/simplify_kernel.h)
+//   decompose_transcendentals  EXP2/LOG2/SIN -> primitives, unless CPU_LIBM=1 (codegen/decompositions.h)
 //   lower_reduces     REDUCE -> register accumulator                 (codegen/reduce_to_acc.h)
 //   linearize         LINEAR with RANGE/END and IF/ENDIF             (codegen/linearize.h)
 //   render_c          C source with the runtime's calling convention (render/c_renderer.h)
@@ -14,7 +15,7 @@
 namespace onegrad {
 
 struct LoweredKernel {
-  UOpRef simplified;  // the kernel after simplify_kernel (still kernel form)
+  UOpRef simplified;  // the kernel after simplify_kernel and decompose_transcendentals (kernel form)
   UOpRef lowered;     // after lower_reduces: no REDUCE left
   UOpRef linear;      // the LINEAR
   ProgramSpec spec;   // {name, C source, num_buffers, num_vars}

@@ -206,7 +206,8 @@ TEST(RenderDtypes, IntegerOpsAgreeWithExecAlu) {
 }
 
 // Float ops against exec_alu bit for bit: + - * /, max, comparisons, RECIP, SQRT, TRUNC, NEG, POW,
-// WHERE, MULACC; EXP2, LOG2, SIN (libm's float versions against double ones) within one ulp. For
+// WHERE, MULACC; EXP2, LOG2, SIN against the double ones within one ulp (through lower_kernel the
+// decompositions of codegen/decompositions.h, unsimplified the renderer's libm calls). For
 // float16 and bfloat16 this is their arithmetic against dtype.h's rounding (exec_alu rounds with
 // round_to_float_dtype), checked once more directly for ADD and MUL.
 TEST(RenderDtypes, FloatOpsAgreeWithExecAlu) {

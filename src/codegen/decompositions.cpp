@@ -1,0 +1,143 @@
+// EXP2, LOG2, SIN as primitives (docs/codegen.md, "Transcendental decompositions").
+//
+// Each input is CAST to float64 (exact for float32/float16/bfloat16, subnormals included), the
+// function is evaluated in float64 to ~2^-50 relative error, and the result is CAST back: one
+// final rounding, so the error is at most 0.5 ulp + a 2^-27 ulp sliver, i.e. within 1 ulp.
+// The polynomials are Taylor series (coefficients 1/n! and 1/(2k+1)); the 2/pi chunks come from
+// tools/transcendental_constants.py. The generated C is compiled with -ffp-contract=off, which the
+// exact steps (products by 26-bit chunks, TwoSum) rely on.
+#include "codegen/decompositions.h"
+
+#include <cmath>
+#include <limits>
+
+namespace onegrad {
+
+namespace {
+
+const DType F64 = dtypes::float64, I64 = dtypes::int64;
+
+UOpRef F(double v) { return UOp::const_float(F64, v); }
+UOpRef I(int64_t v) { return UOp::const_int(I64, v); }
+UOpRef alu(Ops op, std::vector<UOpRef> s) { return UOp::alu(op, std::move(s)); }
+UOpRef trunc_(const UOpRef& a) { return alu(Ops::TRUNC, {a}); }
+UOpRef bitcast(const UOpRef& a, DType dt) { return UOp::create(Ops::BITCAST, dt, {a}); }
+UOpRef is_nan(const UOpRef& a) { return ne(a, a); }
+// Horner: c[0] + t*(c[1] + t*(c[2] + ...))
+UOpRef horner(const UOpRef& t, const std::vector<double>& c) {
+  UOpRef acc = F(c.back());
+  for (size_t i = c.size() - 1; i-- > 0;) acc = acc * t + F(c[i]);
+  return acc;
+}
+double fact(int n) { return n <= 1 ? 1.0 : n * fact(n - 1); }
+
+// 2^x for a float64 x (a float32/16 value, so |x| is either < 2^128, inf or NaN).
+UOpRef exp2_f64(const UOpRef& x) {
+  // clamp to [-300, 300]: 2^-300 rounds to 0 and 2^300 to inf in every narrower float
+  UOpRef c = minimum(maximum(x, F(-300.0)), F(300.0));
+  UOpRef n = trunc_(c + where(c < F(0.0), F(-0.5), F(0.5)));  // round to nearest: |f| <= 0.5
+  UOpRef f = c - n;
+  // 2^f = e^(f ln2), Taylor to degree 15 (|f ln2| <= 0.347: truncation < 2^-60)
+  std::vector<double> k;
+  for (int i = 0; i <= 15; i++) k.push_back(std::pow(std::log(2.0), i) / fact(i));
+  UOpRef p = horner(f, k);
+  UOpRef scale = bitcast(alu(Ops::SHL, {cast(n, I64) + 1023, I(52)}), F64);  // 2^n, n in [-300, 300]
+  UOpRef r = p * scale;
+  return where(is_nan(x), x, r);
+}
+
+// log2 of a float64 x (from a float32/16 value: never a float64 subnormal)
+UOpRef log2_f64(const UOpRef& x) {
+  UOpRef bits = bitcast(x, I64);
+  UOpRef e = alu(Ops::SHR, {bits, I(52)}) - 1023;  // x > 0 here, so the sign bit is 0
+  UOpRef m = bitcast(alu(Ops::OR, {alu(Ops::AND, {bits, I((int64_t(1) << 52) - 1)}), I(int64_t(1023) << 52)}), F64);
+  UOpRef big = F(std::sqrt(2.0)) < m;  // m in [1, 2) -> [sqrt2/2, sqrt2)
+  m = where(big, m * F(0.5), m);
+  UOpRef ed = cast(e, F64) + where(big, F(1.0), F(0.0));
+  // log2(m) = 2/ln2 * atanh(s), s = (m-1)/(m+1), |s| <= 0.1716: odd series to s^23 (< 2^-60)
+  UOpRef s = (m - F(1.0)) * alu(Ops::RECIP, {m + F(1.0)});
+  UOpRef s2 = s * s;
+  std::vector<double> k;
+  for (int i = 0; i <= 11; i++) k.push_back(2.0 / std::log(2.0) / double(2 * i + 1));
+  UOpRef r = ed + s * horner(s2, k);
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  r = where(ne(x, F(inf)), r, F(inf));
+  r = where(ne(x, F(0.0)), r, F(-inf));   // ±0 -> -inf
+  r = where(x < F(0.0), F(nan), r);      // negative (incl. -inf) -> NaN
+  return where(is_nan(x), x, r);
+}
+
+// (s, err) with s + err == a + b exactly (Knuth's TwoSum; needs no FMA contraction)
+std::pair<UOpRef, UOpRef> two_sum(const UOpRef& a, const UOpRef& b) {
+  UOpRef s = a + b;
+  UOpRef bb = s - a;
+  UOpRef err = (a - (s - bb)) + (b - bb);
+  return {s, err};
+}
+
+// sin of a float64 x (from a float32/16 value, |x| < 2^128).
+UOpRef sin_f64(const UOpRef& x) {
+  // 2/pi in 8 chunks of 26 bits (tools/transcendental_constants.py): a 24-bit significand times a
+  // chunk is exact in float64, and each product reduced mod 4 is exact too.
+  static const double kTwoOverPi[8] = {0x1.45f3068000000p-1,  0x1.7272208000000p-27,  0x1.4a7f090000000p-54,
+                                       0x1.abe8fa8000000p-79, 0x1.a6ee060000000p-107, 0x1.b629590000000p-132,
+                                       0x1.2788720000000p-157, 0x1.07f9440000000p-186};
+  UOpRef neg = x < F(0.0);
+  UOpRef a = where(neg, -x, x);
+  UOpRef hi = F(0.0), lo = F(0.0);
+  for (double c : kTwoOverPi) {
+    UOpRef y = a * F(c);                                // exact
+    UOpRef r = y - F(4.0) * trunc_(y * F(0.25));        // y mod 4, exact, in [0, 4)
+    auto [s, err] = two_sum(hi, r);
+    hi = s;
+    lo = lo + err;
+  }
+  // hi + lo = |x| * 2/pi mod 4 (up to a multiple of 4), hi < 32 (8 terms in [0, 4))
+  UOpRef q = trunc_(hi + F(0.5));                       // nearest integer (hi >= 0)
+  UOpRef f = (hi - q) + lo;                              // in [-0.5, 0.5] (+tiny)
+  UOpRef t = f * F(0x1.921fb54442d18p+0);               // |t| <= pi/4
+  UOpRef t2 = t * t;
+  std::vector<double> ks, kc;                            // Taylor: sin to t^19, cos to t^20
+  for (int i = 0; i <= 9; i++) ks.push_back((i % 2 ? -1.0 : 1.0) / fact(2 * i + 1));
+  for (int i = 0; i <= 10; i++) kc.push_back((i % 2 ? -1.0 : 1.0) / fact(2 * i));
+  UOpRef sn = t * horner(t2, ks), cs = horner(t2, kc);
+  UOpRef quad = alu(Ops::AND, {cast(q, I64), I(3)});
+  UOpRef odd = ne(alu(Ops::AND, {quad, I(1)}), I(0));
+  UOpRef flip = ne(alu(Ops::AND, {quad, I(2)}), I(0));
+  UOpRef v = where(odd, cs, sn);
+  v = where(flip, -v, v);
+  v = where(neg, -v, v);
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  v = where(eq(a, F(inf)), F(nan), v);
+  v = where(eq(x, F(0.0)), x, v);  // keeps -0
+  return where(is_nan(x), x, v);
+}
+
+UOpRef via_f64(const UOpRef& x, UOpRef (*fn)(const UOpRef&)) { return cast(fn(cast(x, F64)), x->dtype); }
+
+}  // namespace
+
+UOpRef exp2_primitives(const UOpRef& x) { return via_f64(x, exp2_f64); }
+UOpRef log2_primitives(const UOpRef& x) { return via_f64(x, log2_f64); }
+UOpRef sin_primitives(const UOpRef& x) { return via_f64(x, sin_f64); }
+
+const PatternMatcher& transcendental_rules() {
+  static const PatternMatcher pm([] {
+    std::vector<DType> dts = {dtypes::float32, dtypes::float16, dtypes::bfloat16};
+    UPat x = UPat::var("x");
+    return std::vector<Rule>{
+        {"exp2_primitives", UPat::op(Ops::EXP2, {x}).with_dtypes(dts), [](Match& m) { return exp2_primitives(m["x"]); }},
+        {"log2_primitives", UPat::op(Ops::LOG2, {x}).with_dtypes(dts), [](Match& m) { return log2_primitives(m["x"]); }},
+        {"sin_primitives", UPat::op(Ops::SIN, {x}).with_dtypes(dts), [](Match& m) { return sin_primitives(m["x"]); }},
+    };
+  }());
+  return pm;
+}
+
+UOpRef decompose_transcendentals(const UOpRef& sink) {
+  RewriteOptions opts;
+  opts.name = "decompose_transcendentals";
+  return graph_rewrite(sink, transcendental_rules(), opts);
+}
+
+}  // namespace onegrad

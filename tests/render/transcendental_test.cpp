@@ -1,0 +1,255 @@
+// EXP2, LOG2 and SIN as the CPU backend computes them by default: Instruction Selection's
+// decompositions into primitives (codegen/decompositions.h), compiled and run through lower_kernel.
+// Each result is measured in ulps of its dtype against a float64 libm reference; special values
+// (±0, ±inf, NaN, overflow, underflow) must match exactly. docs/codegen.md records the maxima.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <thread>
+
+#include "codegen/decompositions.h"
+#include "render_test_util.h"
+#include "uop/dtype.h"
+#include "uop/settings.h"
+
+using namespace onegrad;
+using namespace onegrad::testing;
+
+namespace {
+
+struct Outputs {
+  std::vector<double> exp2, log2, sin;
+};
+
+// One kernel: out_k[i] = f_k(in[i]) for EXP2, LOG2, SIN, lowered the default way.
+Outputs run_transcendentals(DType dt, const std::vector<double>& xs) {
+  ScopedSetting libm("CPU_LIBM", 0);  // the default, whatever the environment says
+  int64_t n = int64_t(xs.size());
+  UOpRef src = param(0, dt, n);
+  UOpRef r = UOp::range(n, 0);
+  UOpRef x = load(src, r);
+  std::vector<UOpRef> stores;
+  int64_t slot = 1;
+  for (Ops op : {Ops::EXP2, Ops::LOG2, Ops::SIN}) stores.push_back(store(param(slot++, dt, n), r, UOp::alu(op, {x})));
+  LoweredKernel k = lower_kernel(sink_over(r, stores));
+  // the default lowering leaves no transcendental op for the renderer
+  for (const UOp* u : k.linear->toposort())
+    EXPECT_TRUE(u->op != Ops::EXP2 && u->op != Ops::LOG2 && u->op != Ops::SIN) << u->brief();
+  HostBuffer in{dt, {}};
+  in.values.reserve(xs.size());
+  for (double v : xs) in.values.push_back(ConstValue::from_float(v));
+  HostBuffer o1 = zeros(dt, xs.size()), o2 = zeros(dt, xs.size()), o3 = zeros(dt, xs.size());
+  run(k, {&in, &o1, &o2, &o3});
+  Outputs out;
+  for (auto [h, v] : {std::pair{&o1, &out.exp2}, {&o2, &out.log2}, {&o3, &out.sin}})
+    for (const ConstValue& c : h->values) v->push_back(c.as_double());
+  return out;
+}
+
+int mant_bits(DType dt) { return dt == dtypes::float16 ? 10 : dt == dtypes::bfloat16 ? 7 : 23; }
+int min_exp(DType dt) { return dt == dtypes::float16 ? -14 : -126; }
+
+// |got - want| in ulps of dt at want; special values must agree exactly (infinity when they do not).
+double ulp_error(DType dt, double got, double want) {
+  double rounded = round_to_float_dtype(want, dt);
+  if (std::isnan(rounded) || std::isinf(rounded) || std::isnan(got) || std::isinf(got)) {
+    bool same = (std::isnan(rounded) && std::isnan(got)) || rounded == got;
+    return same ? 0.0 : std::numeric_limits<double>::infinity();
+  }
+  if (want == 0) return got == 0 && std::signbit(got) == std::signbit(want) ? 0.0 : std::numeric_limits<double>::infinity();
+  double ulp = std::ldexp(1.0, std::max(std::ilogb(want), min_exp(dt)) - mant_bits(dt));
+  return std::abs(got - want) / ulp;
+}
+
+struct MaxErr {
+  double ulps = 0;
+  double at = 0;
+  double got = 0, want = 0;
+};
+
+// Run all three ops over xs (rounded to dt first) and return the max ulp error of each.
+std::array<MaxErr, 3> measure(DType dt, std::vector<double> xs) {
+  for (double& x : xs) x = round_to_float_dtype(x, dt);  // the values the kernel loads
+  Outputs o = run_transcendentals(dt, xs);
+  std::array<MaxErr, 3> m;
+  for (size_t i = 0; i < xs.size(); i++) {
+    double x = xs[i];
+    double want[3] = {std::exp2(x), std::log2(x), std::sin(x)};
+    double got[3] = {o.exp2[i], o.log2[i], o.sin[i]};
+    for (int k = 0; k < 3; k++) {
+      double e = ulp_error(dt, got[k], want[k]);
+      if (!(e <= m[k].ulps)) m[k] = {e, x, got[k], want[k]};
+    }
+  }
+  return m;
+}
+
+void expect_within(DType dt, const std::array<MaxErr, 3>& m, double exp2_log2_max, double sin_max) {
+  const char* names[3] = {"EXP2", "LOG2", "SIN"};
+  for (int k = 0; k < 3; k++) {
+    double bound = k == 2 ? sin_max : exp2_log2_max;
+    EXPECT_LE(m[k].ulps, bound) << dt.name() << " " << names[k] << ": max " << m[k].ulps << " ulp at x=" << m[k].at
+                                << " (got " << m[k].got << ", want " << m[k].want << ")";
+    std::printf("%s %s: max %.4f ulp (at x=%.9g)\n", dt.name().c_str(), names[k], m[k].ulps, m[k].at);
+  }
+}
+
+double f32(uint32_t bits) { return double(std::bit_cast<float>(bits)); }
+
+// Edge values of float32: specials, thresholds of overflow/underflow, subnormals, powers of two,
+// multiples of pi/2 (worst cases of the reduction), huge sin arguments.
+std::vector<double> float32_edges() {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> v = {0.0, -0.0, inf, -inf, std::numeric_limits<double>::quiet_NaN(), 1.0, -1.0, 2.0, 0.5,
+                           128.0, 127.99999, -126.0, -149.0, -149.5, -150.0, -150.5, -160.0, 1e30, -1e30,
+                           f32(0x7f7fffff), f32(0xff7fffff), f32(1), f32(0x80000001), f32(0x007fffff), f32(0x00800000)};
+  for (int e = -149; e <= 127; e++) {
+    v.push_back(std::ldexp(1.0, e));
+    v.push_back(double(std::nextafter(float(std::ldexp(1.0, e)), 0.0f)));
+    v.push_back(double(std::nextafter(float(std::ldexp(1.0, e)), inf)));
+  }
+  for (float x = 127.0f; x < 128.5f; x = std::nextafter(x, 200.0f) + 1e-5f) v.push_back(x);      // near overflow
+  for (float x = -151.0f; x < -124.0f; x += 1.0f / 1024) v.push_back(x);                        // underflow band
+  for (int k = -100000; k <= 100000; k++) {                                                     // near k*pi/2
+    float f = float(k * 1.5707963267948966);
+    v.push_back(f);
+    v.push_back(std::nextafter(f, inf));
+    v.push_back(std::nextafter(f, -inf));
+  }
+  for (float x = 1e-3f; x < 1e30f; x *= 1.001f) v.push_back(x), v.push_back(-x);               // every scale
+  for (float x = 0.5f; x < 2.0f; x += 1.0f / 65536) v.push_back(x);                              // log2 near 1
+  return v;
+}
+
+}  // namespace
+
+TEST(RenderTranscendentals, Float32EdgesAndGrids) {
+  std::vector<double> xs = float32_edges();
+  std::mt19937 rng(7);
+  for (int i = 0; i < 100000; i++) xs.push_back(f32(uint32_t(rng())));
+  expect_within(dtypes::float32, measure(dtypes::float32, xs), 1.0, 2.0);
+}
+
+// Exact special values, one by one.
+TEST(RenderTranscendentals, SpecialValuesAreExact) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> xs = {0.0, -0.0, inf, -inf, nan, -1.0, 1.0, 3.0, 8.0, 200.0, -200.0};
+  Outputs o = run_transcendentals(dtypes::float32, xs);
+  // exp2
+  EXPECT_EQ(o.exp2[0], 1.0);
+  EXPECT_EQ(o.exp2[1], 1.0);
+  EXPECT_EQ(o.exp2[2], inf);
+  EXPECT_EQ(o.exp2[3], 0.0);
+  EXPECT_TRUE(std::isnan(o.exp2[4]));
+  EXPECT_EQ(o.exp2[5], 0.5);
+  EXPECT_EQ(o.exp2[7], 8.0);
+  EXPECT_EQ(o.exp2[9], inf);
+  EXPECT_EQ(o.exp2[10], 0.0);
+  // log2
+  EXPECT_EQ(o.log2[0], -inf);
+  EXPECT_EQ(o.log2[1], -inf);
+  EXPECT_EQ(o.log2[2], inf);
+  EXPECT_TRUE(std::isnan(o.log2[3]));
+  EXPECT_TRUE(std::isnan(o.log2[4]));
+  EXPECT_TRUE(std::isnan(o.log2[5]));
+  EXPECT_EQ(o.log2[6], 0.0);
+  EXPECT_EQ(o.log2[8], 3.0);
+  // sin
+  EXPECT_EQ(o.sin[0], 0.0);
+  EXPECT_FALSE(std::signbit(o.sin[0]));
+  EXPECT_EQ(o.sin[1], 0.0);
+  EXPECT_TRUE(std::signbit(o.sin[1]));
+  EXPECT_TRUE(std::isnan(o.sin[2]));
+  EXPECT_TRUE(std::isnan(o.sin[3]));
+  EXPECT_TRUE(std::isnan(o.sin[4]));
+}
+
+// Every float16 and every bfloat16 value: computed in float64 and rounded once, within 1 ulp of the dtype.
+TEST(RenderTranscendentals, EveryHalfAndBfloat16Value) {
+  for (DType dt : {dtypes::float16, dtypes::bfloat16}) {
+    std::vector<double> xs;
+    for (uint32_t b = 0; b < 65536; b++) {
+      std::byte raw[2] = {std::byte(b & 0xff), std::byte(b >> 8)};
+      xs.push_back(decode_value(dt, raw).as_double());
+    }
+    expect_within(dt, measure(dt, xs), 1.0, 1.0);
+  }
+}
+
+// 1,000,000 random float32 bit patterns (under a second) (every exponent, NaNs and infinities included).
+TEST(RenderTranscendentals, RandomFloat32BitPatterns) {
+  std::vector<double> xs;
+  std::mt19937 rng(2026);
+  for (int i = 0; i < 1000000; i++) xs.push_back(f32(uint32_t(rng())));
+  expect_within(dtypes::float32, measure(dtypes::float32, xs), 1.0, 2.0);
+}
+
+// CPU_LIBM=1 is the escape hatch: the renderer then takes EXP2/LOG2/SIN itself (libm).
+TEST(RenderTranscendentals, CapabilitiesOfTheCRenderer) {
+  {
+    ScopedSetting libm("CPU_LIBM", 1);
+    EXPECT_TRUE(c_renders_natively(Ops::SIN, dtypes::float32));
+    UOpRef src = param(0, dtypes::float32, 4), dst = param(1, dtypes::float32, 4);
+    UOpRef r = UOp::range(4, 0);
+    LoweredKernel k = lower_kernel(sink_over(r, {store(dst, r, UOp::alu(Ops::SIN, {load(src, r)}))}));
+    EXPECT_NE(k.spec.source.find("sinf("), std::string::npos) << k.spec.source;
+  }
+  ScopedSetting libm("CPU_LIBM", 0);
+  EXPECT_FALSE(c_renders_natively(Ops::EXP2, dtypes::float32));
+  EXPECT_FALSE(c_renders_natively(Ops::SIN, dtypes::float16));
+  EXPECT_TRUE(c_renders_natively(Ops::LOG2, dtypes::float64));
+  EXPECT_TRUE(c_renders_natively(Ops::ADD, dtypes::float32));
+}
+
+// Every float32 input, 2^32 of them, in chunks of 2^24 (minutes: labelled slow). The kernel's
+// buffers are filled and read as raw floats; the float64 references run on every core.
+TEST(RenderTranscendentals, ExhaustiveFloat32) {
+  ScopedSetting libm("CPU_LIBM", 0);
+  const int64_t n = int64_t(1) << 24;
+  UOpRef src = param(0, dtypes::float32, n);
+  UOpRef r = UOp::range(n, 0);
+  UOpRef x = load(src, r);
+  std::vector<UOpRef> stores;
+  int64_t slot = 1;
+  for (Ops op : {Ops::EXP2, Ops::LOG2, Ops::SIN})
+    stores.push_back(store(param(slot++, dtypes::float32, n), r, UOp::alu(op, {x})));
+  LoweredKernel k = lower_kernel(sink_over(r, stores));
+  std::shared_ptr<Program> prog = test_cache().get(get_device("CPU"), k.spec);
+  std::vector<Buffer> dev;
+  for (int i = 0; i < 4; i++) dev.emplace_back("CPU", dtypes::float32, size_t(n));
+  std::vector<Buffer*> ptrs;
+  for (Buffer& b : dev) ptrs.push_back(&b);
+  std::vector<float> in(static_cast<size_t>(n));
+  std::vector<float> out[3];
+  for (auto& o : out) o.resize(size_t(n));
+  unsigned nthreads = std::max(1u, std::thread::hardware_concurrency());
+  std::array<MaxErr, 3> total;
+  for (uint64_t chunk = 0; chunk < 256; chunk++) {
+    for (int64_t i = 0; i < n; i++) in[size_t(i)] = std::bit_cast<float>(uint32_t((chunk << 24) | uint64_t(i)));
+    dev[0].copyin(in.data(), in.size() * 4);
+    prog->run(ptrs, {});
+    for (int k2 = 0; k2 < 3; k2++) dev[size_t(k2 + 1)].copyout(out[k2].data(), out[k2].size() * 4);
+    std::vector<std::array<MaxErr, 3>> part(nthreads);
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < nthreads; t++)
+      threads.emplace_back([&, t] {
+        for (size_t i = t; i < size_t(n); i += nthreads) {
+          double xv = in[i];
+          double want[3] = {std::exp2(xv), std::log2(xv), std::sin(xv)};
+          for (int k2 = 0; k2 < 3; k2++) {
+            double e = ulp_error(dtypes::float32, out[k2][i], want[k2]);
+            if (!(e <= part[t][k2].ulps)) part[t][k2] = {e, xv, double(out[k2][i]), want[k2]};
+          }
+        }
+      });
+    for (std::thread& th : threads) th.join();
+    for (auto& p : part)
+      for (int k2 = 0; k2 < 3; k2++)
+        if (!(p[k2].ulps <= total[k2].ulps)) total[k2] = p[k2];
+  }
+  expect_within(dtypes::float32, total, 1.0, 2.0);
+}

@@ -404,6 +404,61 @@ class Tensor:
     def sin(self): return Tensor._wrap(self._t.sin())
     def abs(self): return Tensor._wrap(self._t.abs())
 
+    # ---- math built on the primitives (docs/tensor.md, "Math as compositions"); PyTorch names
+
+    def cos(self): return Tensor._wrap(self._t.cos())
+    def tan(self): return Tensor._wrap(self._t.tan())
+    def rsqrt(self): return Tensor._wrap(self._t.rsqrt())
+    def square(self): return Tensor._wrap(self._t.square())
+    def sign(self): return Tensor._wrap(self._t.sign())
+    def floor(self): return Tensor._wrap(self._t.floor())
+    def ceil(self): return Tensor._wrap(self._t.ceil())
+    def erf(self): return Tensor._wrap(self._t.erf())
+    def log1p(self): return Tensor._wrap(self._t.log1p())
+    def expm1(self): return Tensor._wrap(self._t.expm1())
+    def isnan(self): return Tensor._wrap(self._t.isnan())
+    def isinf(self): return Tensor._wrap(self._t.isinf())
+    def isfinite(self): return Tensor._wrap(self._t.isfinite())
+    def sigmoid(self): return Tensor._wrap(self._t.sigmoid())
+    def tanh(self): return Tensor._wrap(self._t.tanh())
+    def silu(self): return Tensor._wrap(self._t.silu())
+    def mish(self): return Tensor._wrap(self._t.mish())
+    def hardswish(self): return Tensor._wrap(self._t.hardswish())
+    def hardsigmoid(self): return Tensor._wrap(self._t.hardsigmoid())
+    def logical_and(self, x): return self._binary("logical_and", x)
+    def logical_or(self, x): return self._binary("logical_or", x)
+    def logical_xor(self, x): return self._binary("logical_xor", x)
+
+    def round(self, decimals=0):
+        """Half to even (torch.round); only decimals=0."""
+        if decimals != 0:
+            raise NotImplementedError("round: only decimals=0 is supported")
+        return Tensor._wrap(self._t.round())
+
+    def __round__(self, ndigits=None): return self.round()
+
+    def clamp(self, min=None, max=None):
+        """minimum(maximum(x, min), max); min and max are tensors or numbers (weakly typed, so an
+        int tensor clamped by a float number becomes float32, as in PyTorch)."""
+        if min is None and max is None:
+            raise ValueError("clamp: at least one of min and max is required")
+        lo = None if min is None else self._other(min)
+        hi = None if max is None else self._other(max)
+        return Tensor._wrap(self._t.clamp(lo, hi))
+
+    clip = clamp
+
+    def leaky_relu(self, negative_slope=0.01): return Tensor._wrap(self._t.leaky_relu(float(negative_slope)))
+    def elu(self, alpha=1.0): return Tensor._wrap(self._t.elu(float(alpha)))
+
+    def gelu(self, approximate="none"):
+        if approximate not in ("none", "tanh"):
+            raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
+        return Tensor._wrap(self._t.gelu(approximate == "tanh"))
+
+    def softplus(self, beta=1.0, threshold=20.0):
+        return Tensor._wrap(self._t.softplus(float(beta), float(threshold)))
+
     def cast(self, dtype) -> "Tensor":
         return Tensor._wrap(self._t.cast(to_dtype(dtype).name))
 

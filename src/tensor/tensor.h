@@ -125,6 +125,35 @@ class Tensor {
   Tensor sqrt() const;
   Tensor sin() const;
   Tensor abs() const;
+  // ---- math built on the primitives (src/tensor/math.cpp, activations.cpp; docs/tensor.md)
+  Tensor cos() const;
+  Tensor tan() const;
+  Tensor rsqrt() const;
+  Tensor square() const;
+  Tensor sign() const;
+  Tensor floor() const;
+  Tensor ceil() const;
+  Tensor round() const;  // half to even
+  Tensor clamp(const std::optional<Tensor>& min, const std::optional<Tensor>& max) const;
+  Tensor erf() const;
+  Tensor log1p() const;
+  Tensor expm1() const;
+  Tensor isnan() const;
+  Tensor isinf() const;
+  Tensor isfinite() const;
+  Tensor logical_and(const Tensor& o) const;
+  Tensor logical_or(const Tensor& o) const;
+  Tensor logical_xor(const Tensor& o) const;
+  Tensor sigmoid() const;
+  Tensor tanh() const;
+  Tensor leaky_relu(double negative_slope = 0.01) const;
+  Tensor elu(double alpha = 1.0) const;
+  Tensor gelu(bool tanh_approximate = false) const;
+  Tensor silu() const;
+  Tensor softplus(double beta = 1.0, double threshold = 20.0) const;
+  Tensor mish() const;
+  Tensor hardswish() const;
+  Tensor hardsigmoid() const;
   Tensor cast(DType dtype) const;
   Tensor bitcast(DType dtype) const;  // same itemsize: elementwise reinterpretation
 

@@ -1,0 +1,138 @@
+// Math built on the primitives (docs/tensor.md, "Math as compositions"): every op here is a
+// composition of existing Tensor ops, so it adds no UOp and no renderer work. Float-only math casts
+// ints and bool to float32 first (as PyTorch); rounding ops return int inputs unchanged.
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "tensor/broadcast.h"
+#include "tensor/tensor.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+Tensor as_float(const Tensor& x) { return x.dtype().is_float() ? x : x.cast(dtypes::float32); }
+Tensor c(const Tensor& like, double v) { return full_like(like, ConstValue::from_float(v)); }
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// where(x < 0, -r, where(x > 0, r, x)): r carries |result|, zeros (with their sign) and NaN pass.
+Tensor odd_sign(const Tensor& x, const Tensor& r) {
+  Tensor zero = c(x, 0.0);
+  return x.lt(zero).where(r.neg(), x.gt(zero).where(r, x));
+}
+
+}  // namespace
+
+// cos(x) = sin(pi/2 - x); tan(x) = sin(x) / cos(x).
+Tensor Tensor::cos() const {
+  Tensor x = as_float(*this);
+  return x.rsub(ConstValue::from_float(std::numbers::pi / 2)).sin();
+}
+Tensor Tensor::tan() const { return sin().div(cos()); }
+Tensor Tensor::rsqrt() const { return sqrt().recip(); }
+Tensor Tensor::square() const { return mul(*this); }
+
+// sign: 1 above zero, -1 below (signed types), else 0 (also for NaN, as PyTorch); bool is its own
+// sign.
+Tensor Tensor::sign() const {
+  if (dtype().is_bool()) return *this;
+  Tensor zero = full_like(*this, ConstValue::from_int(0));
+  Tensor one = full_like(*this, ConstValue::from_int(1));
+  Tensor r = gt(zero).where(one, zero);
+  if (dtype().is_unsigned()) return r;
+  return lt(zero).where(full_like(*this, ConstValue::from_int(-1)), r);
+}
+
+// floor/ceil from TRUNC + WHERE: trunc rounds toward zero, so step one away where it moved up/down.
+Tensor Tensor::floor() const {
+  if (!dtype().is_float()) return *this;
+  Tensor t = trunc();
+  return lt(t).where(t.sub(c(t, 1.0)), t);
+}
+Tensor Tensor::ceil() const {
+  if (!dtype().is_float()) return *this;
+  Tensor t = trunc();
+  return gt(t).where(t.add(c(t, 1.0)), t);
+}
+
+// Half to even: f = floor(x), d = x - f; d < .5 -> f, d > .5 -> f + 1, d == .5 -> the even one of
+// f and f + 1. A zero result takes x's sign (x * 0), as torch.round(-0.4) is -0.
+Tensor Tensor::round() const {
+  if (!dtype().is_float()) return *this;
+  Tensor f = floor();
+  Tensor d = sub(f);
+  Tensor f1 = f.add(c(f, 1.0));
+  Tensor f_even = f.sub(f.mul(c(f, 0.5)).floor().mul(c(f, 2.0))).eq(c(f, 0.0));
+  Tensor half = f_even.where(f, f1);
+  Tensor r = d.lt(c(d, 0.5)).where(f, d.gt(c(d, 0.5)).where(f1, half));
+  return r.eq(c(r, 0.0)).where(mul(c(*this, 0.0)), r);
+}
+
+// clamp(x, lo, hi) = minimum(maximum(x, lo), hi): lo > hi gives hi (PyTorch); NaN propagates.
+Tensor Tensor::clamp(const std::optional<Tensor>& min, const std::optional<Tensor>& max) const {
+  if (!min && !max) throw ShapeError("clamp: at least one of min and max is required");
+  Tensor r = *this;
+  if (min) r = r.maximum(*min);
+  if (max) r = r.minimum(*max);
+  return r;
+}
+
+// erf: odd; for |x| < 0.5 its Maclaurin series to x^11 (error < 2e-8), else Abramowitz & Stegun
+// 7.1.26: 1 - t*(a1 + t*(a2 + ... + t*a5)) * exp(-x^2), t = 1/(1 + p|x|) (error < 1.5e-7).
+Tensor Tensor::erf() const {
+  Tensor x = as_float(*this);
+  Tensor a = x.abs();
+  Tensor a2 = a.mul(a);
+  // 2/sqrt(pi) * (a - a^3/3 + a^5/10 - a^7/42 + a^9/216 - a^11/1320)
+  const double k[] = {-1.0 / 1320, 1.0 / 216, -1.0 / 42, 1.0 / 10, -1.0 / 3, 1.0};
+  Tensor s = c(a, k[0]);
+  for (int i = 1; i < 6; i++) s = s.mul(a2).add(c(a, k[i]));
+  Tensor small = s.mul(a).mul(c(a, 2.0 / std::sqrt(std::numbers::pi)));
+  Tensor t = a.mul(c(a, 0.3275911)).add(c(a, 1.0)).recip();
+  const double p[] = {1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592};
+  Tensor q = c(a, p[0]);
+  for (int i = 1; i < 5; i++) q = q.mul(t).add(c(a, p[i]));
+  Tensor big = c(a, 1.0).sub(q.mul(t).mul(a2.neg().exp()));
+  Tensor r = a.lt(c(a, 0.5)).where(small, big);
+  return odd_sign(x, r);
+}
+
+// log1p(x) = log(u) * x / (u - 1), u = 1 + x (exact where u rounds to 1: x); +inf stays.
+Tensor Tensor::log1p() const {
+  Tensor x = as_float(*this);
+  Tensor u = x.add(c(x, 1.0));
+  Tensor r = u.log().mul(x).div(u.sub(c(u, 1.0)));
+  return u.eq(c(u, 1.0)).where(x, u.eq(c(u, kInf)).where(u, r));
+}
+
+// expm1(x) = (u - 1) * x / log(u), u = exp(x) (x where u rounds to 1; -1 and +inf at the ends).
+Tensor Tensor::expm1() const {
+  Tensor x = as_float(*this);
+  Tensor u = x.exp();
+  Tensor um1 = u.sub(c(u, 1.0));
+  Tensor r = um1.mul(x).div(u.log());
+  return u.eq(c(u, 1.0)).where(x, um1.eq(c(u, -1.0)).where(um1, u.eq(c(u, kInf)).where(u, r)));
+}
+
+// isnan: x != x; isinf: |x| == inf; isfinite: |x| < inf (false for NaN). Ints: false/false/true.
+Tensor Tensor::isnan() const {
+  if (!dtype().is_float()) return full_like(*this, ConstValue::from_int(0)).cast(dtypes::bool_);
+  return ne(*this);
+}
+Tensor Tensor::isinf() const {
+  if (!dtype().is_float()) return full_like(*this, ConstValue::from_int(0)).cast(dtypes::bool_);
+  return abs().eq(c(*this, kInf));
+}
+Tensor Tensor::isfinite() const {
+  if (!dtype().is_float()) return full_like(*this, ConstValue::from_int(1)).cast(dtypes::bool_);
+  return abs().lt(c(*this, kInf));
+}
+
+// Logical ops: both sides as bool, then the bitwise op on bools.
+Tensor Tensor::logical_and(const Tensor& o) const { return cast(dtypes::bool_).bitwise_and(o.cast(dtypes::bool_)); }
+Tensor Tensor::logical_or(const Tensor& o) const { return cast(dtypes::bool_).bitwise_or(o.cast(dtypes::bool_)); }
+Tensor Tensor::logical_xor(const Tensor& o) const { return cast(dtypes::bool_).bitwise_xor(o.cast(dtypes::bool_)); }
+
+}  // namespace onegrad

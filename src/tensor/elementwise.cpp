@@ -74,9 +74,19 @@ Tensor Tensor::minimum(const Tensor& o) const {
 }
 
 Tensor Tensor::lt(const Tensor& o) const { return binary("lt", Ops::CMPLT, *this, o); }
-Tensor Tensor::le(const Tensor& o) const { return binary("le", Ops::CMPLE, *this, o); }
+// The spec decomposes CMPLE/CMPGE as NOT(CMPLT), which is true when an operand is NaN. PyTorch and
+// IEEE say false, so float operands get (a < b) | (a == b), which is false for NaN.
+static Tensor ordered_or_equal(const std::string& name, Ops op, const Tensor& a, const Tensor& b) {
+  std::vector<Tensor> v = elementwise_operands(name, {a, b});
+  if (!v[0].dtype().is_float()) return make_alu(op, v);
+  const Tensor& lo = op == Ops::CMPLE ? v[0] : v[1];
+  const Tensor& hi = op == Ops::CMPLE ? v[1] : v[0];
+  return make_alu(Ops::OR, {make_alu(Ops::CMPLT, {lo, hi}), make_alu(Ops::CMPEQ, {lo, hi})});
+}
+
+Tensor Tensor::le(const Tensor& o) const { return ordered_or_equal("le", Ops::CMPLE, *this, o); }
 Tensor Tensor::gt(const Tensor& o) const { return binary("gt", Ops::CMPGT, *this, o); }
-Tensor Tensor::ge(const Tensor& o) const { return binary("ge", Ops::CMPGE, *this, o); }
+Tensor Tensor::ge(const Tensor& o) const { return ordered_or_equal("ge", Ops::CMPGE, *this, o); }
 Tensor Tensor::eq(const Tensor& o) const { return binary("eq", Ops::CMPEQ, *this, o); }
 Tensor Tensor::ne(const Tensor& o) const { return binary("ne", Ops::CMPNE, *this, o); }
 

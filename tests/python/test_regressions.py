@@ -49,3 +49,11 @@ def test_negative_dim_message_names_the_op():
         assert str(e).startswith("zeros"), str(e)
     else:
         raise AssertionError("no ShapeError")
+
+
+def test_ordered_comparisons_with_nan_are_false_like_torch():
+    a = np.array([np.nan, 1.0, 2.0, np.nan, -np.inf], np.float32)
+    b = np.array([1.0, np.nan, 2.0, np.nan, -np.inf], np.float32)
+    for op in ("__ge__", "__le__", "__gt__", "__lt__", "__eq__", "__ne__"):
+        got = getattr(Tensor(a), op)(Tensor(b)).numpy()
+        np.testing.assert_array_equal(got, getattr(a, op)(b), err_msg=op)

@@ -138,15 +138,24 @@ TEST(TensorArith, MaximumMinimum) {
 TEST(TensorCompare, GiveBoolWithTheSpecNodes) {
   Tensor a = data({2}), b = data({2}, dtypes::int32);
   struct Case { Tensor t; Ops op; };
-  for (auto [t, op] : {Case{a.lt(b), Ops::CMPLT}, Case{a.le(b), Ops::CMPLE}, Case{a.gt(b), Ops::CMPGT},
-                       Case{a.ge(b), Ops::CMPGE}, Case{a.eq(b), Ops::CMPEQ}, Case{a.ne(b), Ops::CMPNE},
-                       Case{a < b, Ops::CMPLT}, Case{a > b, Ops::CMPGT}}) {
+  // float le/ge are (a < b) | (a == b): the spec's NOT(CMPLT) would be true for NaN (see le_ge below)
+  for (auto [t, op] : {Case{a.lt(b), Ops::CMPLT}, Case{a.gt(b), Ops::CMPGT}, Case{a.eq(b), Ops::CMPEQ},
+                       Case{a.ne(b), Ops::CMPNE}, Case{a < b, Ops::CMPLT}, Case{a > b, Ops::CMPGT}}) {
     verified(t);
     EXPECT_EQ(t.uop()->op, op);
     EXPECT_EQ(t.dtype(), dtypes::bool_);
     EXPECT_EQ(t.uop()->src[0]->dtype, dtypes::float32);  // compared in the promoted dtype
   }
   EXPECT_EQ(ints(int32s({1, 2, 3}, {3}).ge(int32s({2, 2, 2}, {3}))), (std::vector<int64_t>{0, 1, 1}));
+  // le_ge: ints keep the spec's CMPLE/CMPGE; floats compose from CMPLT and CMPEQ
+  EXPECT_EQ(int32s({1}, {1}).ge(int32s({2}, {1})).uop()->op, Ops::CMPGE);
+  EXPECT_EQ(int32s({1}, {1}).le(int32s({2}, {1})).uop()->op, Ops::CMPLE);
+  for (const Tensor& t : {a.le(b), a.ge(b)}) {
+    verified(t);
+    EXPECT_EQ(t.uop()->op, Ops::OR);
+    EXPECT_EQ(t.uop()->src[0]->op, Ops::CMPLT);
+    EXPECT_EQ(t.uop()->src[1]->op, Ops::CMPEQ);
+  }
 }
 
 TEST(TensorBitwise, IntsAndBoolOnly) {

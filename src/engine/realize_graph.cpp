@@ -105,35 +105,32 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
   for (size_t k = size_t(s.num_params); k < s.buffers.size(); k++)
     bufs[k] = std::make_shared<Buffer>(dev.name(), s.buffers[k].dtype, size_t(s.buffers[k].size));
 
-  CommandBuffer cb;
-  std::vector<size_t> launched;
+  // Every kernel with elements to write, with its buffers. DEBUG>=2 runs them one at a time, timed;
+  // otherwise one command buffer runs the same launches in the same order.
+  std::vector<std::pair<size_t, std::vector<Buffer*>>> launches;
   for (size_t i = 0; i < s.kernels.size(); i++) {
-    const ScheduledKernel& k = s.kernels[i];
-    if (s.buffers[size_t(k.buffers[0])].size == 0) continue;
+    if (kernels[i] == &kEmpty) continue;
     std::vector<Buffer*> args;
-    for (int b : k.buffers) args.push_back(bufs[size_t(b)].get());
-    cb.add(kernels[i]->program, std::move(args));
-    launched.push_back(i);
+    for (int b : s.kernels[i].buffers) args.push_back(bufs[size_t(b)].get());
+    launches.emplace_back(i, std::move(args));
   }
   if (debug >= 2) {
-    // One launch at a time, timed. The command buffer runs the same launches in the same order.
-    for (size_t i : launched) {
-      const ScheduledKernel& k = s.kernels[i];
-      std::vector<Buffer*> args;
-      for (int b : k.buffers) args.push_back(bufs[size_t(b)].get());
+    for (const auto& [i, args] : launches) {
       auto t0 = std::chrono::steady_clock::now();
       kernels[i]->program->run(args, {});
       double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      KernelStats ks = kernel_stats(k, s.buffers);
+      KernelStats ks = kernel_stats(s.kernels[i], s.buffers);
       std::fprintf(stderr, "  run %-24s %10.3f ms  %8.2f GFLOP/s  %8.2f GB/s\n", kernels[i]->name.c_str(), sec * 1e3,
                    ks.flops / sec / 1e9, ks.bytes / sec / 1e9);
     }
   } else {
+    CommandBuffer cb;
+    for (const auto& [i, args] : launches) cb.add(kernels[i]->program, args);
     cb.run();
   }
   {
     std::lock_guard<std::mutex> lock(stats_mu);
-    stats.kernels_run += launched.size();
+    stats.kernels_run += launches.size();
   }
 
   std::vector<UOpRef> result;

@@ -4,6 +4,7 @@
 
 #include "engine/device_buffers.h"
 #include "engine/realize_graph.h"
+#include "tensor/shape_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 
@@ -19,9 +20,7 @@ const UOp* realized_buffer(const UOpRef& u) {
   if (n->op != Ops::BUFFER) return nullptr;
   auto shape = u->static_shape();
   if (!shape) return nullptr;
-  int64_t numel = 1;
-  for (int64_t d : *shape) numel *= d;
-  return numel == n->arg.get<BufferArg>().size ? n : nullptr;
+  return dims_numel(*shape) == n->arg.get<BufferArg>().size ? n : nullptr;
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
 #include "runtime/device.h"
 
-#include <algorithm>
 #include <map>
 #include <mutex>
 
 #include "runtime/cpu_device.h"
+#include "uop/device_name.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -43,26 +43,10 @@ std::string known_kinds(const Registry& reg) {
 
 // Splits "kind[:index]" and checks both; the registry's lock is held by the caller.
 std::pair<std::string, int> parse_name(const Registry& reg, std::string_view name) {
-  std::string_view kind_part = name.substr(0, name.find(':'));
-  std::string kind(kind_part);
-  std::transform(kind.begin(), kind.end(), kind.begin(), [](unsigned char c) { return char(std::toupper(c)); });
+  std::string kind = device_kind(name);
   if (!reg.factories.contains(kind))
     throw DeviceError("unknown device '" + std::string(name) + "'; known devices: " + known_kinds(reg));
-  int index = 0;
-  if (kind_part.size() < name.size()) {
-    std::string_view digits = name.substr(kind_part.size() + 1);
-    bool ok = !digits.empty() && digits.size() <= 6 &&
-              std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!ok)
-      throw DeviceError("bad device name '" + std::string(name) + "': the index after ':' must be a number, as in " +
-                        kind + ":1");
-    index = std::stoi(std::string(digits));
-  }
-  return {kind, index};
-}
-
-std::string join_name(const std::string& kind, int index) {
-  return index == 0 ? kind : kind + ":" + std::to_string(index);
+  return {kind, device_index(name)};
 }
 
 }  // namespace
@@ -85,14 +69,14 @@ std::string canonical_device_name(std::string_view name) {
   Registry& reg = registry();
   std::lock_guard lock(reg.mu);
   auto [kind, index] = parse_name(reg, name);
-  return join_name(kind, index);
+  return join_device_name(kind, index);
 }
 
 RuntimeDevice& get_device(std::string_view name) {
   Registry& reg = registry();
   std::lock_guard lock(reg.mu);
   auto [kind, index] = parse_name(reg, name);
-  std::string canonical = join_name(kind, index);
+  std::string canonical = join_device_name(kind, index);
   auto it = reg.devices.find(canonical);
   if (it == reg.devices.end()) {
     std::unique_ptr<RuntimeDevice> dev = reg.factories.at(kind)(canonical, index);

@@ -89,28 +89,26 @@ IndexVec flip_index(const IndexVec& out_idx, const std::vector<bool>& flips, con
   return in;
 }
 
+namespace {
+
+int64_t static_dim(const UOp* d, const char* op) {
+  if (!d->is_const())
+    throw ShapeError(std::string(op) + ": symbolic dims are not supported by the scheduler yet (" + d->brief() + ")");
+  return int64_t(d->const_value().as_int());
+}
+
+}  // namespace
+
 Dims static_dims(const UOp* shape_operand, const char* op) {
+  if (shape_operand->op != Ops::STACK) return {static_dim(shape_operand, op)};
   Dims out;
-  auto dim = [&](const UOp* d) {
-    if (!d->is_const())
-      throw ShapeError(std::string(op) + ": symbolic dims are not supported by the scheduler yet (" + d->brief() + ")");
-    out.push_back(int64_t(d->const_value().as_int()));
-  };
-  if (shape_operand->op == Ops::STACK) {
-    for (const UOpRef& d : shape_operand->src) dim(d.get());
-  } else {
-    dim(shape_operand);
-  }
+  for (const UOpRef& d : shape_operand->src) out.push_back(static_dim(d.get(), op));
   return out;
 }
 
 Dims static_shape_of(const UOp* u, const char* op) {
   Dims out;
-  for (const UOpRef& d : u->shape()) {
-    if (!d->is_const())
-      throw ShapeError(std::string(op) + ": symbolic dims are not supported by the scheduler yet (" + d->brief() + ")");
-    out.push_back(int64_t(d->const_value().as_int()));
-  }
+  for (const UOpRef& d : u->shape()) out.push_back(static_dim(d.get(), op));
   return out;
 }
 

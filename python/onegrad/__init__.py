@@ -12,8 +12,9 @@ from .dtype import DType, dtypes
 from .errors import (CompileError, DeviceError, DTypeError, Error, IndexShapeError, InternalError, ParseError,
                      RewriteError, ShapeError, VerifyError)
 from .tensor import Tensor
+from . import nn
 
 __version__ = "0.1.0"
 
-__all__ = ["Tensor", "DType", "dtypes", "errors", "Error", "ShapeError", "IndexShapeError", "DTypeError",
+__all__ = ["Tensor", "nn", "DType", "dtypes", "errors", "Error", "ShapeError", "IndexShapeError", "DTypeError",
            "DeviceError", "CompileError", "VerifyError", "RewriteError", "InternalError", "ParseError"]

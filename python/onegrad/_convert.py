@@ -153,3 +153,16 @@ def shape_args(first, rest, what: str) -> list:
     if isinstance(first, (tuple, list)):
         return int_list(first, what)
     return int_list((first,), what)
+
+
+_NO_DIM = object()
+
+
+def axis_arg(op: str, axis, dim=_NO_DIM):
+    """The axis of a reduction or axis-wise op: tinygrad spells the keyword `axis`, PyTorch `dim`;
+    both are accepted (giving both is an error)."""
+    if dim is _NO_DIM:
+        return axis
+    if axis is not None:
+        raise TypeError(f"{op}: give axis or dim, not both")
+    return dim

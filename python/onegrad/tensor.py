@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from . import _C
-from ._convert import (c_contiguous, check_fits, index_items, infer_dtype, int_list, is_scalar, py_scalar, scalar_dtype,
+from ._convert import (_NO_DIM, axis_arg, c_contiguous, check_fits, index_items, infer_dtype, int_list, is_scalar, py_scalar, scalar_dtype,
                        shape_args, to_numpy)
 from .dtype import DType, dtypes, from_name, to_dtype
 from .errors import DeviceError, IndexShapeError, ShapeError
@@ -475,14 +475,15 @@ class Tensor:
             return Tensor._wrap(getattr(self._t.unsqueeze(0), name)([0], False))
         return Tensor._wrap(getattr(self._t, name)(_axes(axis), bool(keepdim)))
 
-    def sum(self, axis=None, keepdim=False): return self._reduce("sum", axis, keepdim)
-    def max(self, axis=None, keepdim=False): return self._reduce("max", axis, keepdim)
-    def min(self, axis=None, keepdim=False): return self._reduce("min", axis, keepdim)
-    def prod(self, axis=None, keepdim=False): return self._reduce("prod", axis, keepdim)
-    def mean(self, axis=None, keepdim=False): return self._reduce("mean", axis, keepdim)
+    def sum(self, axis=None, keepdim=False, dim=_NO_DIM): return self._reduce("sum", axis_arg("sum", axis, dim), keepdim)
+    def max(self, axis=None, keepdim=False, dim=_NO_DIM): return self._reduce("max", axis_arg("max", axis, dim), keepdim)
+    def min(self, axis=None, keepdim=False, dim=_NO_DIM): return self._reduce("min", axis_arg("min", axis, dim), keepdim)
+    def prod(self, axis=None, keepdim=False, dim=_NO_DIM): return self._reduce("prod", axis_arg("prod", axis, dim), keepdim)
+    def mean(self, axis=None, keepdim=False, dim=_NO_DIM): return self._reduce("mean", axis_arg("mean", axis, dim), keepdim)
 
-    def softmax(self, axis=-1) -> "Tensor":
-        return Tensor._wrap(self._t.softmax(int(axis)))
+    def softmax(self, axis=None, dim=_NO_DIM) -> "Tensor":
+        axis = axis_arg("softmax", axis, dim)
+        return Tensor._wrap(self._t.softmax(-1 if axis is None else int(axis)))
 
     def _matmul(self, x) -> "Tensor":
         """numpy's rules for 1-D operands (a vector is a row on the left, a column on the right,

@@ -6,6 +6,7 @@
 #include "codegen/linearize.h"
 #include "codegen/reduce_to_acc.h"
 #include "codegen/simplify_kernel.h"
+#include "codegen/threefry.h"
 #include "render/c_renderer.h"
 #include "render/kernel_name.h"
 #include "uop/errors.h"
@@ -31,6 +32,8 @@ LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name) {
   // Instruction selection: the C renderer renders EXP2/LOG2/SIN natively only for float64 (libm),
   // or for every float dtype with CPU_LIBM=1 (render/c_renderer.h: c_renders_natively).
   if (!c_renders_natively(Ops::EXP2, dtypes::float32)) k.simplified = decompose_transcendentals(k.simplified);
+  // random (THREEFRY): the C renderer has no THREEFRY; always decompose it (codegen/threefry.h)
+  k.simplified = decompose_threefry(k.simplified);
   k.lowered = lower_reduces(k.simplified);
   k.linear = linearize(k.lowered);
   k.spec.source = render_c(k.linear, k.spec.name);

@@ -3,6 +3,7 @@
 //
 //   simplify_kernel   symbolic simplification of the index math      (codegen/simplify_kernel.h)
 //   decompose_transcendentals  EXP2/LOG2/SIN -> primitives, unless CPU_LIBM=1 (codegen/decompositions.h)
+//   decompose_threefry  THREEFRY -> uint32 ARX primitives              (codegen/threefry.h)
 //   lower_reduces     REDUCE -> register accumulator                 (codegen/reduce_to_acc.h)
 //   linearize         LINEAR with RANGE/END and IF/ENDIF             (codegen/linearize.h)
 //   render_c          C source with the runtime's calling convention (render/c_renderer.h)

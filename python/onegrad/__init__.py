@@ -13,8 +13,13 @@ from .errors import (CompileError, DeviceError, DTypeError, Error, IndexShapeErr
                      RewriteError, ShapeError, VerifyError)
 from .tensor import Tensor
 from . import nn
+# random (THREEFRY): torch-named free functions
+from ._random import (bernoulli, initial_seed, manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
+                      randn, randn_like, randperm, uniform)
 
 __version__ = "0.1.0"
 
 __all__ = ["Tensor", "nn", "DType", "dtypes", "errors", "Error", "ShapeError", "IndexShapeError", "DTypeError",
            "DeviceError", "CompileError", "VerifyError", "RewriteError", "InternalError", "ParseError"]
+__all__ += ["manual_seed", "initial_seed", "rand", "randn", "randint", "randperm", "normal", "uniform", "multinomial",
+            "bernoulli", "rand_like", "randn_like", "randint_like"]  # random

@@ -501,6 +501,91 @@ class Tensor:
         return out
 
 
+    # ---- random (src/tensor/random.h; docs/tensor.md, "Random numbers"): THREEFRY from one seeded
+    # generator. Shapes as in torch (rand(2, 3) or rand((2, 3))); checks happen in C++.
+
+    @staticmethod
+    def manual_seed(seed=0) -> None:
+        """Seeds the generator (the Threefry key) and restarts its counter, as torch.manual_seed.
+        Any int in [-2**63, 2**64); negative seeds wrap to uint64 like torch's."""
+        seed = int(seed)
+        if not -(2**63) <= seed < 2**64:
+            raise ValueError(f"manual_seed: seed {seed} is outside [-2**63, 2**64)")
+        _C.manual_seed(seed & (2**64 - 1))
+
+    @staticmethod
+    def rand(*shape, dtype=None, device=None) -> "Tensor":
+        """Uniform on [0, 1) (float32 by default)."""
+        return Tensor._wrap(_C.rand(_shape_or_empty(shape), to_dtype(dtype or dtypes.default_float).name,
+                                    _device(device)))
+
+    @staticmethod
+    def randn(*shape, dtype=None, device=None) -> "Tensor":
+        """Standard normal (float32 by default)."""
+        return Tensor._wrap(_C.randn(_shape_or_empty(shape), to_dtype(dtype or dtypes.default_float).name,
+                                     _device(device)))
+
+    @staticmethod
+    def randint(low, high=None, size=None, dtype=None, device=None) -> "Tensor":
+        """torch.randint: randint(high, size) or randint(low, high, size); int64 by default."""
+        if size is None:
+            if high is None or not isinstance(high, (tuple, list)):
+                raise TypeError("randint: expects randint(high, size) or randint(low, high, size)")
+            low, high, size = 0, low, high
+        elif high is None:
+            low, high = 0, low
+        shape = int_list(size, "randint") if isinstance(size, (tuple, list)) else int_list((size,), "randint")
+        return Tensor._wrap(_C.randint(int(low), int(high), shape, to_dtype(dtype or dtypes.int64).name,
+                                       _device(device)))
+
+    @staticmethod
+    def uniform(*shape, low=0.0, high=1.0, dtype=None, device=None) -> "Tensor":
+        """Uniform on [low, high) (tinygrad's Tensor.uniform; torch spells it t.uniform_(low, high))."""
+        return Tensor._wrap(_C.uniform(_shape_or_empty(shape), float(low), float(high),
+                                       to_dtype(dtype or dtypes.default_float).name, _device(device)))
+
+    @staticmethod
+    def normal(*shape, mean=0.0, std=1.0, dtype=None, device=None) -> "Tensor":
+        """mean + std * randn (tinygrad's Tensor.normal; torch.normal(mean, std, size) is onegrad.normal)."""
+        return Tensor._wrap(_C.normal(_shape_or_empty(shape), float(mean), float(std),
+                                      to_dtype(dtype or dtypes.default_float).name, _device(device)))
+
+    @staticmethod
+    def randperm(n, dtype=None, device=None) -> "Tensor":
+        """A random permutation of 0..n-1 (int64 by default, as torch)."""
+        return Tensor._wrap(_C.randperm(int_list((n,), "randperm")[0], to_dtype(dtype or dtypes.int64).name, _device(device)))
+
+    @staticmethod
+    def rand_like(t: "Tensor", dtype=None) -> "Tensor":
+        return Tensor._wrap(_C.rand_like(t._t, None if dtype is None else to_dtype(dtype).name))
+
+    @staticmethod
+    def randn_like(t: "Tensor", dtype=None) -> "Tensor":
+        return Tensor._wrap(_C.randn_like(t._t, None if dtype is None else to_dtype(dtype).name))
+
+    @staticmethod
+    def randint_like(t: "Tensor", low, high=None, dtype=None) -> "Tensor":
+        """torch.randint_like(t, high) or (t, low, high): t's shape and dtype unless dtype is given."""
+        if high is None:
+            low, high = 0, low
+        return Tensor._wrap(_C.randint_like(t._t, int(low), int(high), None if dtype is None else to_dtype(dtype).name))
+
+    def multinomial(self, num_samples, replacement=False) -> "Tensor":
+        """int64 indices drawn from each row of these (1-D or 2-D, non-negative) weights."""
+        return Tensor._wrap(_C.multinomial(self._t, int_list((num_samples,), "multinomial")[0], bool(replacement)))
+
+    def bernoulli(self, p=None) -> "Tensor":
+        """1 with probability self[i] (or with probability p for every element when p is given)."""
+        if p is None:
+            return Tensor._wrap(_C.bernoulli(self._t))
+        return Tensor._wrap(_C.bernoulli_p(self._t, float(p)))
+
+    def dropout(self, p=0.5, training=True) -> "Tensor":
+        """Zeros each element with probability p, scales the rest by 1/(1-p) (nn.functional.dropout)."""
+        return Tensor._wrap(_C.dropout(self._t, float(p), bool(training)))
+
+    # ---- end of random
+
     # Last in the class: these names shadow the builtins for the rest of the class body.
     def float(self): return self.cast(dtypes.float32)
     def half(self): return self.cast(dtypes.float16)

@@ -13,6 +13,8 @@ void bind_errors(py::module_& m);
 // The _C.Tensor class: a thin, 1:1 mirror of tensor.h (tensor_bind.cpp). Everything Pythonic
 // (operators, dtype inference, numpy) lives in onegrad/tensor.py, where it is easier to read.
 void bind_tensor(py::module_& m);
+// random: manual_seed, rand, randn, ... as module functions (random_bind.cpp)
+void bind_random(py::module_& m);
 
 // ---- conversions (convert.cpp)
 

@@ -104,4 +104,8 @@ TEST(Threefry, RuleMatchesOnlyUint64) {
     if (u->op == Ops::ADD) EXPECT_EQ(u->dtype, dtypes::uint32);  // the ARX words
   }
   EXPECT_EQ(threefry2x32_primitives(a, a)->dtype, dtypes::uint64);
+  // another dtype is not Threefry-2x32 (the verifier rejects it): left for the renderer to refuse
+  UOpRef b = UOp::const_int(dtypes::uint32, 0);
+  UOpRef s32 = UOp::create(Ops::SINK, dtypes::void_, {UOp::create(Ops::THREEFRY, dtypes::uint32, {b, b})});
+  EXPECT_EQ(decompose_threefry(s32), s32);
 }

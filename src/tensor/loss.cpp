@@ -62,6 +62,13 @@ void check_broadcasts_to(const std::string& op, const std::string& what, const T
                      shape_text(shape));
 }
 
+// A class weight holds one value per class (PyTorch's message).
+void check_class_weight(const std::string& op, const std::optional<Tensor>& weight, int64_t c) {
+  if (weight && weight->shape() != Dims{c})
+    throw ShapeError(op + ": weight tensor should be defined either for all " + std::to_string(c) +
+                     " classes or no classes but got weight tensor of shape " + shape_text(weight->shape()));
+}
+
 // What the class-index losses share: for input (N, C, d...) or (C,) and target (N, d...) or (),
 // the class axis, the one-hot mask of the targets over it, the picked log-probabilities and the
 // per-element weights (weight[target], 0 where target == ignore_index).
@@ -90,9 +97,7 @@ ClassPick pick_classes(const std::string& op, const Tensor& x, const Tensor& tar
   if (ts != want)
     throw ShapeError(op + ": expected target shape " + shape_text(want) + " for input shape " + shape_text(in) +
                      ", got " + shape_text(ts));
-  if (weight && weight->shape() != Dims{c})
-    throw ShapeError(op + ": weight tensor should be defined either for all " + std::to_string(c) +
-                     " classes or no classes but got weight tensor of shape " + shape_text(weight->shape()));
+  check_class_weight(op, weight, c);
   Dims cls_shape(in.size(), 1);
   cls_shape[p.axis] = c;
   Tensor cls = Tensor::arange(0, c, 1, dtypes::int64, x.device()).reshape(cls_shape);
@@ -153,9 +158,7 @@ Tensor Tensor::cross_entropy(const Tensor& target, const std::optional<Tensor>& 
   Tensor logp = as_float(*this).log_softmax(axis);
   Dims cls_shape(in.size(), 1);
   cls_shape[axis] = c;
-  if (weight && weight->shape() != Dims{c})
-    throw ShapeError(op + ": weight tensor should be defined either for all " + std::to_string(c) +
-                     " classes or no classes but got weight tensor of shape " + shape_text(weight->shape()));
+  check_class_weight(op, weight, c);
   std::optional<Tensor> w_b;
   if (weight) w_b = weight->cast(logp.dtype()).reshape(cls_shape);
   double eps_c = label_smoothing / double(c);

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from helpers import check_torch
 
 import onegrad.nn.functional as OF
 from onegrad import Tensor, dtypes
@@ -21,19 +22,6 @@ from onegrad.errors import ArgumentError, DTypeError, ShapeError
 REDUCTIONS = ["none", "mean", "sum"]
 # input shapes: (N, C), (C,), (N, C, d), (N, C, d1, d2)
 CLASS_SHAPES = [(4, 5), (5,), (2, 4, 3), (2, 3, 2, 2)]
-
-
-def compare(got, want, rtol=1e-5, atol=1e-6, dtype=None):
-    assert isinstance(got, Tensor)
-    w = want.detach().numpy()
-    assert got.shape == tuple(want.shape), f"shape {got.shape} != {tuple(want.shape)}"
-    want_dt = dtype if dtype is not None else dtypes.from_numpy(w.dtype)
-    assert got.dtype == want_dt, f"dtype {got.dtype} != {want_dt}"
-    g = got.numpy()
-    if np.issubdtype(w.dtype, np.floating):
-        np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
-    else:
-        np.testing.assert_array_equal(g, w)
 
 
 def class_target(rng, shape, ignore=False):
@@ -63,9 +51,9 @@ def test_cross_entropy_indices(rng, shape, weighted, reduction, label_smoothing)
                            reduction=reduction, label_smoothing=label_smoothing)
     got = OF.cross_entropy(Tensor(x), Tensor(t), None if w is None else Tensor(w), reduction=reduction,
                            label_smoothing=label_smoothing)
-    compare(got, want, 1e-5, 1e-5)
+    check_torch(got, want, 1e-5, 1e-5)
     # the Tensor method is the same op
-    compare(Tensor(x).cross_entropy(t, w, reduction=reduction, label_smoothing=label_smoothing), want, 1e-5, 1e-5)
+    check_torch(Tensor(x).cross_entropy(t, w, reduction=reduction, label_smoothing=label_smoothing), want, 1e-5, 1e-5)
 
 
 @pytest.mark.parametrize("label_smoothing", [0.0, 0.2])
@@ -82,7 +70,7 @@ def test_cross_entropy_probabilities(rng, shape, weighted, reduction, label_smoo
                            reduction=reduction, label_smoothing=label_smoothing)
     got = OF.cross_entropy(Tensor(x), Tensor(p), None if w is None else Tensor(w), reduction=reduction,
                            label_smoothing=label_smoothing)
-    compare(got, want, 1e-5, 1e-5)
+    check_torch(got, want, 1e-5, 1e-5)
 
 
 @pytest.mark.parametrize("ignore_index", [-100, 0, 2])
@@ -92,23 +80,23 @@ def test_cross_entropy_ignore_index(rng, ignore_index):
     for reduction in REDUCTIONS:
         want = F.cross_entropy(torch.from_numpy(x), torch.from_numpy(t), ignore_index=ignore_index,
                                reduction=reduction, label_smoothing=0.1)
-        compare(OF.cross_entropy(Tensor(x), Tensor(t), ignore_index=ignore_index, reduction=reduction,
+        check_torch(OF.cross_entropy(Tensor(x), Tensor(t), ignore_index=ignore_index, reduction=reduction,
                                  label_smoothing=0.1), want, 1e-5, 1e-6)
 
 
 def test_cross_entropy_all_ignored_is_nan():
     x = np.zeros((3, 4), np.float32)
     t = np.full(3, -100, np.int64)
-    compare(OF.cross_entropy(Tensor(x), Tensor(t)), F.cross_entropy(torch.from_numpy(x), torch.from_numpy(t)))
+    check_torch(OF.cross_entropy(Tensor(x), Tensor(t)), F.cross_entropy(torch.from_numpy(x), torch.from_numpy(t)))
 
 
 def test_cross_entropy_float64_and_int32_targets(rng):
     x = rng.standard_normal((5, 3))
     t = np.array([0, 1, 2, 1, 0])
     want = F.cross_entropy(torch.from_numpy(x), torch.from_numpy(t.astype(np.int64)))
-    compare(OF.cross_entropy(Tensor(x), Tensor(t.astype(np.int64))), want, 1e-12, 1e-12)
+    check_torch(OF.cross_entropy(Tensor(x), Tensor(t.astype(np.int64))), want, 1e-12, 1e-12)
     # onegrad's default int is int32: accepted as class indices (torch wants int64; documented)
-    compare(OF.cross_entropy(Tensor(x), Tensor(t.astype(np.int32))), want, 1e-12, 1e-12)
+    check_torch(OF.cross_entropy(Tensor(x), Tensor(t.astype(np.int32))), want, 1e-12, 1e-12)
 
 
 def test_cross_entropy_extreme_logits():
@@ -116,7 +104,7 @@ def test_cross_entropy_extreme_logits():
     t = np.array([1, 0], np.int64)
     for reduction in REDUCTIONS:
         want = F.cross_entropy(torch.from_numpy(x), torch.from_numpy(t), reduction=reduction)
-        compare(OF.cross_entropy(Tensor(x), Tensor(t), reduction=reduction), want, 1e-5, 1e-3)
+        check_torch(OF.cross_entropy(Tensor(x), Tensor(t), reduction=reduction), want, 1e-5, 1e-3)
 
 
 # ---- nll_loss
@@ -133,7 +121,7 @@ def test_nll_loss(rng, shape, ignore, weighted, reduction):
     w = rng.uniform(0.2, 2.0, size=shape[c_axis]).astype(np.float32) if weighted else None
     want = F.nll_loss(torch.from_numpy(x), torch.from_numpy(t), None if w is None else torch.from_numpy(w),
                       reduction=reduction)
-    compare(OF.nll_loss(Tensor(x), Tensor(t), None if w is None else Tensor(w), reduction=reduction), want, 1e-5, 1e-6)
+    check_torch(OF.nll_loss(Tensor(x), Tensor(t), None if w is None else Tensor(w), reduction=reduction), want, 1e-5, 1e-6)
 
 
 @pytest.mark.filterwarnings("ignore:size_average and reduce args will be deprecated")
@@ -142,7 +130,7 @@ def test_legacy_size_average_reduce(rng):
     t = np.array([0, 1, 2, 0], np.int64)
     for sa, rd in ((False, None), (None, False), (True, True)):
         want = F.nll_loss(torch.from_numpy(x), torch.from_numpy(t), size_average=sa, reduce=rd)
-        compare(OF.nll_loss(Tensor(x), Tensor(t), size_average=sa, reduce=rd), want, 1e-6, 1e-6)
+        check_torch(OF.nll_loss(Tensor(x), Tensor(t), size_average=sa, reduce=rd), want, 1e-6, 1e-6)
 
 
 # ---- mse / l1
@@ -158,14 +146,14 @@ def test_mse_l1(rng, op, shape, tshape, reduction):
     with warnings.catch_warnings():  # torch warns that a target of another shape broadcasts
         warnings.simplefilter("ignore")
         want = getattr(F, op)(torch.from_numpy(x), torch.from_numpy(t), reduction=reduction)
-    compare(getattr(OF, op)(Tensor(x), Tensor(t), reduction=reduction), want, 1e-5, 1e-6)
-    compare(getattr(Tensor(x), op)(Tensor(t), reduction=reduction), want, 1e-5, 1e-6)
+    check_torch(getattr(OF, op)(Tensor(x), Tensor(t), reduction=reduction), want, 1e-5, 1e-6)
+    check_torch(getattr(Tensor(x), op)(Tensor(t), reduction=reduction), want, 1e-5, 1e-6)
 
 
 @pytest.mark.parametrize("op", ["mse_loss", "l1_loss"])
 def test_mse_l1_float64(rng, op):
     x, t = rng.standard_normal((4, 5)), rng.standard_normal((4, 5))
-    compare(getattr(OF, op)(Tensor(x), Tensor(t)), getattr(F, op)(torch.from_numpy(x), torch.from_numpy(t)),
+    check_torch(getattr(OF, op)(Tensor(x), Tensor(t)), getattr(F, op)(torch.from_numpy(x), torch.from_numpy(t)),
             1e-12, 1e-12)
 
 
@@ -184,7 +172,7 @@ def test_binary_cross_entropy(rng, shape, weight_shape, reduction):
         .astype(np.float32)
     want = F.binary_cross_entropy(torch.from_numpy(x), torch.from_numpy(t), None if w is None else torch.from_numpy(w),
                                   reduction=reduction)
-    compare(OF.binary_cross_entropy(Tensor(x), Tensor(t), None if w is None else Tensor(w), reduction=reduction),
+    check_torch(OF.binary_cross_entropy(Tensor(x), Tensor(t), None if w is None else Tensor(w), reduction=reduction),
             want, 1e-5, 1e-4)
 
 
@@ -201,7 +189,7 @@ def test_binary_cross_entropy_with_logits(rng, shape, weighted, pos_weight, redu
     tt = lambda a: None if a is None else torch.from_numpy(a)  # noqa: E731
     ot = lambda a: None if a is None else Tensor(a)  # noqa: E731
     want = F.binary_cross_entropy_with_logits(tt(x), tt(t), tt(w), reduction=reduction, pos_weight=tt(pw))
-    compare(OF.binary_cross_entropy_with_logits(ot(x), ot(t), ot(w), reduction=reduction, pos_weight=ot(pw)),
+    check_torch(OF.binary_cross_entropy_with_logits(ot(x), ot(t), ot(w), reduction=reduction, pos_weight=ot(pw)),
             want, 1e-5, 1e-5)
 
 
@@ -213,13 +201,13 @@ def test_binary_cross_entropy_with_logits(rng, shape, weighted, pos_weight, redu
 def test_one_hot(rng, shape, num_classes):
     t = rng.integers(0, 6, size=shape).astype(np.int64)
     want = F.one_hot(torch.from_numpy(t), num_classes)
-    compare(OF.one_hot(Tensor(t), num_classes), want)
-    compare(Tensor(t).one_hot(num_classes), want)
+    check_torch(OF.one_hot(Tensor(t), num_classes), want)
+    check_torch(Tensor(t).one_hot(num_classes), want)
 
 
 def test_one_hot_int32_input():
     t = np.array([2, 0, 1], np.int32)
-    compare(Tensor(t).one_hot(), F.one_hot(torch.from_numpy(t.astype(np.int64))))
+    check_torch(Tensor(t).one_hot(), F.one_hot(torch.from_numpy(t.astype(np.int64))))
 
 
 # ---- errors: what torch rejects, onegrad rejects

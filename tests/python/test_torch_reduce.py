@@ -15,6 +15,7 @@ import sys
 import numpy as np
 import pytest
 import torch
+from helpers import check_torch
 
 from onegrad import Tensor, dtypes
 from onegrad.errors import DTypeError, ShapeError
@@ -52,21 +53,6 @@ def draw(rng, shape, npdt, lo=-4.0, hi=4.0):
     return rng.uniform(lo, hi, size=shape).astype(npdt)
 
 
-def compare(got, want, rtol=1e-5, atol=1e-6, dtype=None):
-    """got (onegrad) against want (torch): shape, dtype (torch's unless `dtype` says otherwise) and
-    values (NaNs equal; ints and bools exact)."""
-    assert isinstance(got, Tensor)
-    w = want.numpy()
-    assert got.shape == tuple(want.shape), f"shape {got.shape} != {tuple(want.shape)}"
-    want_dt = dtype if dtype is not None else dtypes.from_numpy(w.dtype)
-    assert got.dtype == want_dt, f"dtype {got.dtype} != {want_dt}"
-    g = got.numpy()
-    if np.issubdtype(w.dtype, np.floating):
-        np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
-    else:
-        np.testing.assert_array_equal(g, w.astype(g.dtype))
-
-
 def torch_axis(axis):
     return tuple(axis) if isinstance(axis, (list, tuple)) else axis
 
@@ -82,7 +68,7 @@ def test_var_std(rng, op, shape, axis, keepdim):
     corr = int(rng.integers(0, 3))  # 0, 1 or 2: a correction >= N gives inf/NaN as torch
     want = getattr(torch, op)(torch.from_numpy(a), dim=torch_axis(axis), correction=corr, keepdim=keepdim)
     got = getattr(Tensor(a), op)(axis, keepdim=keepdim, correction=corr)
-    compare(got, want, rtol=1e-4, atol=1e-5)
+    check_torch(got, want, rtol=1e-4, atol=1e-5)
 
 
 @pytest.mark.parametrize("npdt", [np.float64, np.float16], ids=["float64", "float16"])
@@ -93,22 +79,22 @@ def test_var_std_dtypes(rng, op, npdt, axis):
     kw = {} if axis is None else {"dim": axis}
     want = getattr(torch, op)(torch.from_numpy(a), **kw)
     tol = (1e-10, 1e-12) if npdt == np.float64 else (4e-3, 4e-3)
-    compare(getattr(Tensor(a), op)(axis), want, *tol)
+    check_torch(getattr(Tensor(a), op)(axis), want, *tol)
 
 
 @pytest.mark.parametrize("unbiased", [True, False])
 def test_var_unbiased_and_var_mean(rng, unbiased):
     a = draw(rng, (3, 5), np.float32)
     t = torch.from_numpy(a)
-    compare(Tensor(a).var(1, unbiased), torch.var(t, 1, unbiased))
+    check_torch(Tensor(a).var(1, unbiased), torch.var(t, 1, unbiased))
     v, m = Tensor(a).var_mean(dim=0, keepdim=True, correction=0 if not unbiased else 1)
     tv, tm = torch.var_mean(t, 0, unbiased=unbiased, keepdim=True)
-    compare(v, tv, 1e-5, 1e-6)
-    compare(m, tm, 1e-5, 1e-6)
+    check_torch(v, tv, 1e-5, 1e-6)
+    check_torch(m, tm, 1e-5, 1e-6)
     s, m = Tensor(a).std_mean(-1, unbiased)
     ts, tm = torch.std_mean(t, -1, unbiased=unbiased)
-    compare(s, ts, 1e-5, 1e-6)
-    compare(m, tm, 1e-5, 1e-6)
+    check_torch(s, ts, 1e-5, 1e-6)
+    check_torch(m, tm, 1e-5, 1e-6)
 
 
 @pytest.mark.parametrize("npdt", [np.int32, np.bool_, np.uint8], ids=["int32", "bool", "uint8"])
@@ -137,14 +123,14 @@ def test_argmax_argmin(rng, op, shape, axis, keepdim, npdt):
     a = draw(rng, shape, npdt, -3, 3) if not np.issubdtype(npdt, np.floating) else \
         rng.integers(-3, 4, size=shape).astype(npdt) * np.asarray(0.5, npdt)
     want = getattr(torch, op)(torch.from_numpy(a), dim=axis, keepdim=keepdim)
-    compare(getattr(Tensor(a), op)(axis, keepdim=keepdim), want)
+    check_torch(getattr(Tensor(a), op)(axis, keepdim=keepdim), want)
 
 
 @pytest.mark.parametrize("op", ["argmax", "argmin"])
 def test_argmax_nan_first(op):
     a = np.array([[1, np.nan, 3, np.nan], [2, 5, -1, 5], [np.inf, -np.inf, np.nan, 0]], np.float32)
     for axis in (None, 0, 1):
-        compare(getattr(Tensor(a), op)(dim=axis), getattr(torch, op)(torch.from_numpy(a), dim=axis))
+        check_torch(getattr(Tensor(a), op)(dim=axis), getattr(torch, op)(torch.from_numpy(a), dim=axis))
 
 
 def test_argmax_errors():
@@ -171,7 +157,7 @@ def test_any_all(rng, op, shape, axis, keepdim, npdt):
     t = torch.from_numpy(a)
     want = getattr(torch, op)(t) if axis is None else getattr(torch, op)(t, dim=axis, keepdim=keepdim)
     got = getattr(Tensor(a), op)(axis, keepdim=keepdim if axis is not None else False)
-    compare(got, want.bool(), dtype=dtypes.bool)  # torch gives uint8 for uint8 (documented)
+    check_torch(got, want.bool(), dtype=dtypes.bool)  # torch gives uint8 for uint8 (documented)
 
 
 @pytest.mark.parametrize("op", ["any", "all"])
@@ -180,7 +166,7 @@ def test_any_all_empty(op):
     for axis in (None, 1, 0):
         t = torch.from_numpy(a)
         want = getattr(torch, op)(t) if axis is None else getattr(torch, op)(t, dim=axis)
-        compare(getattr(Tensor(a), op)(axis), want)
+        check_torch(getattr(Tensor(a), op)(axis), want)
 
 
 # ---- log_softmax / logsumexp
@@ -192,20 +178,20 @@ def test_log_softmax(rng, shape, axis, npdt):
     a = draw(rng, shape, npdt, -20, 20)
     want = torch.log_softmax(torch.from_numpy(a), axis)
     tol = (1e-5, 1e-5) if npdt == np.float32 else (1e-10, 1e-12)
-    compare(Tensor(a).log_softmax(axis), want, *tol)
-    compare(Tensor(a).log_softmax(dim=axis), want, *tol)
+    check_torch(Tensor(a).log_softmax(axis), want, *tol)
+    check_torch(Tensor(a).log_softmax(dim=axis), want, *tol)
 
 
 def test_log_softmax_special():
     inf = np.inf
     a = np.array([[1000, 0, -1000], [-inf, 0, 1], [-inf, -inf, -inf], [3, 3, 3]], np.float32)
-    compare(Tensor(a).log_softmax(-1), torch.log_softmax(torch.from_numpy(a), -1), 1e-5, 1e-6)
+    check_torch(Tensor(a).log_softmax(-1), torch.log_softmax(torch.from_numpy(a), -1), 1e-5, 1e-6)
 
 
 def test_log_softmax_int_is_float32():
     # torch has no int kernel; onegrad computes in float32 like softmax (documented)
     a = np.array([[1, 2, 3]], np.int32)
-    compare(Tensor(a).log_softmax(1), torch.log_softmax(torch.from_numpy(a).float(), 1))
+    check_torch(Tensor(a).log_softmax(1), torch.log_softmax(torch.from_numpy(a).float(), 1))
 
 
 @pytest.mark.parametrize("keepdim", [False, True])
@@ -214,16 +200,16 @@ def test_log_softmax_int_is_float32():
 def test_logsumexp(rng, shape, axis, keepdim):
     a = draw(rng, shape, np.float32, -30, 30)
     want = torch.logsumexp(torch.from_numpy(a), torch_axis(axis), keepdim=keepdim)
-    compare(Tensor(a).logsumexp(axis, keepdim=keepdim), want, 1e-5, 1e-5)
+    check_torch(Tensor(a).logsumexp(axis, keepdim=keepdim), want, 1e-5, 1e-5)
 
 
 def test_logsumexp_special_and_ints():
     inf = np.inf
     a = np.array([[-inf, -inf, -inf], [inf, 0, 1], [1e30, 1e30, 0], [np.nan, 0, 1]], np.float32)
-    compare(Tensor(a).logsumexp(1), torch.logsumexp(torch.from_numpy(a), 1), 1e-6, 1e-6)
+    check_torch(Tensor(a).logsumexp(1), torch.logsumexp(torch.from_numpy(a), 1), 1e-6, 1e-6)
     i = np.array([[1, 2], [3, 4]], np.int32)
-    compare(Tensor(i).logsumexp(0), torch.logsumexp(torch.from_numpy(i), 0))  # float32, as torch
-    compare(Tensor(a[:1]).logsumexp(), torch.logsumexp(torch.from_numpy(a[:1]), (0, 1)))
+    check_torch(Tensor(i).logsumexp(0), torch.logsumexp(torch.from_numpy(i), 0))  # float32, as torch
+    check_torch(Tensor(a[:1]).logsumexp(), torch.logsumexp(torch.from_numpy(a[:1]), (0, 1)))
 
 
 # ---- cumsum / cumprod
@@ -242,8 +228,8 @@ def test_cumsum_cumprod(rng, op, shape, axis, npdt):
         a = draw(rng, shape, npdt)
     want = getattr(torch, op)(torch.from_numpy(a), axis)
     tol = (1e-5, 1e-5) if npdt == np.float32 else (1e-12, 1e-12)
-    compare(getattr(Tensor(a), op)(axis), want, *tol)
-    compare(getattr(Tensor(a), op)(dim=axis), want, *tol)
+    check_torch(getattr(Tensor(a), op)(axis), want, *tol)
+    check_torch(getattr(Tensor(a), op)(dim=axis), want, *tol)
 
 
 @pytest.mark.parametrize("op", ["cumsum", "cumprod"])
@@ -251,27 +237,27 @@ def test_cumsum_unsigned_is_uint64(op):
     # documented difference: onegrad's sum rule keeps unsigned ints unsigned (torch: int64)
     a = np.array([[200, 100, 3], [1, 2, 255]], np.uint8)
     want = getattr(torch, op)(torch.from_numpy(a), 1)
-    compare(getattr(Tensor(a), op)(1), want, dtype=dtypes.uint64)
+    check_torch(getattr(Tensor(a), op)(1), want, dtype=dtypes.uint64)
 
 
 @pytest.mark.parametrize("op", ["cumsum", "cumprod"])
 def test_cum_edge_shapes(op):
     for a, axis in ((np.zeros((2, 0), np.float32), 1), (np.zeros((0, 3), np.int32), 0), (np.array(2.5, np.float32), 0),
                     (np.array(3, np.int32), -1)):
-        compare(getattr(Tensor(a), op)(axis), getattr(torch, op)(torch.from_numpy(a), axis))
+        check_torch(getattr(Tensor(a), op)(axis), getattr(torch, op)(torch.from_numpy(a), axis))
 
 
 def test_cumsum_special_floats():
     a = np.array([1, np.inf, -np.inf, 2, np.nan, 3], np.float32)
-    compare(Tensor(a).cumsum(0), torch.cumsum(torch.from_numpy(a), 0))
-    compare(Tensor(a).cumprod(0), torch.cumprod(torch.from_numpy(a), 0))
+    check_torch(Tensor(a).cumsum(0), torch.cumsum(torch.from_numpy(a), 0))
+    check_torch(Tensor(a).cumprod(0), torch.cumprod(torch.from_numpy(a), 0))
 
 
 def test_cumsum_float16():
     # torch has no CPU float16 cumsum: compare with float32 rounded
     a = np.linspace(-2, 2, 12).astype(np.float16).reshape(3, 4)
     want = torch.cumsum(torch.from_numpy(a.astype(np.float32)), 1).half()
-    compare(Tensor(a).cumsum(1), want, 2e-3, 2e-3)
+    check_torch(Tensor(a).cumsum(1), want, 2e-3, 2e-3)
 
 
 @pytest.mark.parametrize("op", ["cumsum", "cumprod", "cummax", "cummin"])
@@ -298,10 +284,10 @@ def test_cummax_cummin(rng, op, shape, axis, npdt):
         a = np.round(a)
     tv, ti = getattr(torch, op)(torch.from_numpy(a), axis)
     got = getattr(Tensor(a), op)(axis)
-    compare(got.values, tv)
-    compare(got.indices, ti)
+    check_torch(got.values, tv)
+    check_torch(got.indices, ti)
     v, i = got  # unpacks like torch's return type
-    compare(i, ti)
+    check_torch(i, ti)
 
 
 @pytest.mark.parametrize("op", ["cummax", "cummin"])
@@ -311,8 +297,8 @@ def test_cummax_nan_inf(op):
                  np.float32)
     tv, ti = getattr(torch, op)(torch.from_numpy(a), 1)
     got = getattr(Tensor(a), op)(1)
-    compare(got.values, tv)
-    compare(got.indices, ti)
+    check_torch(got.values, tv)
+    check_torch(got.indices, ti)
 
 
 def test_cummax_extreme_ints():
@@ -320,8 +306,35 @@ def test_cummax_extreme_ints():
     for op in ("cummax", "cummin"):
         tv, ti = getattr(torch, op)(torch.from_numpy(a), 0)
         got = getattr(Tensor(a), op)(0)
-        compare(got.values, tv)
-        compare(got.indices, ti)
+        check_torch(got.values, tv)
+        check_torch(got.indices, ti)
+
+
+# ---- float16 (torch's CPU lacks most float16 kernels: its float32 result of the same inputs, rounded)
+
+
+HALF_OPS = {
+    "log_softmax": (lambda t: t.log_softmax(1), lambda t: torch.log_softmax(t, 1)),
+    "logsumexp": (lambda t: t.logsumexp((0, 1), keepdim=True), lambda t: torch.logsumexp(t, (0, 1), keepdim=True)),
+    "cumsum": (lambda t: t.cumsum(0), lambda t: torch.cumsum(t, 0)),
+    "cumprod": (lambda t: (t * 0.25).cumprod(1), lambda t: torch.cumprod(t * 0.25, 1)),
+    "std": (lambda t: t.std(-1), lambda t: torch.std(t, -1)),
+    "argmax": (lambda t: t.argmax(0), lambda t: torch.argmax(t, 0)),
+    "argmin": (lambda t: t.argmin(), lambda t: torch.argmin(t)),
+    "cummax_values": (lambda t: t.cummax(1).values, lambda t: torch.cummax(t, 1).values),
+    "cummin_indices": (lambda t: t.cummin(0).indices, lambda t: torch.cummin(t, 0).indices),
+    "any": (lambda t: t.any(1), lambda t: torch.any(t, 1)),
+}
+
+
+@pytest.mark.parametrize("name", list(HALF_OPS))
+def test_float16(rng, name):
+    og, th = HALF_OPS[name]
+    a = np.round(draw(rng, (5, 6), np.float32, -3, 3) * 4).astype(np.float16) / np.float16(4)  # ties too
+    want = th(torch.from_numpy(a.astype(np.float32)))
+    if want.dtype == torch.float32:
+        want = want.half()
+    check_torch(og(Tensor(a)), want, 4e-3, 4e-3)
 
 
 # ---- kernel counts (DEBUG=1 prints the schedule)

@@ -6,6 +6,7 @@
 // need the values, and building graph never reads them: an out-of-range class index picks nothing
 // (its loss and weight are 0), as a one-hot row of zeros.
 #include <algorithm>
+#include <sstream>
 
 #include "tensor/broadcast.h"
 #include "tensor/shape_util.h"
@@ -15,6 +16,13 @@
 namespace onegrad {
 
 namespace {
+
+// 1.5 as "1.5" (std::to_string gives "1.500000").
+std::string number_text(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
 
 enum class Reduction { None, Mean, Sum };
 
@@ -70,11 +78,9 @@ void check_class_weight(const std::string& op, const std::optional<Tensor>& weig
 }
 
 // What the class-index losses share: for input (N, C, d...) or (C,) and target (N, d...) or (),
-// the class axis, the one-hot mask of the targets over it, the picked log-probabilities and the
-// per-element weights (weight[target], 0 where target == ignore_index).
+// the picked log-probabilities and the per-element weights (weight[target], 0 where target ==
+// ignore_index), through a one-hot mask of the targets over the class axis.
 struct ClassPick {
-  int64_t axis = 0;
-  Tensor mask;    // input's shape: bool, target == class
   Tensor picked;  // target's shape: input[target]
   Tensor weight;  // target's shape: weight[target] or 1; 0 where ignored
   Tensor valid;   // target's shape: target != ignore_index
@@ -87,10 +93,9 @@ ClassPick pick_classes(const std::string& op, const Tensor& x, const Tensor& tar
     throw DTypeError(op + ": target must hold class indices (an integer dtype), got " + target.dtype().name());
   if (in.empty()) throw ShapeError(op + ": input must have at least 1 dimension (classes), got shape ()");
   ClassPick p;
-  p.axis = in.size() == 1 ? 0 : 1;
-  int64_t c = in[p.axis];
+  int64_t axis = in.size() == 1 ? 0 : 1, c = in[axis];
   Dims want = in;
-  want.erase(want.begin() + p.axis);
+  want.erase(want.begin() + axis);
   if (in.size() >= 2 && !ts.empty() && ts[0] != in[0])
     throw ShapeError(op + ": expected input batch_size (" + std::to_string(in[0]) + ") to match target batch_size (" +
                      std::to_string(ts[0]) + ")");
@@ -99,14 +104,14 @@ ClassPick pick_classes(const std::string& op, const Tensor& x, const Tensor& tar
                      ", got " + shape_text(ts));
   check_class_weight(op, weight, c);
   Dims cls_shape(in.size(), 1);
-  cls_shape[p.axis] = c;
+  cls_shape[axis] = c;
   Tensor cls = Tensor::arange(0, c, 1, dtypes::int64, x.device()).reshape(cls_shape);
   Tensor t64 = target.cast(dtypes::int64);
-  p.mask = t64.unsqueeze(p.axis).eq(cls);  // broadcasts to the input's shape
+  Tensor mask = t64.unsqueeze(axis).eq(cls);  // broadcasts to the input's shape
   // WHERE, not a product: a 0 weight must not meet an -inf log-probability.
-  p.picked = p.mask.where(x, zero_like(x)).sum({p.axis});
+  p.picked = mask.where(x, zero_like(x)).sum({axis});
   p.valid = t64.ne(Tensor::scalar(ConstValue::from_int(ignore_index), dtypes::int64, x.device()));
-  Tensor w = weight ? p.mask.where(weight->cast(x.dtype()).reshape(cls_shape), zero_like(x)).sum({p.axis})
+  Tensor w = weight ? mask.where(weight->cast(x.dtype()).reshape(cls_shape), zero_like(x)).sum({axis})
                     : Tensor::ones(ts, x.dtype(), x.device());
   p.weight = p.valid.where(w, zero_like(x));
   return p;
@@ -151,7 +156,7 @@ Tensor Tensor::cross_entropy(const Tensor& target, const std::optional<Tensor>& 
   const std::string op = "cross_entropy";
   Reduction r = parse_reduction(op, reduction);
   if (!(label_smoothing >= 0.0 && label_smoothing <= 1.0))
-    throw ArgumentError(op + ": label_smoothing must be between 0.0 and 1.0, got " + std::to_string(label_smoothing));
+    throw ArgumentError(op + ": label_smoothing must be between 0.0 and 1.0, got " + number_text(label_smoothing));
   Dims in = shape();
   if (in.empty()) throw ShapeError(op + ": input must have at least 1 dimension (classes), got shape ()");
   int64_t axis = in.size() == 1 ? 0 : 1, c = in[axis];

@@ -209,7 +209,7 @@ TEST(TensorLoss, Errors) {
   EXPECT_THROW_MSG(x.cross_entropy(int64s({1, 0, 1}, {3}), data({3})), ShapeError,
                    "weight tensor should be defined either for all 5 classes");
   EXPECT_THROW_MSG(x.cross_entropy(int64s({1, 0, 1}, {3}), std::nullopt, -100, "mean", 1.5), ArgumentError,
-                   "cross_entropy: label_smoothing must be between 0.0 and 1.0");
+                   "cross_entropy: label_smoothing must be between 0.0 and 1.0, got 1.5");
   EXPECT_THROW_MSG(x.cross_entropy(data({3, 5}), std::nullopt, 2), ArgumentError, "ignore_index is not supported");
   EXPECT_THROW_MSG(data({2, 3, 4}).nll_loss(data({2, 5}, dtypes::int64)), ShapeError,
                    "nll_loss: expected target shape (2, 4) for input shape (2, 3, 4), got (2, 5)");

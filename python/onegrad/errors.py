@@ -14,6 +14,7 @@ catches ValueError around a bad reshape, or TypeError around a bad dtype, keeps 
     RewriteError   RuntimeError   a rewrite did not settle (a bug in onegrad)
     InternalError  RuntimeError   a broken invariant (a bug in onegrad)
     ParseError     ValueError     text that does not parse (.line and .column)
+    ArgumentError  ValueError     an argument value an op does not take (reduction='avg')
 
 Error itself is not a RuntimeError: a shape mistake is a ValueError, not a runtime failure.
 """
@@ -62,3 +63,8 @@ class ParseError(Error, ValueError):
 
     line = 0
     column = 0
+
+
+# reductions/losses (issue 4)
+class ArgumentError(Error, ValueError):
+    """An argument value an op does not take (a bad reduction name, label_smoothing outside [0, 1])."""

@@ -7,7 +7,9 @@ Python numbers on either side, dtype inference, numpy in and out, flexible argum
 are the same from both languages.
 """
 
+import collections  # reductions/losses (issue 4)
 import math
+import operator  # reductions/losses (issue 4)
 
 import numpy as np
 
@@ -485,6 +487,110 @@ class Tensor:
         axis = axis_arg("softmax", axis, dim)
         return Tensor._wrap(self._t.softmax(-1 if axis is None else int(axis)))
 
+    # ---- reductions/losses (issue 4): statistics, arg-reductions, scans and losses, thin fronts over
+    #      C++ (src/tensor/reduce_stats.cpp, scan.cpp, loss.cpp); PyTorch's names and argument orders.
+
+    def _stat(self, name, axis, unbiased, keepdim, correction):
+        if unbiased is not None and correction is not None:
+            raise TypeError(f"{name}: give unbiased or correction, not both")
+        corr = float(correction) if correction is not None else (0.0 if unbiased is False else 1.0)
+        if isinstance(axis, (tuple, list)) and len(axis) == 0:
+            # axis=() reduces nothing, as for sum: a new axis of size 1 is reduced instead
+            return getattr(self._t.unsqueeze(0), name)([0], corr, False)
+        return getattr(self._t, name)(_axes(axis), corr, bool(keepdim))
+
+    def var(self, axis=None, unbiased=None, keepdim=False, *, correction=None, dim=_NO_DIM) -> "Tensor":
+        """sum((x - mean)^2) / max(0, N - correction); correction 1 (unbiased) by default, as torch."""
+        return Tensor._wrap(self._stat("var", axis_arg("var", axis, dim), unbiased, keepdim, correction))
+
+    def std(self, axis=None, unbiased=None, keepdim=False, *, correction=None, dim=_NO_DIM) -> "Tensor":
+        return Tensor._wrap(self._stat("std", axis_arg("std", axis, dim), unbiased, keepdim, correction))
+
+    def var_mean(self, axis=None, unbiased=None, keepdim=False, *, correction=None, dim=_NO_DIM) -> tuple:
+        v, m = self._stat("var_mean", axis_arg("var_mean", axis, dim), unbiased, keepdim, correction)
+        return Tensor._wrap(v), Tensor._wrap(m)
+
+    def std_mean(self, axis=None, unbiased=None, keepdim=False, *, correction=None, dim=_NO_DIM) -> tuple:
+        s, m = self._stat("std_mean", axis_arg("std_mean", axis, dim), unbiased, keepdim, correction)
+        return Tensor._wrap(s), Tensor._wrap(m)
+
+    def argmax(self, axis=None, keepdim=False, dim=_NO_DIM) -> "Tensor":
+        """int64 index of the first maximum (a NaN counts as the maximum); axis None: of the flattened
+        tensor (keepdim then gives all dims 1, as torch)."""
+        axis = axis_arg("argmax", axis, dim)
+        return Tensor._wrap(self._t.argmax(None if axis is None else operator.index(axis), bool(keepdim)))
+
+    def argmin(self, axis=None, keepdim=False, dim=_NO_DIM) -> "Tensor":
+        axis = axis_arg("argmin", axis, dim)
+        return Tensor._wrap(self._t.argmin(None if axis is None else operator.index(axis), bool(keepdim)))
+
+    def any(self, axis=None, keepdim=False, dim=_NO_DIM) -> "Tensor":
+        return self._reduce("any", axis_arg("any", axis, dim), keepdim)
+
+    def all(self, axis=None, keepdim=False, dim=_NO_DIM) -> "Tensor":
+        return self._reduce("all", axis_arg("all", axis, dim), keepdim)
+
+    def logsumexp(self, axis=None, keepdim=False, dim=_NO_DIM) -> "Tensor":
+        """log(sum(exp(x))) computed stably; axis None reduces all axes."""
+        return self._reduce("logsumexp", axis_arg("logsumexp", axis, dim), keepdim)
+
+    def log_softmax(self, axis=None, dim=_NO_DIM) -> "Tensor":
+        axis = axis_arg("log_softmax", axis, dim)
+        return Tensor._wrap(self._t.log_softmax(-1 if axis is None else operator.index(axis)))
+
+    def _scan_axis(self, name, axis, dim):
+        axis = axis_arg(name, axis, dim)
+        if axis is None:
+            raise TypeError(f"{name}: the axis (dim) to scan along is required")
+        return operator.index(axis)
+
+    def cumsum(self, axis=None, dim=_NO_DIM) -> "Tensor":
+        return Tensor._wrap(self._t.cumsum(self._scan_axis("cumsum", axis, dim)))
+
+    def cumprod(self, axis=None, dim=_NO_DIM) -> "Tensor":
+        return Tensor._wrap(self._t.cumprod(self._scan_axis("cumprod", axis, dim)))
+
+    def cummax(self, axis=None, dim=_NO_DIM):
+        """(values, indices) as torch.cummax: the index is the last position holding the running max."""
+        v, i = self._t.cummax(self._scan_axis("cummax", axis, dim))
+        return ScanResult(Tensor._wrap(v), Tensor._wrap(i))
+
+    def cummin(self, axis=None, dim=_NO_DIM):
+        v, i = self._t.cummin(self._scan_axis("cummin", axis, dim))
+        return ScanResult(Tensor._wrap(v), Tensor._wrap(i))
+
+    def one_hot(self, num_classes=-1) -> "Tensor":
+        """int64 one-hot rows; num_classes=-1 infers max + 1 (this runs a kernel to read the max)."""
+        return Tensor._wrap(self._t.one_hot(operator.index(num_classes)))
+
+    def _opt(self, x):
+        return None if x is None else self._other(x)
+
+    def nll_loss(self, target, weight=None, ignore_index=-100, reduction="mean") -> "Tensor":
+        return Tensor._wrap(self._t.nll_loss(self._other(target), self._opt(weight), operator.index(ignore_index),
+                                             str(reduction)))
+
+    def cross_entropy(self, target, weight=None, ignore_index=-100, reduction="mean",
+                      label_smoothing=0.0) -> "Tensor":
+        return Tensor._wrap(self._t.cross_entropy(self._other(target), self._opt(weight),
+                                                  operator.index(ignore_index), str(reduction),
+                                                  float(label_smoothing)))
+
+    def mse_loss(self, target, reduction="mean") -> "Tensor":
+        return Tensor._wrap(self._t.mse_loss(self._other(target), str(reduction)))
+
+    def l1_loss(self, target, reduction="mean") -> "Tensor":
+        return Tensor._wrap(self._t.l1_loss(self._other(target), str(reduction)))
+
+    def binary_cross_entropy(self, target, weight=None, reduction="mean") -> "Tensor":
+        return Tensor._wrap(self._t.binary_cross_entropy(self._other(target), self._opt(weight), str(reduction)))
+
+    def binary_cross_entropy_with_logits(self, target, weight=None, reduction="mean", pos_weight=None) -> "Tensor":
+        return Tensor._wrap(self._t.binary_cross_entropy_with_logits(self._other(target), self._opt(weight),
+                                                                     str(reduction), self._opt(pos_weight)))
+
+    # ---- end reductions/losses (issue 4)
+
     def _matmul(self, x) -> "Tensor":
         """numpy's rules for 1-D operands (a vector is a row on the left, a column on the right,
         and that axis is dropped from the result); 2-D @ 2-D is C++ matmul."""
@@ -593,6 +699,10 @@ class Tensor:
     def int(self): return self.cast(dtypes.int32)
     def long(self): return self.cast(dtypes.int64)
     def bool(self): return self.cast(dtypes.bool)
+
+
+# reductions/losses (issue 4): cummax/cummin's result, like torch.return_types.cummax
+ScanResult = collections.namedtuple("ScanResult", ["values", "indices"])
 
 
 def _canonical_device(device: str) -> str:

@@ -8,16 +8,13 @@
 #include <algorithm>
 
 #include "tensor/broadcast.h"
+#include "tensor/reduce_util.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 
 namespace onegrad {
 
-namespace {
-
-// The axes to reduce, normalized and sorted; empty input means all axes. A 0-d tensor accepts
-// axis 0 / -1 (PyTorch) and reduces nothing.
 Dims reduce_axes(const std::string& op, const Dims& shape, const Dims& axes) {
   Dims out;
   if (axes.empty()) {
@@ -38,7 +35,6 @@ Dims reduce_axes(const std::string& op, const Dims& shape, const Dims& axes) {
   return out;
 }
 
-// REDUCE over `axes` (already checked), then drop them unless keepdim.
 Tensor reduce_raw(const Tensor& x, Ops op, const Dims& axes, bool keepdim) {
   if (axes.empty()) return x;
   Dims s = x.shape();
@@ -49,6 +45,8 @@ Tensor reduce_raw(const Tensor& x, Ops op, const Dims& axes, bool keepdim) {
     if (std::find(axes.begin(), axes.end(), int64_t(i)) == axes.end()) out.push_back(s[i]);
   return r.reshape(out);
 }
+
+namespace {
 
 DType accumulate_dtype(DType dt) {
   if (dt.is_bool() || dt.is_signed_int()) return dtypes::int64;

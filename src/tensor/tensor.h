@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -165,6 +166,44 @@ class Tensor {
   Tensor mean(std::vector<int64_t> axes = {}, bool keepdim = false) const;
   Tensor softmax(int64_t axis = -1) const;
   Tensor matmul(const Tensor& o) const;  // 2-D @ 2-D as the spec's gemm (more shapes: issue 4)
+
+  // ---- reductions/losses (issue 4): statistics, arg-reductions, scans (reduce_stats.cpp, scan.cpp)
+  //      and losses (loss.cpp); docs/tensor.md "Statistics, arg-reductions, scans and losses".
+  // var/std: floats only; divide by max(0, N - correction) as PyTorch. Half floats compute in float32.
+  Tensor var(std::vector<int64_t> axes = {}, double correction = 1, bool keepdim = false) const;
+  Tensor std(std::vector<int64_t> axes = {}, double correction = 1, bool keepdim = false) const;
+  std::pair<Tensor, Tensor> var_mean(std::vector<int64_t> axes = {}, double correction = 1, bool keepdim = false) const;
+  std::pair<Tensor, Tensor> std_mean(std::vector<int64_t> axes = {}, double correction = 1, bool keepdim = false) const;
+  // int64 index of the first max/min (a NaN counts as the extreme); no axis: of the flattened tensor.
+  Tensor argmax(std::optional<int64_t> axis = std::nullopt, bool keepdim = false) const;
+  Tensor argmin(std::optional<int64_t> axis = std::nullopt, bool keepdim = false) const;
+  Tensor any(std::vector<int64_t> axes = {}, bool keepdim = false) const;  // bool result
+  Tensor all(std::vector<int64_t> axes = {}, bool keepdim = false) const;
+  Tensor log_softmax(int64_t axis = -1) const;
+  Tensor logsumexp(std::vector<int64_t> axes = {}, bool keepdim = false) const;
+  // Scans along one axis: the spec's prefix_sum windows (sum's dtype rules for cumsum/cumprod).
+  Tensor cumsum(int64_t axis) const;
+  Tensor cumprod(int64_t axis) const;
+  std::pair<Tensor, Tensor> cummax(int64_t axis) const;  // values, int64 indices (last of ties)
+  std::pair<Tensor, Tensor> cummin(int64_t axis) const;
+  // Class indices (any int dtype) -> int64 one-hot rows of num_classes >= 0. one_hot() infers the
+  // count as max + 1: it realizes the data, so it is defined by the engine (src/engine/one_hot.cpp).
+  Tensor one_hot(int64_t num_classes) const;
+  Tensor one_hot() const;
+  // Losses as torch.nn.functional defines them; reduction is "none", "mean" or "sum".
+  Tensor nll_loss(const Tensor& target, const std::optional<Tensor>& weight = std::nullopt,
+                  int64_t ignore_index = -100, const std::string& reduction = "mean") const;
+  Tensor cross_entropy(const Tensor& target, const std::optional<Tensor>& weight = std::nullopt,
+                       int64_t ignore_index = -100, const std::string& reduction = "mean",
+                       double label_smoothing = 0.0) const;
+  Tensor mse_loss(const Tensor& target, const std::string& reduction = "mean") const;
+  Tensor l1_loss(const Tensor& target, const std::string& reduction = "mean") const;
+  Tensor binary_cross_entropy(const Tensor& target, const std::optional<Tensor>& weight = std::nullopt,
+                              const std::string& reduction = "mean") const;
+  Tensor binary_cross_entropy_with_logits(const Tensor& target, const std::optional<Tensor>& weight = std::nullopt,
+                                          const std::string& reduction = "mean",
+                                          const std::optional<Tensor>& pos_weight = std::nullopt) const;
+  // ---- end reductions/losses (issue 4)
 
   // ---- realization
   Tensor contiguous() const;  // a LOAD into GLOBAL memory on the same device

@@ -21,6 +21,13 @@ struct ShapeError : Error {
   using Error::Error;
 };
 
+// reductions/losses (issue 4): an argument value an op does not take, that is neither a shape nor a
+// dtype (a reduction name other than none/mean/sum, label_smoothing outside [0, 1], a negative
+// class count). Python raises onegrad.errors.ArgumentError, a ValueError.
+struct ArgumentError : Error {
+  using Error::Error;
+};
+
 // A graph that breaks the op set or typing rules of a stage (the verifier's finding).
 struct VerifyError : Error {
   using Error::Error;

@@ -79,3 +79,20 @@ def values(t):
     """t.numpy()"""
     return t.numpy()
 
+
+
+# ---- reductions/losses (issue 4)
+def check_torch(got, want, rtol=1e-5, atol=1e-6, dtype=None):
+    """got (onegrad) against want (a torch tensor): shape, dtype (torch's unless `dtype` says
+    otherwise) and values (NaNs equal; ints and bools exact)."""
+    assert isinstance(got, Tensor)
+    w = want.detach().numpy()
+    assert got.shape == tuple(want.shape), f"shape {got.shape} != {tuple(want.shape)}"
+    want_dt = dtype if dtype is not None else dtypes.from_numpy(w.dtype)
+    assert got.dtype == want_dt, f"dtype {got.dtype} != {want_dt}"
+    g = got.numpy()
+    if np.issubdtype(w.dtype, np.floating):
+        np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(g, w.astype(g.dtype))
+# ---- end reductions/losses (issue 4)

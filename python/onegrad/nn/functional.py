@@ -12,3 +12,58 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if inplace:
         raise NotImplementedError("dropout: inplace=True is not supported (onegrad tensors are immutable)")
     return input.dropout(p, training)
+# ---- reductions/losses (issue 4): log_softmax, one_hot and the losses (Tensor methods, C++ loss.cpp)
+
+from ..tensor import Tensor as _Tensor
+
+
+def _reduction(size_average, reduce, reduction):
+    """torch's legacy size_average/reduce arguments, mapped to a reduction name as torch does."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    return "none" if not reduce else ("mean" if size_average else "sum")
+
+
+def _as_tensor(x):
+    return x if isinstance(x, _Tensor) else _Tensor(x)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    x = _as_tensor(input)
+    return (x if dtype is None else x.cast(dtype)).log_softmax(dim=-1 if dim is None else dim)
+
+
+def one_hot(tensor, num_classes=-1):
+    return _as_tensor(tensor).one_hot(num_classes)
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    return _as_tensor(input).nll_loss(target, weight, ignore_index, _reduction(size_average, reduce, reduction))
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    return _as_tensor(input).cross_entropy(target, weight, ignore_index, _reduction(size_average, reduce, reduction),
+                                           label_smoothing)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return _as_tensor(input).mse_loss(target, _reduction(size_average, reduce, reduction))
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return _as_tensor(input).l1_loss(target, _reduction(size_average, reduce, reduction))
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    return _as_tensor(input).binary_cross_entropy(target, weight, _reduction(size_average, reduce, reduction))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    return _as_tensor(input).binary_cross_entropy_with_logits(target, weight,
+                                                              _reduction(size_average, reduce, reduction), pos_weight)
+
+# ---- end reductions/losses (issue 4)

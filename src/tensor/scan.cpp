@@ -1,0 +1,132 @@
+// Scans along one axis (docs/tensor.md, "Statistics, arg-reductions, scans and losses"): cumsum,
+// cumprod, cummax and cummin, all from the spec's prefix_sum (Common Ops as Compositions). The
+// scanned axis is moved last; prefix_sum's pad / tile / trim / window steps turn each row of n
+// values into an (n, n) view whose row i holds the n values ending at i (padding before the
+// start); one reduction over the window's last axis gives the scan.
+#include <limits>
+
+#include "tensor/broadcast.h"
+#include "tensor/reduce_util.h"
+#include "tensor/shape_util.h"
+#include "tensor/tensor.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+// spec prefix_sum, on the last axis of x (..., n) -> (..., n, n): W[..., i, k] = x[..., i-(n-1)+k],
+// and `pad` where that index is negative. Views only: PAD, RESHAPE, EXPAND, SHRINK.
+Tensor windows(const Tensor& x, Scalar pad) {
+  Dims s = x.shape(), lead(s.begin(), s.end() - 1);
+  int64_t n = s.back();
+  auto with = [&](std::initializer_list<int64_t> tail) {
+    Dims d = lead;
+    d.insert(d.end(), tail);
+    return d;
+  };
+  std::vector<std::pair<int64_t, int64_t>> p(s.size(), {0, 0}), keep(lead.size(), {0, 0});
+  for (size_t i = 0; i < lead.size(); i++) keep[i] = {0, lead[i]};
+  p.back() = {n - 1, 0};
+  Tensor t = x.pad(p, pad);                                             // (..., 2n-1)
+  t = t.reshape(with({1, 2 * n - 1})).expand(with({n + 1, 2 * n - 1}));  // tile
+  auto trim = keep;
+  trim.push_back({0, 2 * n * n});
+  t = t.reshape(with({(n + 1) * (2 * n - 1)})).shrink(trim);  // trim
+  auto win = keep;
+  win.push_back({0, n});
+  win.push_back({0, n});
+  return t.reshape(with({n, 2 * n})).shrink(win);  // windows
+}
+
+// The scanned axis moved last (x.permute) and back; a 0-d tensor is scanned as one element
+// (axis 0 / -1, as PyTorch).
+class AxisLast {
+ public:
+  AxisLast(const std::string& op, const Tensor& x, int64_t axis) : x_(x), scalar_(x.ndim() == 0) {
+    Dims s = x.shape();
+    if (scalar_) {
+      normalize_axis_ext(op, axis, s, 1);
+      return;
+    }
+    int64_t ax = normalize_axis(op, axis, s);
+    for (int64_t i = 0; i < int64_t(s.size()); i++)
+      if (i != ax) order_.push_back(i);
+    order_.push_back(ax);
+    back_.resize(s.size());
+    for (size_t i = 0; i < order_.size(); i++) back_[order_[i]] = int64_t(i);
+  }
+  Tensor in() const { return scalar_ ? x_.reshape({1}) : x_.permute(order_); }
+  Tensor out(const Tensor& r) const { return scalar_ ? r.reshape({}) : r.permute(back_); }
+
+ private:
+  Tensor x_;
+  bool scalar_;
+  std::vector<int64_t> order_, back_;
+};
+
+// The window view, or for an empty axis an (..., 0, 0) view, so that the reduction still gives
+// its dtype and an empty result.
+Tensor windows_or_empty(const Tensor& x, Scalar pad) {
+  Dims s = x.shape();
+  if (s.back() > 0) return windows(x, pad);
+  Dims d = s;
+  d.push_back(0);
+  return x.reshape(d);
+}
+
+// The smallest value of a dtype: -inf for floats, the minimum for ints, false for bool.
+Scalar lowest(DType dt) {
+  if (dt.is_float()) return ConstValue::from_float(-std::numeric_limits<double>::infinity());
+  if (dt.is_bool()) return ConstValue::from_int(0);
+  return ConstValue::from_int(dt.int_min());
+}
+
+// cummax on the last axis. Values: the max of each window (padding is the lowest value, which
+// never wins over a real element). Index: the LAST k of the window equal to the max (PyTorch's
+// `x >= running max` update), or once a NaN has been seen, of the last NaN (PyTorch: a NaN
+// always updates). Window position k of row i is element i - (n-1) + k.
+std::pair<Tensor, Tensor> cummax_last(const Tensor& x) {
+  Dims s = x.shape();
+  int64_t n = s.back();
+  if (n == 0) return {x, x.cast(dtypes::int64)};
+  Tensor w = windows(x, lowest(x.dtype()));
+  Tensor v = reduce_raw(w, Ops::MAX, {int64_t(s.size())}, true);  // (..., n, 1)
+  Tensor hit = w.eq(v);
+  // MAX propagates NaN: a NaN value says the window holds one, and then its NaNs hit
+  if (x.dtype().is_float()) hit = v.isnan().where(w.isnan(), hit);
+  Tensor k_pos = Tensor::arange(0, n, 1, dtypes::int32, x.device());
+  Tensor k = reduce_raw(hit.where(k_pos, scalar_like(k_pos, ConstValue::from_int(-1))), Ops::MAX,
+                        {int64_t(s.size())}, false);  // (..., n)
+  Tensor idx = k.add(k_pos).sub(ConstValue::from_int(n - 1)).cast(dtypes::int64);
+  return {v.reshape(s), idx};
+}
+
+// min as the max of the order-reversed values (as Tensor::min): negation for floats, bitwise not
+// for ints and bool. Both are their own inverse and keep equal values equal.
+Tensor reverse_order(const Tensor& x) { return x.dtype().is_float() ? x.neg() : x.bitwise_not(); }
+
+// cummax along `axis`; cummin is cummax of the order-reversed values, reversed back.
+std::pair<Tensor, Tensor> cum_extreme(const std::string& op, const Tensor& x, int64_t axis, bool reversed) {
+  AxisLast a(op, x, axis);
+  Tensor in = reversed ? reverse_order(a.in()) : a.in();
+  auto [v, i] = cummax_last(in);
+  return {a.out(reversed ? reverse_order(v) : v), a.out(i)};
+}
+
+}  // namespace
+
+Tensor Tensor::cumsum(int64_t axis) const {
+  AxisLast a("cumsum", *this, axis);
+  return a.out(windows_or_empty(a.in(), ConstValue::from_int(0)).sum({-1}));
+}
+
+Tensor Tensor::cumprod(int64_t axis) const {
+  AxisLast a("cumprod", *this, axis);
+  return a.out(windows_or_empty(a.in(), ConstValue::from_int(1)).prod({-1}));
+}
+
+std::pair<Tensor, Tensor> Tensor::cummax(int64_t axis) const { return cum_extreme("cummax", *this, axis, false); }
+std::pair<Tensor, Tensor> Tensor::cummin(int64_t axis) const { return cum_extreme("cummin", *this, axis, true); }
+
+}  // namespace onegrad

@@ -23,6 +23,10 @@ class KernelBuilder {
                 ReduceEvaluations& evaluations);
   // The kernel (a SINK in kernel form) that computes `root` into buffer `out`.
   ScheduledKernel build(const UOp* root, int out);
+  // The kernel of a tensor-graph STORE(target, value): target is movement ops over a realized
+  // buffer; each element of value is written where the target view puts it (gated by the view's
+  // validity: elements in padding are not written).
+  ScheduledKernel build_store(const UOp* store);
 
  private:
   struct Key {

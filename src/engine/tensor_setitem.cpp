@@ -1,0 +1,153 @@
+// Tensor::setitem: t[index] = value as the spec's assign, a STORE into t's buffer followed by an
+// AFTER (spec: Store Ops, "Assign is STORE followed by AFTER"), realized at once. It lives in the
+// engine because it runs the write; the graph it builds is the tensor layer's. docs/tensor.md
+// "setitem" has the decisions (which tensors see the write, write-through views, errors).
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+#include "tensor/advanced_indexing.h"
+#include "tensor/shape_util.h"
+#include "tensor/tensor.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+bool is_view_op(Ops op) {
+  return op == Ops::RESHAPE || op == Ops::PERMUTE || op == Ops::SHRINK || op == Ops::FLIP || op == Ops::PAD ||
+         op == Ops::EXPAND;
+}
+
+// The BUFFER that u is a view of (movement ops only, as numpy's views: slicing with any step,
+// transposing, reshaping, flipping, broadcasting), if any.
+const UOp* viewed_buffer(const UOp* u) {
+  while (is_view_op(u->op)) u = u->src[0].get();
+  return u->op == Ops::BUFFER ? u : nullptr;
+}
+
+bool reads(const UOpRef& graph, const UOp* buffer) {
+  for (const UOp* u : graph->toposort())
+    if (u == buffer) return true;
+  return false;
+}
+
+// Whether u's graph reads `buffer`, memoized over the nodes that graphs share.
+bool reads_memo(const UOp* root, const UOp* buffer, std::unordered_map<const UOp*, bool>& memo) {
+  std::vector<std::pair<const UOp*, size_t>> stack{{root, 0}};
+  while (!stack.empty()) {
+    auto& [u, next] = stack.back();
+    if (memo.count(u)) {
+      stack.pop_back();
+      continue;
+    }
+    if (u == buffer) {
+      memo[u] = true;
+      stack.pop_back();
+      continue;
+    }
+    if (next < u->src.size()) {
+      const UOp* c = u->src[next++].get();
+      if (!memo.count(c)) stack.push_back({c, 0});
+      continue;
+    }
+    bool any = false;
+    for (const UOpRef& c : u->src) any = any || memo.at(c.get());
+    memo[u] = any;
+    stack.pop_back();
+  }
+  return memo.at(root);
+}
+
+// value cast to dt and broadcast to `shape` (right-aligned; it may not have more dims).
+Tensor broadcast_value(const Tensor& value, const Dims& shape, DType dt) {
+  Dims vs = value.shape();
+  bool ok = vs.size() <= shape.size();
+  for (size_t i = 0; ok && i < vs.size(); i++) {
+    int64_t d = vs[vs.size() - 1 - i], t = shape[shape.size() - 1 - i];
+    ok = d == t || d == 1;
+  }
+  if (!ok)
+    throw ShapeError("setitem: cannot broadcast value of shape " + shape_text(vs) + " to the indexed shape " +
+                     shape_text(shape));
+  Dims padded(shape.size() - vs.size(), 1);
+  padded.insert(padded.end(), vs.begin(), vs.end());
+  return value.cast(dt).reshape(padded).expand(shape);
+}
+
+// STORE(target, value), AFTER(buffer, STORE), realized: the kernel writes the buffer in place.
+void store_into(const UOp* buffer, const Tensor& target, Tensor value, const std::string& device) {
+  if (target.numel() == 0) return;
+  // A value that reads the buffer it is written into (t[1:] = t[:-1]) is computed into a buffer of
+  // its own first: one kernel reading and writing overlapping elements would see its own writes.
+  if (reads(value.uop(), buffer)) value = value.contiguous();
+  UOpRef store = UOp::create(Ops::STORE, dtypes::void_, {target.uop(), value.uop()});
+  Tensor after(UOp::create(Ops::AFTER, buffer->dtype, {buffer->ref(), store}), device);
+  after.realize();
+}
+
+// Advanced setitem: the new contents of the whole tensor, where(written, value, old), with the value
+// for each element picked by a one-hot over the index positions. Duplicate positions (PyTorch leaves
+// which write wins undefined) take the largest of their values.
+Tensor scattered(const Tensor& t, const std::vector<IndexItem>& index, const Tensor& value) {
+  // The positions: getitem of a flat arange of t's elements gives each selected element's position.
+  Dims ts = t.shape();
+  int64_t n = t.numel();
+  Tensor where_from = Tensor::arange(0, n, 1, dtypes::int64, t.device()).reshape(ts).getitem(index);
+  Dims rs = where_from.shape();
+  Tensor v = broadcast_value(value, rs, t.dtype());
+  int64_t m = dims_numel(rs);
+  if (m == 0) return t;  // nothing selected
+  Tensor pos = where_from.reshape({1, m});
+  Tensor hit = Tensor::arange(0, n, 1, dtypes::int64, t.device()).reshape({n, 1}).eq(pos);  // (n, m)
+  DType dt = t.dtype();
+  ConstValue lowest = dt.is_float() ? ConstValue::from_float(-std::numeric_limits<double>::infinity())
+                      : dt.is_bool() ? ConstValue::from_int(0)
+                                     : ConstValue::from_int(dt.int_min());
+  Tensor picked = hit.where(v.reshape({1, m}), Tensor::scalar(lowest, dt, t.device())).max({1});
+  Tensor written = hit.cast(dtypes::int32).max({1}).cast(dtypes::bool_);
+  return written.where(picked, t.reshape({n})).reshape(ts);
+}
+
+}  // namespace
+
+void Tensor::setitem(const std::vector<IndexItem>& index, const Tensor& value) {
+  if (value.device() != device())
+    throw DeviceError("setitem: value on " + value.device() + ", tensor on " + device());
+  // Not a view of a buffer (a lazy value, a constant): realize it, so the write has a buffer of its
+  // own to land in. A view writes through to the buffer it views.
+  if (!viewed_buffer(uop_.get())) realize();
+  const UOp* buffer = viewed_buffer(uop_.get());
+  for (const UOp* u = uop_.get(); u != buffer; u = u->src[0].get())
+    if (u->op == Ops::EXPAND)
+      throw ShapeError("setitem: cannot write into the broadcast (expanded) view of shape " + shape_text(shape()) +
+                       ": several of its elements are one element of the buffer (use contiguous() first)");
+  // Lazy values that read the buffer keep the values they were built from: they are realized now,
+  // before the write (views, movement ops only, read the buffer and see the write, as in PyTorch).
+  std::unordered_map<const UOp*, bool> memo;
+  std::map<std::string, std::vector<Tensor*>> readers;
+  for (Tensor* t : live_tensors()) {
+    if (t == this || !t->uop_ || viewed_buffer(t->uop_.get())) continue;
+    if (reads_memo(t->uop_.get(), buffer, memo)) readers[t->device_].push_back(t);
+  }
+  for (auto& [dev, ts] : readers) realize_all(ts);
+
+  bool advanced = std::any_of(index.begin(), index.end(), [](const IndexItem& it) {
+    return std::holds_alternative<Tensor>(it);
+  });
+  if (advanced) {
+    Tensor whole = scattered(*this, index, value);
+    store_into(buffer, *this, whole, device_);
+    return;
+  }
+  Tensor target = getitem(index);
+  store_into(buffer, target, broadcast_value(value, target.shape(), dtype()), device_);
+}
+
+void Tensor::setitem(const std::vector<IndexItem>& index, Scalar value) {
+  setitem(index, Tensor::scalar(value, dtype(), device_));
+}
+
+}  // namespace onegrad

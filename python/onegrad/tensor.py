@@ -49,7 +49,8 @@ class Tensor:
         dt = None if dtype is None else to_dtype(dtype)
         dev = _device(device)
         if isinstance(data, Tensor):
-            # A new handle on the same lazy value (torch would copy; nothing here is mutable).
+            # A new handle on the same C++ tensor (torch would copy): a setitem through one is seen
+            # through the other.
             if device is not None and _canonical_device(dev) != data.device:
                 raise DeviceError(f"Tensor: copying from {data.device} to {dev} is not supported")
             t = data._t

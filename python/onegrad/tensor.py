@@ -315,7 +315,7 @@ class Tensor:
             else:
                 self._t.setitem(items, Tensor(value, device=self.device)._t)
         except ShapeError as e:
-            if "out of bounds" in str(e) or "mask" in str(e):
+            if str(e).startswith("getitem:"):  # the index itself is wrong: IndexError, as getitem
                 raise IndexShapeError(str(e)) from None
             raise
 

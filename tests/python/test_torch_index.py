@@ -22,7 +22,7 @@ def _pick(rng, options):
 def _basic_item(rng, d):
     """An int, a slice with a positive step (torch has no negative steps) or a full slice."""
     kind = int(rng.integers(0, 4))
-    if kind == 0:
+    if kind == 0 and d > 0:
         return int(rng.integers(-d, d))
     if kind == 1:
         bound = [None] + list(range(-d - 1, d + 2))
@@ -266,7 +266,7 @@ def test_setitem_basic_random(rng, case):
 
 
 @pytest.mark.parametrize("case", range(N_RANDOM // 2))
-@pytest.mark.parametrize("mode", ["int", "mask"])
+@pytest.mark.parametrize("mode", ["int", "mask", "mixed"])
 def test_setitem_advanced_random(rng, mode, case):
     shape = random_shape(rng)
     a = data(rng, shape)
@@ -287,6 +287,25 @@ def test_setitem_advanced_random(rng, mode, case):
     t[key] = v
     ref[tkey] = vt
     compare(t, ref)
+
+
+@pytest.mark.parametrize("case", range(N_RANDOM // 2))
+@pytest.mark.parametrize("advanced", [False, True], ids=["basic", "advanced"])
+def test_setitem_through_permuted_view_random(rng, advanced, case):
+    # Writing into a permuted (and sliced) view of a tensor holding data writes its buffer (torch).
+    shape = random_shape(rng, min_rank=2)
+    a = data(rng, shape)
+    perm = tuple(rng.permutation(len(shape)).tolist())
+    t, ref = Tensor(a), torch.from_numpy(a.copy())
+    view, tview = t.permute(*perm)[1:], ref.permute(*perm)[1:]
+    if advanced:
+        key, tkey = random_key(rng, tuple(tview.shape), "int") if tview.numel() else ((), ())
+    else:
+        key = tkey = _random_basic_key(rng, tuple(tview.shape))
+    view[key] = -7.0
+    tview[tkey] = -7.0
+    compare(t, ref)
+    compare(view, tview)
 
 
 def test_setitem_duplicates_take_one_of_the_values():

@@ -88,27 +88,46 @@ void store_into(const UOp* buffer, const Tensor& target, Tensor value, const std
   after.realize();
 }
 
-// Advanced setitem: the new contents of the whole tensor, where(written, value, old), with the value
-// for each element picked by a one-hot over the index positions. Duplicate positions (PyTorch leaves
-// which write wins undefined) take the largest of their values.
-Tensor scattered(const Tensor& t, const std::vector<IndexItem>& index, const Tensor& value) {
-  // The positions: getitem of a flat arange of t's elements gives each selected element's position.
-  Dims ts = t.shape();
-  int64_t n = t.numel();
-  Tensor where_from = Tensor::arange(0, n, 1, dtypes::int64, t.device()).reshape(ts).getitem(index);
-  Dims rs = where_from.shape();
-  Tensor v = broadcast_value(value, rs, t.dtype());
-  int64_t m = dims_numel(rs);
-  if (m == 0) return t;  // nothing selected
-  Tensor pos = where_from.reshape({1, m});
-  Tensor hit = Tensor::arange(0, n, 1, dtypes::int64, t.device()).reshape({n, 1}).eq(pos);  // (n, m)
-  DType dt = t.dtype();
-  ConstValue lowest = dt.is_float() ? ConstValue::from_float(-std::numeric_limits<double>::infinity())
-                      : dt.is_bool() ? ConstValue::from_int(0)
-                                     : ConstValue::from_int(dt.int_min());
-  Tensor picked = hit.where(v.reshape({1, m}), Tensor::scalar(lowest, dt, t.device())).max({1});
-  Tensor written = hit.cast(dtypes::int32).max({1}).cast(dtypes::bool_);
-  return written.where(picked, t.reshape({n})).reshape(ts);
+ConstValue lowest_of(DType dt) {
+  if (dt.is_float()) return ConstValue::from_float(-std::numeric_limits<double>::infinity());
+  return dt.is_bool() ? ConstValue::from_int(0) : ConstValue::from_int(dt.int_min());
+}
+
+// Advanced setitem, the reverse of advanced getitem's gather: in the view the basic items leave,
+// the indexed axes are merged into one of K elements (the target: still a view of the buffer), and
+// its new contents are where(written, picked, old) along that axis, with hit = (arange(K)[:, None]
+// == flat index) over the m index positions. Duplicate positions (PyTorch leaves which write wins
+// undefined) take the largest of their values. Cost O(K * m * rest).
+void advanced_store(const Tensor& t, const UOp* buffer, const std::vector<IndexItem>& index, const Tensor& value,
+                    const std::string& device) {
+  BasicIndexed b = basic_index(t, index);
+  ResolvedIndices r = resolve_advanced(b.view, std::move(b.advanced));
+  GatherLayout g = gather_layout(r);
+  Tensor target = r.x.permute(g.perm).reshape(g.merged);  // (K, rest...)
+  Dims rest(g.merged.begin() + 1, g.merged.end());
+  Dims ordered = r.shape;  // the gathered shape (b..., rest...), then in getitem's order
+  ordered.insert(ordered.end(), rest.begin(), rest.end());
+  Dims result = ordered;
+  for (size_t i = 0; i < g.place.size(); i++) result[i] = ordered[size_t(g.place[i])];
+  Tensor v = broadcast_value(value, result, t.dtype());
+  if (!g.place.empty()) {
+    std::vector<int64_t> inverse(g.place.size());
+    for (size_t i = 0; i < g.place.size(); i++) inverse[size_t(g.place[i])] = int64_t(i);
+    v = v.permute(inverse);
+  }
+  int64_t m = dims_numel(r.shape), k = g.merged[0];
+  if (m == 0 || target.numel() == 0) return;
+  Dims vm{1, m};
+  vm.insert(vm.end(), rest.begin(), rest.end());
+  Tensor hit = Tensor::arange(0, k, 1, dtypes::int64, device).reshape({k, 1}).eq(g.flat.reshape({1, m}));  // (K, m)
+  Dims hs{k, m};
+  hs.insert(hs.end(), rest.size(), 1);
+  Tensor lowest = Tensor::scalar(lowest_of(t.dtype()), t.dtype(), device);
+  Tensor picked = hit.reshape(hs).where(v.reshape(vm), lowest).max({1});  // (K, rest...)
+  Dims ws{k};
+  ws.insert(ws.end(), rest.size(), 1);
+  Tensor written = hit.cast(dtypes::int32).max({1}).cast(dtypes::bool_).reshape(ws);
+  store_into(buffer, target, written.where(picked, target), device);
 }
 
 }  // namespace
@@ -138,8 +157,7 @@ void Tensor::setitem(const std::vector<IndexItem>& index, const Tensor& value) {
     return std::holds_alternative<Tensor>(it);
   });
   if (advanced) {
-    Tensor whole = scattered(*this, index, value);
-    store_into(buffer, *this, whole, device_);
+    advanced_store(*this, buffer, index, value, device_);
     return;
   }
   Tensor target = getitem(index);

@@ -188,40 +188,44 @@ ResolvedIndices resolve_advanced(const Tensor& x, std::vector<AdvancedIndex> adv
   return r;
 }
 
-Tensor advanced_getitem(const Tensor& x, std::vector<AdvancedIndex> advanced) {
-  ResolvedIndices r = resolve_advanced(x, std::move(advanced));
+GatherLayout gather_layout(const ResolvedIndices& r) {
   Dims xs = r.x.shape();
+  GatherLayout g;
   bool adjacent = true;
   for (size_t j = 0; j < r.axes.size(); j++) adjacent = adjacent && r.axes[j] == r.axes[0] + j;
-  // The indexed axes first, merged into one of K elements; the flat index selects along it.
-  std::vector<int64_t> perm;
-  for (size_t a : r.axes) perm.push_back(int64_t(a));
   Dims rest;
+  for (size_t a : r.axes) g.perm.push_back(int64_t(a));
   for (size_t i = 0; i < xs.size(); i++)
     if (std::find(r.axes.begin(), r.axes.end(), i) == r.axes.end()) {
-      perm.push_back(int64_t(i));
+      g.perm.push_back(int64_t(i));
       rest.push_back(xs[i]);
     }
   int64_t k = 1;
   for (size_t a : r.axes) k *= xs[a];
-  Dims merged{k};
-  merged.insert(merged.end(), rest.begin(), rest.end());
-  Tensor flat_x = r.x.permute(perm).reshape(merged);
-  Tensor flat = r.index.back();
+  g.merged = {k};
+  g.merged.insert(g.merged.end(), rest.begin(), rest.end());
+  g.flat = r.index.back();
   int64_t stride = xs[r.axes.back()];
   for (size_t j = r.axes.size() - 1; j-- > 0;) {
-    flat = flat + r.index[j] * stride;
+    g.flat = g.flat + r.index[j] * stride;
     stride *= xs[r.axes[j]];
   }
-  Tensor out = onehot_gather_axis0(flat_x, flat);  // (b..., rest...)
   // Adjacent indexed axes: the index dims stand where those axes were (numpy, PyTorch).
   size_t nb = r.shape.size(), a0 = r.axes[0];
-  if (!adjacent || a0 == 0 || nb == 0) return out;
-  std::vector<int64_t> order;
-  for (size_t i = 0; i < a0; i++) order.push_back(int64_t(nb + i));
-  for (size_t i = 0; i < nb; i++) order.push_back(int64_t(i));
-  for (size_t i = nb + a0; i < nb + rest.size(); i++) order.push_back(int64_t(i));
-  return out.permute(order);
+  if (adjacent && a0 > 0 && nb > 0) {
+    for (size_t i = 0; i < a0; i++) g.place.push_back(int64_t(nb + i));
+    for (size_t i = 0; i < nb; i++) g.place.push_back(int64_t(i));
+    for (size_t i = nb + a0; i < nb + rest.size(); i++) g.place.push_back(int64_t(i));
+  }
+  return g;
+}
+
+Tensor advanced_getitem(const Tensor& x, std::vector<AdvancedIndex> advanced) {
+  ResolvedIndices r = resolve_advanced(x, std::move(advanced));
+  GatherLayout g = gather_layout(r);
+  // The indexed axes first, merged into one of K elements; the flat index selects along it.
+  Tensor out = onehot_gather_axis0(r.x.permute(g.perm).reshape(g.merged), g.flat);  // (b..., rest...)
+  return g.place.empty() ? out : out.permute(g.place);
 }
 
 }  // namespace onegrad

@@ -17,6 +17,14 @@ struct AdvancedIndex {
   size_t source_axis = 0;  // its axis in the indexed tensor, for messages
 };
 
+// The basic items of an index applied (a view: movement ops only), and the tensor items left for
+// advanced indexing, each with its place in the view. getitem is this, then advanced_getitem.
+struct BasicIndexed {
+  Tensor view;
+  std::vector<AdvancedIndex> advanced;
+};
+BasicIndexed basic_index(const Tensor& t, const std::vector<IndexItem>& index);
+
 // ShapeError unless mask's dims equal shape[axis...] (PyTorch: IndexError).
 void check_mask_shape(const Tensor& mask, const Dims& shape, size_t axis);
 
@@ -34,6 +42,16 @@ struct ResolvedIndices {
   Dims shape;                 // the broadcast shape of the indices
 };
 ResolvedIndices resolve_advanced(const Tensor& x, std::vector<AdvancedIndex> advanced);
+
+// The axes of r.x in the order advanced indexing gathers them: the indexed axes first (to be
+// merged into one of K elements), then the rest; and where the index dims go in the result.
+struct GatherLayout {
+  std::vector<int64_t> perm;   // r.x.permute(perm) puts the indexed axes first
+  Dims merged;                 // then RESHAPE to (K, rest...)
+  Tensor flat;                 // the flat index into K, int64, of shape r.shape
+  std::vector<int64_t> place;  // permutes (b..., rest...) into the result's order (empty: none)
+};
+GatherLayout gather_layout(const ResolvedIndices& r);
 
 // The spec's gather (Common Ops as Compositions) along axis 0, with a WHERE instead of a multiply so
 // that inf/NaN in rows not selected stay out: out[b..., r...] = x[f[b...], r...].

@@ -68,8 +68,8 @@ Tensor select_axis(const Tensor& t, size_t ax, int64_t start, int64_t k, int64_t
 
 }  // namespace
 
-Tensor Tensor::getitem(const std::vector<IndexItem>& index) const {
-  Dims s = shape();
+BasicIndexed basic_index(const Tensor& t, const std::vector<IndexItem>& index) {
+  Dims s = t.shape();
   // A 0-d bool tensor (t[True]) consumes no axis: it is a new axis of size 1 with a (1,) mask on
   // it (numpy, PyTorch).
   auto is_flag = [](const Tensor* ti) { return ti && ti->dtype().is_bool() && ti->ndim() == 0; };
@@ -98,7 +98,7 @@ Tensor Tensor::getitem(const std::vector<IndexItem>& index) const {
 
   // Basic items first (PyTorch applies ints as selections, so an int never counts as an advanced
   // index); tensor items keep their axes whole and are recorded with their place in the result.
-  Tensor x = *this;
+  Tensor x = t;
   Dims out;
   std::vector<AdvancedIndex> advanced;
   size_t ax = 0;
@@ -142,9 +142,13 @@ Tensor Tensor::getitem(const std::vector<IndexItem>& index) const {
     }
     ax++;
   }
-  x = x.reshape(out);
-  if (advanced.empty()) return x;
-  return advanced_getitem(x, std::move(advanced));
+  return BasicIndexed{x.reshape(out), std::move(advanced)};
+}
+
+Tensor Tensor::getitem(const std::vector<IndexItem>& index) const {
+  BasicIndexed b = basic_index(*this, index);
+  if (b.advanced.empty()) return b.view;
+  return advanced_getitem(b.view, std::move(b.advanced));
 }
 
 }  // namespace onegrad

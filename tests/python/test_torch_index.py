@@ -419,3 +419,17 @@ def test_setitem_errors():
         e[0] = 1.0
     with pytest.raises(TypeError):
         t[0] = "x"
+
+
+@pytest.mark.parametrize("npdt", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16],
+                         ids=lambda d: np.dtype(d).name)
+def test_index_tensor_dtypes(rng, npdt):
+    # Any integer dtype indexes (torch 1.13 takes int64 only; uint8 is an index here, not a mask).
+    a = data(rng, (5, 3))
+    idx = rng.integers(0 if np.dtype(npdt).kind == "u" else -5, 5, size=(2, 2)).astype(npdt)
+    compare(Tensor(a)[Tensor(idx)], torch.from_numpy(a)[torch.from_numpy(idx.astype(np.int64))])
+    t, ref = Tensor(a), torch.from_numpy(a.copy())
+    col = (idx[0, :1] % 3).astype(npdt)
+    t[:, Tensor(col)] = -1
+    ref[:, torch.from_numpy(col.astype(np.int64))] = -1
+    compare(t, ref)

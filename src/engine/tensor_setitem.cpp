@@ -4,13 +4,13 @@
 // "setitem" has the decisions (which tensors see the write, write-through views, errors).
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <unordered_map>
 
 #include "tensor/advanced_indexing.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
+#include "uop/substitute.h"
 
 namespace onegrad {
 
@@ -59,6 +59,16 @@ bool reads_memo(const UOp* root, const UOp* buffer, std::unordered_map<const UOp
     stack.pop_back();
   }
   return memo.at(root);
+}
+
+// A copy of the buffer's contents in a new BUFFER. MAX(x, x) is the identity (NaN, -0.0 and bool
+// included) and, unlike a LOAD of a buffer, is not an alias of it: the schedule writes a new buffer.
+UOpRef snapshot(const UOp* buffer, const std::string& device) {
+  int64_t n = buffer->arg.get<BufferArg>().size;
+  UOpRef whole = UOp::create(Ops::RESHAPE, {buffer->ref(), UOp::shape_operand(std::vector<int64_t>{n})});
+  Tensor copy(UOp::create(Ops::MAX, buffer->dtype, {whole, whole}), device);
+  copy.realize();
+  return copy.uop()->src[0];  // RESHAPE(new BUFFER) -> the BUFFER
 }
 
 // value cast to dt and broadcast to `shape` (right-aligned; it may not have more dims).
@@ -143,15 +153,19 @@ void Tensor::setitem(const std::vector<IndexItem>& index, const Tensor& value) {
     if (u->op == Ops::EXPAND)
       throw ShapeError("setitem: cannot write into the broadcast (expanded) view of shape " + shape_text(shape()) +
                        ": several of its elements are one element of the buffer (use contiguous() first)");
-  // Lazy values that read the buffer keep the values they were built from: they are realized now,
-  // before the write (views, movement ops only, read the buffer and see the write, as in PyTorch).
+  // Lazy values that read the buffer keep the values they were built from: they are rewired to a
+  // snapshot of it, taken now (views, movement ops only, read the buffer and see the write, as in
+  // PyTorch).
   std::unordered_map<const UOp*, bool> memo;
-  std::map<std::string, std::vector<Tensor*>> readers;
+  std::vector<Tensor*> readers;
   for (Tensor* t : live_tensors()) {
     if (t == this || !t->uop_ || viewed_buffer(t->uop_.get())) continue;
-    if (reads_memo(t->uop_.get(), buffer, memo)) readers[t->device_].push_back(t);
+    if (reads_memo(t->uop_.get(), buffer, memo)) readers.push_back(t);
   }
-  for (auto& [dev, ts] : readers) realize_all(ts);
+  if (!readers.empty()) {
+    Substitution to_snapshot{{buffer, snapshot(buffer, device_)}};
+    for (Tensor* t : readers) t->uop_ = substitute(t->uop_, to_snapshot);
+  }
 
   bool advanced = std::any_of(index.begin(), index.end(), [](const IndexItem& it) {
     return std::holds_alternative<Tensor>(it);

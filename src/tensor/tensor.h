@@ -38,7 +38,7 @@ using Scalar = ConstValue;
 class Tensor {
  public:
   // indexing: every Tensor object is listed while it lives (live_tensors.cpp), so that setitem can
-  // realize the lazy values that read a buffer before it writes the buffer.
+  // point the lazy values that read a buffer at a snapshot of it before it writes the buffer.
   Tensor() { enroll(); }
   Tensor(const Tensor& o) : uop_(o.uop_), device_(o.device_) { enroll(); }
   Tensor(Tensor&& o) noexcept : uop_(std::move(o.uop_)), device_(std::move(o.device_)) { enroll(); }

@@ -4,6 +4,7 @@
 // "setitem" has the decisions (which tensors see the write, write-through views, errors).
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "tensor/advanced_indexing.h"
@@ -153,6 +154,15 @@ void Tensor::setitem(const std::vector<IndexItem>& index, const Tensor& value) {
     if (u->op == Ops::EXPAND)
       throw ShapeError("setitem: cannot write into the broadcast (expanded) view of shape " + shape_text(shape()) +
                        ": several of its elements are one element of the buffer (use contiguous() first)");
+  bool advanced = std::any_of(index.begin(), index.end(), [](const IndexItem& it) {
+    return std::holds_alternative<Tensor>(it);
+  });
+  // Basic items: the target view and the value, checked before anything runs.
+  std::optional<Tensor> target, v;
+  if (!advanced) {
+    target = getitem(index);
+    v = broadcast_value(value, target->shape(), dtype());
+  }
   // Lazy values that read the buffer keep the values they were built from: they are rewired to a
   // snapshot of it, taken now (views, movement ops only, read the buffer and see the write, as in
   // PyTorch).
@@ -166,16 +176,10 @@ void Tensor::setitem(const std::vector<IndexItem>& index, const Tensor& value) {
     Substitution to_snapshot{{buffer, snapshot(buffer, device_)}};
     for (Tensor* t : readers) t->uop_ = substitute(t->uop_, to_snapshot);
   }
-
-  bool advanced = std::any_of(index.begin(), index.end(), [](const IndexItem& it) {
-    return std::holds_alternative<Tensor>(it);
-  });
-  if (advanced) {
-    advanced_store(*this, buffer, index, value, device_);
-    return;
-  }
-  Tensor target = getitem(index);
-  store_into(buffer, target, broadcast_value(value, target.shape(), dtype()), device_);
+  // (index tensors and the value are live tensors too: a mask computed from t, as in
+  // t[t > 0] = 0, is computed from the old values)
+  if (advanced) advanced_store(*this, buffer, index, value, device_);
+  else store_into(buffer, *target, *v, device_);
 }
 
 void Tensor::setitem(const std::vector<IndexItem>& index, Scalar value) {

@@ -455,3 +455,15 @@ def test_setitem_snapshot_keeps_every_value(rng, npdt):
     b[0] = 1
     compare(t, b)
     compare(row, b[0])
+
+
+def test_setitem_with_index_and_value_computed_from_the_tensor(rng):
+    # The mask and the value read t; both are computed from t's values before the write (torch).
+    a = data(rng, (4, 5))
+    t, ref = Tensor(a), torch.from_numpy(a.copy())
+    t[t > 0] = 0
+    ref[ref > 0] = 0
+    compare(t, ref)
+    t[t[:, 0] < 0, 1:] = t[0, 1:] * 2 + 1
+    ref[ref[:, 0] < 0, 1:] = ref[0, 1:] * 2 + 1
+    compare(t, ref)

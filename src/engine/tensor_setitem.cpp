@@ -72,20 +72,25 @@ UOpRef snapshot(const UOp* buffer, const std::string& device) {
   return copy.uop()->src[0];  // RESHAPE(new BUFFER) -> the BUFFER
 }
 
-// value cast to dt and broadcast to `shape` (right-aligned; it may not have more dims).
+// value cast to dt and broadcast to `shape` (right-aligned; extra leading dims must be 1).
 Tensor broadcast_value(const Tensor& value, const Dims& shape, DType dt) {
   Dims vs = value.shape();
-  bool ok = vs.size() <= shape.size();
-  for (size_t i = 0; ok && i < vs.size(); i++) {
+  // Leading 1s beyond the target's rank are dropped (PyTorch, numpy: t[0] = ones(1, 3)).
+  size_t lead = 0;
+  while (vs.size() - lead > shape.size() && vs[lead] == 1) lead++;
+  Tensor v = lead ? value.reshape(Dims(vs.begin() + int64_t(lead), vs.end())) : value;
+  bool ok = vs.size() - lead <= shape.size();
+  for (size_t i = 0; ok && i < vs.size() - lead; i++) {
     int64_t d = vs[vs.size() - 1 - i], t = shape[shape.size() - 1 - i];
     ok = d == t || d == 1;
   }
   if (!ok)
     throw ShapeError("setitem: cannot broadcast value of shape " + shape_text(vs) + " to the indexed shape " +
                      shape_text(shape));
+  vs = v.shape();
   Dims padded(shape.size() - vs.size(), 1);
   padded.insert(padded.end(), vs.begin(), vs.end());
-  return value.cast(dt).reshape(padded).expand(shape);
+  return v.cast(dt).reshape(padded).expand(shape);
 }
 
 // STORE(target, value), AFTER(buffer, STORE), realized: the kernel writes the buffer in place.
@@ -93,7 +98,9 @@ void store_into(const UOp* buffer, const Tensor& target, Tensor value, const std
   if (target.numel() == 0) return;
   // A value that reads the buffer it is written into (t[1:] = t[:-1]) is computed into a buffer of
   // its own first: one kernel reading and writing overlapping elements would see its own writes.
-  if (reads(value.uop(), buffer)) value = value.contiguous();
+  // (contiguous() alone is no copy for a whole view of the buffer, t[::-1] = t; MAX(x, x) is.)
+  if (reads(value.uop(), buffer))
+    value = Tensor(UOp::create(Ops::MAX, value.dtype(), {value.uop(), value.uop()}), device).contiguous();
   UOpRef store = UOp::create(Ops::STORE, dtypes::void_, {target.uop(), value.uop()});
   Tensor after(UOp::create(Ops::AFTER, buffer->dtype, {buffer->ref(), store}), device);
   after.realize();

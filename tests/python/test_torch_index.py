@@ -467,3 +467,19 @@ def test_setitem_with_index_and_value_computed_from_the_tensor(rng):
     t[t[:, 0] < 0, 1:] = t[0, 1:] * 2 + 1
     ref[ref[:, 0] < 0, 1:] = ref[0, 1:] * 2 + 1
     compare(t, ref)
+
+
+def test_setitem_value_with_extra_leading_ones_and_whole_overlap():
+    a = np.arange(9, dtype=np.float32).reshape(3, 3)
+    t, ref = Tensor(a), torch.from_numpy(a.copy())
+    t[0] = Tensor(np.full((1, 1, 3), 5, dtype=np.float32))
+    ref[0] = torch.full((1, 1, 3), 5.0)
+    compare(t, ref)
+    # the value is the whole buffer itself, read in another order: numpy's copy semantics
+    b = t.numpy().copy()
+    t[::-1] = t
+    b[::-1] = b.copy()
+    compare(t, b)
+    t[...] = t.T
+    b[...] = b.T.copy()
+    compare(t, b)

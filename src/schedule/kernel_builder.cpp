@@ -237,6 +237,13 @@ ScheduledKernel KernelBuilder::build(const UOp* root, int out) {
   UOpRef out_param = param(out);  // slot 0: the buffer the kernel writes
   IndexVec idx;
   std::vector<UOpRef> loops;
+  open_loops(shape, idx, loops);
+  UOpRef value = lower(Request{root, idx, UOp::const_bool(true), loops});
+  UOpRef addr = UOp::create(Ops::INDEX, out_param->dtype, {out_param, simplify(flatten_index(idx, shape))});
+  return kernel_of(UOp::create(Ops::STORE, dtypes::void_, {addr, value}), loops);
+}
+
+void KernelBuilder::open_loops(const Dims& shape, IndexVec& idx, std::vector<UOpRef>& loops) {
   for (int64_t d : shape) {
     if (d == 1) {
       idx.push_back(UOp::index(0));
@@ -245,11 +252,11 @@ ScheduledKernel KernelBuilder::build(const UOp* root, int out) {
       idx.push_back(loops.back());
     }
   }
-  UOpRef value = lower(Request{root, idx, UOp::const_bool(true), loops});
-  UOpRef addr = UOp::create(Ops::INDEX, out_param->dtype, {out_param, simplify(flatten_index(idx, shape))});
-  UOpRef body = UOp::create(Ops::STORE, dtypes::void_, {addr, value});
-  for (size_t i = loops.size(); i-- > 0;) body = UOp::create(Ops::END, dtypes::void_, {body, loops[i]});
-  return ScheduledKernel{UOp::create(Ops::SINK, dtypes::void_, {body}), slots_, ""};
+}
+
+ScheduledKernel KernelBuilder::kernel_of(UOpRef store, const std::vector<UOpRef>& loops) {
+  for (size_t i = loops.size(); i-- > 0;) store = UOp::create(Ops::END, dtypes::void_, {store, loops[i]});
+  return ScheduledKernel{UOp::create(Ops::SINK, dtypes::void_, {store}), slots_, ""};
 }
 
 ScheduledKernel KernelBuilder::build_store(const UOp* store) {
@@ -263,17 +270,9 @@ ScheduledKernel KernelBuilder::build_store(const UOp* store) {
     base = base->src[0].get();
   }
   UOpRef out_param = param(realized_.at(base));  // slot 0: the buffer the kernel writes
-  Dims shape = static_shape_of(value, "rangeify");
   IndexVec idx;
   std::vector<UOpRef> loops;
-  for (int64_t d : shape) {
-    if (d == 1) {
-      idx.push_back(UOp::index(0));
-    } else {
-      loops.push_back(new_range(d, AxisType::LOOP));
-      idx.push_back(loops.back());
-    }
-  }
+  open_loops(static_shape_of(value, "rangeify"), idx, loops);
   UOpRef v = lower(Request{value, idx, UOp::const_bool(true), loops});
   // The element of the buffer that element idx of the target view is: the walk a load does.
   IndexVec ti = idx;
@@ -300,10 +299,9 @@ ScheduledKernel KernelBuilder::build_store(const UOp* store) {
   UOpRef addr = UOp::create(Ops::INDEX, out_param->dtype,
                             {out_param, simplify(flatten_index(ti, static_shape_of(base, "rangeify")))});
   UOpRef gate = simplify(valid);
-  UOpRef body = is_true(gate) ? UOp::create(Ops::STORE, dtypes::void_, {addr, v})
-                              : UOp::create(Ops::STORE, dtypes::void_, {addr, v, gate});
-  for (size_t i = loops.size(); i-- > 0;) body = UOp::create(Ops::END, dtypes::void_, {body, loops[i]});
-  return ScheduledKernel{UOp::create(Ops::SINK, dtypes::void_, {body}), slots_, ""};
+  return kernel_of(is_true(gate) ? UOp::create(Ops::STORE, dtypes::void_, {addr, v})
+                                 : UOp::create(Ops::STORE, dtypes::void_, {addr, v, gate}),
+                   loops);
 }
 
 }  // namespace onegrad

@@ -56,6 +56,10 @@ class KernelBuilder {
   UOpRef load(int buffer, const Dims& shape, const IndexVec& idx, const UOpRef& valid);
   UOpRef param(int buffer);
   UOpRef new_range(int64_t bound, AxisType type);
+  // One LOOP range per axis of more than one element (index 0 for the others), outermost first.
+  void open_loops(const Dims& shape, IndexVec& idx, std::vector<UOpRef>& loops);
+  // The store closed by one END per loop, innermost first, in a SINK.
+  ScheduledKernel kernel_of(UOpRef store, const std::vector<UOpRef>& loops);
   static Key key_of(const Request& r);
 
   const std::unordered_map<const UOp*, int>& realized_;

@@ -113,8 +113,11 @@ def c_contiguous(arr: np.ndarray) -> np.ndarray:
     return arr if arr.flags.c_contiguous else arr.copy(order="C")
 
 
-def index_items(key) -> tuple:
-    """A __getitem__ key as a tuple of int / slice / None / Ellipsis with Python ints only."""
+def index_items(key, device=None, tensor_index=None) -> tuple:
+    """A __getitem__ key as a tuple of int / slice / None / Ellipsis with Python ints only, and
+    (advanced indexing) C++ tensors: onegrad Tensors as they are, lists and numpy arrays as int64
+    or bool tensors, Python bools as 0-d bool tensors. `tensor_index(value)` makes the C++ tensor
+    (onegrad.tensor passes it; basic-only callers leave it None)."""
     items = key if isinstance(key, tuple) else (key,)
     out = []
     for it in items:
@@ -122,19 +125,21 @@ def index_items(key) -> tuple:
             out.append(it)
         elif isinstance(it, slice):
             out.append(slice(*(None if v is None else _index_int(v) for v in (it.start, it.stop, it.step))))
+        elif tensor_index is not None and (isinstance(it, (bool, np.bool_, list, np.ndarray))
+                                           or hasattr(it, "_t")):
+            out.append(tensor_index(it))
         else:
             out.append(_index_int(it))
     return tuple(out)
 
 
 def _index_int(v) -> int:
-    # bool is an int to Python but a mask to numpy; neither meaning is supported, so refuse it.
     if isinstance(v, (bool, np.bool_)):
-        raise TypeError("boolean indices are not supported (basic indexing only)")
+        raise TypeError("boolean indices are not supported here")
     try:
         return operator.index(v)
     except TypeError:
-        raise TypeError(f"only integers, slices, None and ... are valid indices (basic indexing), got "
+        raise TypeError(f"only integers, slices, None, ..., lists and tensors are valid indices, got "
                         f"{type(v).__name__}") from None
 
 

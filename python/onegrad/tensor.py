@@ -51,7 +51,8 @@ class Tensor:
         dt = None if dtype is None else to_dtype(dtype)
         dev = _device(device)
         if isinstance(data, Tensor):
-            # A new handle on the same lazy value (torch would copy; nothing here is mutable).
+            # A new handle on the same C++ tensor (torch would copy): a setitem through one is seen
+            # through the other.
             if device is not None and _canonical_device(dev) != data.device:
                 raise DeviceError(f"Tensor: copying from {data.device} to {dev} is not supported")
             t = data._t
@@ -277,13 +278,50 @@ class Tensor:
     def flatten(self, start_dim=0, end_dim=-1) -> "Tensor":
         return Tensor._wrap(self._t.flatten(int(start_dim), int(end_dim)))
 
+    # ---- indexing (getitem with tensor indices, setitem)
+
+    def _tensor_index(self, it):
+        """An index item that is a tensor, a list, a numpy array or a bool, as a C++ tensor: lists
+        of ints become int64 (torch's long), of bools a mask."""
+        if isinstance(it, Tensor):
+            return it._t
+        if isinstance(it, (bool, np.bool_)):
+            return _C.Tensor.scalar(bool(it), "bool", self.device)
+        arr = np.asarray(it)
+        if arr.dtype == np.bool_:
+            return Tensor(arr, device=self.device)._t
+        if arr.size == 0 and arr.dtype == np.float64:  # [] is an empty int index
+            arr = arr.astype(np.int64)
+        if arr.dtype.kind in "iu":
+            arr = arr.astype(np.int64)
+        return Tensor(arr, device=self.device)._t
+
     def __getitem__(self, key) -> "Tensor":
-        """Basic indexing: ints, slices, None, ... and tuples of them (no tensor indices)."""
-        items = index_items(key)
+        """Indexing as numpy/torch: ints, slices, None, ..., and integer or bool tensors (lists,
+        numpy arrays) as advanced indices."""
+        items = index_items(key, self.device, self._tensor_index)
         try:
             return Tensor._wrap(self._t.getitem(items))
         except ShapeError as e:
             raise IndexShapeError(str(e)) from None
+
+    def __setitem__(self, key, value) -> None:
+        """t[key] = value written into t's buffer (see docs/tensor.md "setitem"): value is a Tensor
+        or a Python number, cast to t's dtype and broadcast to the indexed shape."""
+        items = index_items(key, self.device, self._tensor_index)
+        try:
+            if isinstance(value, Tensor):
+                self._t.setitem(items, value._t)
+            elif is_scalar(value):
+                self._t.setitem_scalar(items, py_scalar(value))
+            else:
+                self._t.setitem(items, Tensor(value, device=self.device)._t)
+        except ShapeError as e:
+            if str(e).startswith("getitem:"):  # the index itself is wrong: IndexError, as getitem
+                raise IndexShapeError(str(e)) from None
+            raise
+
+    # ---- end indexing
 
     def stack(self, *tensors, dim=0) -> "Tensor":
         """Tensor.stack(a, b), a.stack(b) and Tensor.stack([a, b]) alike."""

@@ -62,7 +62,8 @@ IndexItem to_index_item(py::handle h) {
     return s;
   }
   if (PyLong_Check(h.ptr()) && !PyBool_Check(h.ptr())) return clamped_int64(h);
-  throw py::type_error("only integers, slices, None and ... are valid indices, got " +
+  if (py::isinstance<Tensor>(h)) return h.cast<Tensor>();  // advanced indexing (indexing area)
+  throw py::type_error("only integers, slices, None, ... and tensors are valid indices, got " +
                        py::str(py::type::of(h).attr("__name__")).cast<std::string>());
 }
 

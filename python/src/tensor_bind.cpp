@@ -106,6 +106,18 @@ void bind_tensor(py::module_& m) {
       .def("squeeze", &Tensor::squeeze)
       .def("flatten", &Tensor::flatten)
       .def("getitem", &getitem)
+      // ---- indexing: setitem
+      .def("setitem", [](Tensor& t, const py::tuple& index, const Tensor& v) {
+        std::vector<IndexItem> items;
+        for (py::handle h : index) items.push_back(to_index_item(h));
+        t.setitem(items, v);
+      })
+      .def("setitem_scalar", [](Tensor& t, const py::tuple& index, py::handle v) {
+        std::vector<IndexItem> items;
+        for (py::handle h : index) items.push_back(to_index_item(h));
+        t.setitem(items, to_scalar(v));
+      })
+      // ---- end indexing: setitem
       .def_static("stack", &Tensor::stack)
       .def_static("cat", &Tensor::cat)
       // ---- elementwise

@@ -4,6 +4,7 @@
 
 #include "engine/device_buffers.h"
 #include "engine/realize_graph.h"
+#include "tensor/advanced_indexing.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
@@ -22,6 +23,12 @@ const UOp* realized_buffer(const UOpRef& u) {
   if (!shape) return nullptr;
   return dims_numel(*shape) == n->arg.get<BufferArg>().size ? n : nullptr;
 }
+
+// indexing: the tensor layer reads a bool mask's true count (a shape) through this hook.
+const bool kReadBytesHookInstalled = [] {
+  read_bytes_hook() = [](const Tensor& t) { return t.to_bytes(); };
+  return true;
+}();
 
 }  // namespace
 

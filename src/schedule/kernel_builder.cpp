@@ -173,7 +173,8 @@ KernelBuilder::Plan KernelBuilder::plan(const Request& r) {
     }
     case Ops::REDUCE: return plan_reduce(r);
     case Ops::DETACH:
-    case Ops::CONTIGUOUSBACKWARD: return one_child(r.idx, r.valid);
+    case Ops::CONTIGUOUSBACKWARD:
+    case Ops::AFTER: return one_child(r.idx, r.valid);  // AFTER: the buffer, once its STOREs ran
     case Ops::LOAD:
     case Ops::CONTIGUOUS:
       if (u == root_) return one_child(r.idx, r.valid);
@@ -236,6 +237,13 @@ ScheduledKernel KernelBuilder::build(const UOp* root, int out) {
   UOpRef out_param = param(out);  // slot 0: the buffer the kernel writes
   IndexVec idx;
   std::vector<UOpRef> loops;
+  open_loops(shape, idx, loops);
+  UOpRef value = lower(Request{root, idx, UOp::const_bool(true), loops});
+  UOpRef addr = UOp::create(Ops::INDEX, out_param->dtype, {out_param, simplify(flatten_index(idx, shape))});
+  return kernel_of(UOp::create(Ops::STORE, dtypes::void_, {addr, value}), loops);
+}
+
+void KernelBuilder::open_loops(const Dims& shape, IndexVec& idx, std::vector<UOpRef>& loops) {
   for (int64_t d : shape) {
     if (d == 1) {
       idx.push_back(UOp::index(0));
@@ -244,11 +252,56 @@ ScheduledKernel KernelBuilder::build(const UOp* root, int out) {
       idx.push_back(loops.back());
     }
   }
-  UOpRef value = lower(Request{root, idx, UOp::const_bool(true), loops});
-  UOpRef addr = UOp::create(Ops::INDEX, out_param->dtype, {out_param, simplify(flatten_index(idx, shape))});
-  UOpRef body = UOp::create(Ops::STORE, dtypes::void_, {addr, value});
-  for (size_t i = loops.size(); i-- > 0;) body = UOp::create(Ops::END, dtypes::void_, {body, loops[i]});
-  return ScheduledKernel{UOp::create(Ops::SINK, dtypes::void_, {body}), slots_, ""};
+}
+
+ScheduledKernel KernelBuilder::kernel_of(UOpRef store, const std::vector<UOpRef>& loops) {
+  for (size_t i = loops.size(); i-- > 0;) store = UOp::create(Ops::END, dtypes::void_, {store, loops[i]});
+  return ScheduledKernel{UOp::create(Ops::SINK, dtypes::void_, {store}), slots_, ""};
+}
+
+ScheduledKernel KernelBuilder::build_store(const UOp* store) {
+  root_ = store;
+  const UOp* target = store->src[0].get();
+  const UOp* value = store->src[1].get();
+  const UOp* base = target;
+  while (!realized_.count(base)) {
+    if (op_group(base->op) != OpGroup::Movement || base->src.empty())
+      throw InternalError("rangeify: STORE target is not a view of a buffer: " + base->brief());
+    base = base->src[0].get();
+  }
+  UOpRef out_param = param(realized_.at(base));  // slot 0: the buffer the kernel writes
+  IndexVec idx;
+  std::vector<UOpRef> loops;
+  open_loops(static_shape_of(value, "rangeify"), idx, loops);
+  UOpRef v = lower(Request{value, idx, UOp::const_bool(true), loops});
+  // The element of the buffer that element idx of the target view is: the walk a load does.
+  IndexVec ti = idx;
+  UOpRef valid = UOp::const_bool(true);
+  for (const UOp* n = target; n != base; n = n->src[0].get()) {
+    const UOp* s0 = n->src[0].get();
+    switch (n->op) {
+      case Ops::RESHAPE:
+        ti = simplified(reshape_index(ti, static_shape_of(n, "reshape"), static_shape_of(s0, "reshape")));
+        break;
+      case Ops::PERMUTE: ti = permute_index(ti, ints_arg(n)); break;
+      case Ops::EXPAND: ti = expand_index(ti, static_shape_of(s0, "expand")); break;
+      case Ops::SHRINK: ti = shrink_index(ti, static_dims(n->src[1].get(), "shrink")); break;
+      case Ops::FLIP: ti = flip_index(ti, n->arg.get<Arg::Bools>(), static_shape_of(n, "flip")); break;
+      case Ops::PAD: {
+        Dims offsets = static_dims(n->src[1].get(), "pad");
+        valid = simplify(and_valid(valid, pad_valid(ti, offsets, static_shape_of(s0, "pad"))));
+        ti = pad_index(ti, offsets);
+        break;
+      }
+      default: throw InternalError("rangeify: no rule writes through " + n->brief());
+    }
+  }
+  UOpRef addr = UOp::create(Ops::INDEX, out_param->dtype,
+                            {out_param, simplify(flatten_index(ti, static_shape_of(base, "rangeify")))});
+  UOpRef gate = simplify(valid);
+  return kernel_of(is_true(gate) ? UOp::create(Ops::STORE, dtypes::void_, {addr, v})
+                                 : UOp::create(Ops::STORE, dtypes::void_, {addr, v, gate}),
+                   loops);
 }
 
 }  // namespace onegrad

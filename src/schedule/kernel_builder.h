@@ -23,6 +23,10 @@ class KernelBuilder {
                 ReduceEvaluations& evaluations);
   // The kernel (a SINK in kernel form) that computes `root` into buffer `out`.
   ScheduledKernel build(const UOp* root, int out);
+  // The kernel of a tensor-graph STORE(target, value): target is movement ops over a realized
+  // buffer; each element of value is written where the target view puts it (gated by the view's
+  // validity: elements in padding are not written).
+  ScheduledKernel build_store(const UOp* store);
 
  private:
   struct Key {
@@ -52,6 +56,10 @@ class KernelBuilder {
   UOpRef load(int buffer, const Dims& shape, const IndexVec& idx, const UOpRef& valid);
   UOpRef param(int buffer);
   UOpRef new_range(int64_t bound, AxisType type);
+  // One LOOP range per axis of more than one element (index 0 for the others), outermost first.
+  void open_loops(const Dims& shape, IndexVec& idx, std::vector<UOpRef>& loops);
+  // The store closed by one END per loop, innermost first, in a SINK.
+  ScheduledKernel kernel_of(UOpRef store, const std::vector<UOpRef>& loops);
   static Key key_of(const Request& r);
 
   const std::unordered_map<const UOp*, int>& realized_;

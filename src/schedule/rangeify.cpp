@@ -17,11 +17,13 @@ int64_t numel(const Dims& d) {
 }
 
 // The PARAM slot a value is a contiguous view of, if it is one: the PARAM itself, or a RESHAPE,
-// LOAD, CONTIGUOUS or DETACH of one. Realizing such a value needs no kernel: it is the buffer.
+// LOAD, CONTIGUOUS or DETACH of one, or an AFTER of one (the buffer once its STOREs ran). Realizing
+// such a value needs no kernel: it is the buffer.
 std::optional<int> param_view(const UOp* u) {
   while (true) {
     if (u->op == Ops::PARAM) return int(u->arg.get<ParamArg>().slot);
-    if (u->op == Ops::RESHAPE || u->op == Ops::LOAD || u->op == Ops::CONTIGUOUS || u->op == Ops::DETACH) {
+    if (u->op == Ops::RESHAPE || u->op == Ops::LOAD || u->op == Ops::CONTIGUOUS || u->op == Ops::DETACH ||
+        u->op == Ops::AFTER) {
       u = u->src[0].get();
       continue;
     }
@@ -65,6 +67,10 @@ Schedule rangeify(const UOpRef& function) {
   for (size_t i = 0; i < body->src.size(); i++) realize(body->src[i].get(), "output " + std::to_string(i));
   for (const UOp* u : order)
     if (u->op == Ops::LOAD || u->op == Ops::CONTIGUOUS) realize(u, "contiguous()");
+  // spec: Assign is STORE followed by AFTER. Each STORE is a kernel that writes into the buffer its
+  // target is a view of (setitem); it runs in graph order, after the kernels its value needs.
+  for (const UOp* u : order)
+    if (u->op == Ops::STORE) reasons.try_emplace(position.at(u), u, "STORE (setitem)");
 
   // Build every kernel; if the cost model finds a fused REDUCE computed more often than it has
   // elements, realize it too and build again. The realized set only grows, so this ends.
@@ -74,6 +80,7 @@ Schedule rangeify(const UOpRef& function) {
     for (const UOp* u : order)
       if (u->op == Ops::PARAM && u->arg.get<ParamArg>().name.empty()) realized[u] = int(u->arg.get<ParamArg>().slot);
     for (auto& [pos, entry] : reasons) {
+      if (entry.first->op == Ops::STORE) continue;  // writes into a buffer that exists
       Dims shape = static_shape_of(entry.first, "rangeify");
       realized[entry.first] = int(s.buffers.size());
       s.buffers.push_back(ScheduleBuffer{numel(shape), entry.first->dtype});
@@ -81,7 +88,8 @@ Schedule rangeify(const UOpRef& function) {
     ReduceEvaluations evaluations;
     for (auto& [pos, entry] : reasons) {
       KernelBuilder kb(realized, s.buffers, evaluations);
-      ScheduledKernel k = kb.build(entry.first, realized.at(entry.first));
+      ScheduledKernel k = entry.first->op == Ops::STORE ? kb.build_store(entry.first)
+                                                        : kb.build(entry.first, realized.at(entry.first));
       k.reason = entry.second;
       s.kernels.push_back(std::move(k));
     }

@@ -1,8 +1,9 @@
-// Basic indexing (getitem), built from SHRINK, FLIP, PAD and RESHAPE only. Each source axis is
+// getitem. Basic indexing is built from SHRINK, FLIP, PAD and RESHAPE only: each source axis is
 // handled on its own, keeping the rank; one RESHAPE at the end drops the int-indexed axes and
-// inserts the NewAxis ones.
+// inserts the NewAxis ones. Tensor indices (advanced indexing) follow in advanced_indexing.cpp.
 #include <algorithm>
 
+#include "tensor/advanced_indexing.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
@@ -67,11 +68,15 @@ Tensor select_axis(const Tensor& t, size_t ax, int64_t start, int64_t k, int64_t
 
 }  // namespace
 
-Tensor Tensor::getitem(const std::vector<IndexItem>& index) const {
-  Dims s = shape();
+BasicIndexed basic_index(const Tensor& t, const std::vector<IndexItem>& index) {
+  Dims s = t.shape();
+  // A 0-d bool tensor (t[True]) consumes no axis: it is a new axis of size 1 with a (1,) mask on
+  // it (numpy, PyTorch).
+  auto is_flag = [](const Tensor* ti) { return ti && ti->dtype().is_bool() && ti->ndim() == 0; };
   size_t consuming = 0, ellipses = 0;
   for (const IndexItem& it : index) {
     if (std::holds_alternative<int64_t>(it) || std::holds_alternative<Slice>(it)) consuming++;
+    if (const Tensor* ti = std::get_if<Tensor>(&it)) consuming += ti->dtype().is_bool() ? size_t(ti->ndim()) : 1;
     if (std::holds_alternative<Ellipsis>(it)) ellipses++;
   }
   if (ellipses > 1) throw ShapeError("getitem: an index can only have a single ellipsis (...)");
@@ -91,12 +96,28 @@ Tensor Tensor::getitem(const std::vector<IndexItem>& index) const {
   }
   if (!expanded) items.insert(items.end(), s.size() - consuming, Slice{});
 
-  Tensor x = *this;
+  // Basic items first (PyTorch applies ints as selections, so an int never counts as an advanced
+  // index); tensor items keep their axes whole and are recorded with their place in the result.
+  Tensor x = t;
   Dims out;
+  std::vector<AdvancedIndex> advanced;
   size_t ax = 0;
   for (const IndexItem& it : items) {
     if (std::holds_alternative<NewAxis>(it)) {
       out.push_back(1);
+      continue;
+    }
+    if (const Tensor* ti = std::get_if<Tensor>(&it); is_flag(ti)) {
+      advanced.push_back(AdvancedIndex{out.size(), ti->reshape({1}), ax});
+      out.push_back(1);
+      continue;
+    }
+    if (const Tensor* ti = std::get_if<Tensor>(&it)) {
+      size_t k = ti->dtype().is_bool() ? size_t(ti->ndim()) : 1;
+      if (ti->dtype().is_bool()) check_mask_shape(*ti, s, ax);
+      advanced.push_back(AdvancedIndex{out.size(), *ti, ax});
+      for (size_t j = 0; j < k; j++) out.push_back(s[ax + j]);
+      ax += k;
       continue;
     }
     if (const int64_t* i = std::get_if<int64_t>(&it)) {
@@ -121,7 +142,13 @@ Tensor Tensor::getitem(const std::vector<IndexItem>& index) const {
     }
     ax++;
   }
-  return x.reshape(out);
+  return BasicIndexed{x.reshape(out), std::move(advanced)};
+}
+
+Tensor Tensor::getitem(const std::vector<IndexItem>& index) const {
+  BasicIndexed b = basic_index(*this, index);
+  if (b.advanced.empty()) return b.view;
+  return advanced_getitem(b.view, std::move(b.advanced));
 }
 
 }  // namespace onegrad

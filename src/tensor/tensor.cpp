@@ -42,10 +42,12 @@ Tensor buffer_view(const std::string& op, const Dims& shape, DType dtype, const 
 Tensor::Tensor(UOpRef u) : uop_(std::move(u)) {
   if (!uop_) throw InternalError("Tensor: null node");
   device_ = device_of(uop_);
+  enroll();  // indexing: the live registry (live_tensors.cpp)
 }
 
 Tensor::Tensor(UOpRef u, std::string device) : uop_(std::move(u)), device_(canonical_device(device)) {
   if (!uop_) throw InternalError("Tensor: null node");
+  enroll();  // indexing: the live registry (live_tensors.cpp)
 }
 
 // ---- creation

@@ -19,14 +19,17 @@
 
 namespace onegrad {
 
-// One item of basic indexing: t[1], t[1:3], t[::-1], t[None], t[...].
+class Tensor;
+
+// One item of an index: t[1], t[1:3], t[::-1], t[None], t[...] (basic indexing), and t[idx] with an
+// integer or bool Tensor (advanced indexing, numpy/PyTorch semantics: docs/tensor.md "getitem").
 struct Slice {
   std::optional<int64_t> start, stop;
   int64_t step = 1;
 };
 struct NewAxis {};
 struct Ellipsis {};
-using IndexItem = std::variant<int64_t, Slice, NewAxis, Ellipsis>;
+using IndexItem = std::variant<int64_t, Slice, NewAxis, Ellipsis, Tensor>;
 
 // A Python-like scalar for binary ops with a number: it adopts the tensor's dtype when it fits the
 // dtype's category (int with int tensors, any number with float tensors), else the default type of
@@ -35,7 +38,15 @@ using Scalar = ConstValue;
 
 class Tensor {
  public:
-  Tensor() = default;
+  // indexing: every Tensor object is listed while it lives (live_tensors.cpp), so that setitem can
+  // point the lazy values that read a buffer at a snapshot of it before it writes the buffer.
+  Tensor() { enroll(); }
+  Tensor(const Tensor& o) : uop_(o.uop_), device_(o.device_) { enroll(); }
+  Tensor(Tensor&& o) noexcept : uop_(std::move(o.uop_)), device_(std::move(o.device_)) { enroll(); }
+  Tensor& operator=(const Tensor&) = default;
+  Tensor& operator=(Tensor&&) noexcept = default;
+  ~Tensor() { withdraw(); }
+  // ---- end indexing
   // Wraps a tensor-graph node; the device is the node's (a constant graph, which has none, is "CPU").
   explicit Tensor(UOpRef u);
   // Wraps a node on a named device (canonical name): constants carry no device in the graph, so
@@ -82,6 +93,12 @@ class Tensor {
   Tensor squeeze(std::optional<int64_t> dim = std::nullopt) const;
   Tensor flatten(int64_t start = 0, int64_t end = -1) const;
   Tensor getitem(const std::vector<IndexItem>& index) const;
+  // ---- indexing: setitem (src/engine/tensor_setitem.cpp; docs/tensor.md "setitem")
+  // t[index] = value, written into t's buffer (STORE, then AFTER): value is cast to t's dtype and
+  // broadcast to the indexed shape. t is realized first when it is not a view of a buffer.
+  void setitem(const std::vector<IndexItem>& index, const Tensor& value);
+  void setitem(const std::vector<IndexItem>& index, Scalar value);
+  // ---- end indexing: setitem
   static Tensor stack(const std::vector<Tensor>& ts, int64_t dim = 0);
   static Tensor cat(const std::vector<Tensor>& ts, int64_t dim = 0);
 
@@ -227,6 +244,11 @@ class Tensor {
   // may realize itself (copy_out) without changing what it is.
   mutable UOpRef uop_;
   std::string device_ = "CPU";  // canonical device name (device_name.h)
+  // ---- indexing: the registry of live Tensor objects (live_tensors.cpp)
+  void enroll() noexcept;
+  void withdraw() noexcept;
+  static std::vector<Tensor*> live_tensors();
+  // ---- end indexing
 };
 
 Tensor operator+(const Tensor& a, const Tensor& b);

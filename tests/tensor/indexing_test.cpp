@@ -108,3 +108,68 @@ TEST(TensorGetitem, ValuesMatchPython) {
   EXPECT_EQ(ints(m.getitem({sl(std::nullopt, std::nullopt, -2), sl(1, std::nullopt, 2)})), (V{9, 11, 1, 3}));
   EXPECT_EQ(ints(m.getitem({int64_t(1), int64_t(2)})), (V{6}));
 }
+
+// ---- advanced indexing: integer tensor indices (a one-hot gather; masks need the engine and are
+// tested in tests/engine/setitem_test.cpp)
+
+namespace {
+
+Tensor int64s(std::vector<int64_t> v, Dims s) { return Tensor::from_vector(v, s, dtypes::int64); }
+
+}  // namespace
+
+TEST(TensorAdvancedIndex, IntTensorGathersRows) {
+  Tensor t = iota({4, 3});
+  Tensor r = verified(t.getitem({int32s({3, 0, -1}, {3})}));
+  EXPECT_EQ(r.shape(), (Dims{3, 3}));
+  EXPECT_EQ(r.dtype(), dtypes::int32);
+  EXPECT_EQ(ints(r), (std::vector<int64_t>{9, 10, 11, 0, 1, 2, 9, 10, 11}));
+  // A composition: compare, where and a sum (REDUCE), no new op.
+  EXPECT_GE(count_op(r, Ops::REDUCE), 1u);
+  EXPECT_GE(count_op(r, Ops::WHERE), 1u);
+}
+
+TEST(TensorAdvancedIndex, BroadcastIndicesAdjacentStayInPlace) {
+  Tensor t = iota({2, 3, 4});
+  // t[:, [[0], [2]], [1, 3]] -> (2, 2, 2): the index dims replace axes 1 and 2
+  Tensor r = verified(t.getitem({Slice{}, int64s({0, 2}, {2, 1}), int64s({1, 3}, {2})}));
+  EXPECT_EQ(r.shape(), (Dims{2, 2, 2}));
+  EXPECT_EQ(ints(r), (std::vector<int64_t>{1, 3, 9, 11, 13, 15, 21, 23}));
+}
+
+TEST(TensorAdvancedIndex, SeparatedIndicesGoFirst) {
+  Tensor t = iota({2, 3, 4});
+  // t[[1, 0], :, [3, 0]] -> (2, 3): the index dims first, then axis 1
+  Tensor r = verified(t.getitem({int64s({1, 0}, {2}), Slice{}, int64s({3, 0}, {2})}));
+  EXPECT_EQ(r.shape(), (Dims{2, 3}));
+  EXPECT_EQ(ints(r), (std::vector<int64_t>{15, 19, 23, 0, 4, 8}));
+}
+
+TEST(TensorAdvancedIndex, IntsAreSelectionsFirst) {
+  // PyTorch: t[0, :, [1, 2]] is (4, 2) (numpy says (2, 4)): the int selects before the tensor index.
+  Tensor t = iota({3, 4, 5});
+  EXPECT_EQ(t.getitem({int64_t(0), Slice{}, int64s({1, 2}, {2})}).shape(), (Dims{4, 2}));
+}
+
+TEST(TensorAdvancedIndex, LazyOutOfRangeSelectsZero) {
+  Tensor t = iota({3});
+  Tensor idx = int64s({0, 1}, {2}) + int64_t(2);  // [2, 3]: computed, so not checked
+  EXPECT_EQ(ints(t.getitem({idx})), (std::vector<int64_t>{2, 0}));
+}
+
+TEST(TensorAdvancedIndex, Errors) {
+  Tensor t = iota({3, 4});
+  EXPECT_THROW_MSG(t.getitem({int64s({3}, {1})}), ShapeError, "getitem: index 3 is out of bounds for axis 0 with size 3");
+  EXPECT_THROW_MSG(t.getitem({Slice{}, int64s({-5}, {1})}), ShapeError,
+                   "getitem: index -5 is out of bounds for axis 1 with size 4");
+  EXPECT_THROW_MSG(t.getitem({int64s({0, 1}, {2}), int64s({0, 1, 2}, {3})}), ShapeError,
+                   "getitem: shape mismatch: indexing tensors could not be broadcast together with shapes (2,), (3,)");
+  EXPECT_THROW_MSG(t.getitem({floats({1.f}, {1})}), DTypeError,
+                   "getitem: tensors used as indices must be integer or bool tensors, got float32");
+  std::vector<uint8_t> m{1, 0};
+  Tensor mask = Tensor::from_vector(m, {2}, dtypes::bool_);
+  EXPECT_THROW_MSG(t.getitem({mask}), ShapeError,
+                   "getitem: the shape of the mask (2,) at axis 0 does not match the shape (3, 4) of the indexed tensor");
+  EXPECT_THROW_MSG(t.getitem({int64s({0}, {1}), int64s({0}, {1}), int64s({0}, {1})}), ShapeError,
+                   "getitem: too many indices for shape (3, 4): 3 were given");
+}

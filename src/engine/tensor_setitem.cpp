@@ -1,0 +1,196 @@
+// Tensor::setitem: t[index] = value as the spec's assign, a STORE into t's buffer followed by an
+// AFTER (spec: Store Ops, "Assign is STORE followed by AFTER"), realized at once. It lives in the
+// engine because it runs the write; the graph it builds is the tensor layer's. docs/tensor.md
+// "setitem" has the decisions (which tensors see the write, write-through views, errors).
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <unordered_map>
+
+#include "tensor/advanced_indexing.h"
+#include "tensor/shape_util.h"
+#include "tensor/tensor.h"
+#include "uop/errors.h"
+#include "uop/substitute.h"
+
+namespace onegrad {
+
+namespace {
+
+bool is_view_op(Ops op) {
+  return op == Ops::RESHAPE || op == Ops::PERMUTE || op == Ops::SHRINK || op == Ops::FLIP || op == Ops::PAD ||
+         op == Ops::EXPAND;
+}
+
+// The BUFFER that u is a view of (movement ops only, as numpy's views: slicing with any step,
+// transposing, reshaping, flipping, broadcasting), if any.
+const UOp* viewed_buffer(const UOp* u) {
+  while (is_view_op(u->op)) u = u->src[0].get();
+  return u->op == Ops::BUFFER ? u : nullptr;
+}
+
+bool reads(const UOpRef& graph, const UOp* buffer) {
+  for (const UOp* u : graph->toposort())
+    if (u == buffer) return true;
+  return false;
+}
+
+// Whether u's graph reads `buffer`, memoized over the nodes that graphs share.
+bool reads_memo(const UOp* root, const UOp* buffer, std::unordered_map<const UOp*, bool>& memo) {
+  std::vector<std::pair<const UOp*, size_t>> stack{{root, 0}};
+  while (!stack.empty()) {
+    auto& [u, next] = stack.back();
+    if (memo.count(u)) {
+      stack.pop_back();
+      continue;
+    }
+    if (u == buffer) {
+      memo[u] = true;
+      stack.pop_back();
+      continue;
+    }
+    if (next < u->src.size()) {
+      const UOp* c = u->src[next++].get();
+      if (!memo.count(c)) stack.push_back({c, 0});
+      continue;
+    }
+    bool any = false;
+    for (const UOpRef& c : u->src) any = any || memo.at(c.get());
+    memo[u] = any;
+    stack.pop_back();
+  }
+  return memo.at(root);
+}
+
+// A copy of the buffer's contents in a new BUFFER. MAX(x, x) is the identity (NaN, -0.0 and bool
+// included) and, unlike a LOAD of a buffer, is not an alias of it: the schedule writes a new buffer.
+UOpRef snapshot(const UOp* buffer, const std::string& device) {
+  int64_t n = buffer->arg.get<BufferArg>().size;
+  UOpRef whole = UOp::create(Ops::RESHAPE, {buffer->ref(), UOp::shape_operand(std::vector<int64_t>{n})});
+  Tensor copy(UOp::create(Ops::MAX, buffer->dtype, {whole, whole}), device);
+  copy.realize();
+  return copy.uop()->src[0];  // RESHAPE(new BUFFER) -> the BUFFER
+}
+
+// value cast to dt and broadcast to `shape` (right-aligned; extra leading dims must be 1).
+Tensor broadcast_value(const Tensor& value, const Dims& shape, DType dt) {
+  Dims vs = value.shape();
+  // Leading 1s beyond the target's rank are dropped (PyTorch, numpy: t[0] = ones(1, 3)).
+  size_t lead = 0;
+  while (vs.size() - lead > shape.size() && vs[lead] == 1) lead++;
+  Tensor v = lead ? value.reshape(Dims(vs.begin() + int64_t(lead), vs.end())) : value;
+  bool ok = vs.size() - lead <= shape.size();
+  for (size_t i = 0; ok && i < vs.size() - lead; i++) {
+    int64_t d = vs[vs.size() - 1 - i], t = shape[shape.size() - 1 - i];
+    ok = d == t || d == 1;
+  }
+  if (!ok)
+    throw ShapeError("setitem: cannot broadcast value of shape " + shape_text(vs) + " to the indexed shape " +
+                     shape_text(shape));
+  vs = v.shape();
+  Dims padded(shape.size() - vs.size(), 1);
+  padded.insert(padded.end(), vs.begin(), vs.end());
+  return v.cast(dt).reshape(padded).expand(shape);
+}
+
+// STORE(target, value), AFTER(buffer, STORE), realized: the kernel writes the buffer in place.
+void store_into(const UOp* buffer, const Tensor& target, Tensor value, const std::string& device) {
+  if (target.numel() == 0) return;
+  // A value that reads the buffer it is written into (t[1:] = t[:-1]) is computed into a buffer of
+  // its own first: one kernel reading and writing overlapping elements would see its own writes.
+  // (contiguous() alone is no copy for a whole view of the buffer, t[::-1] = t; MAX(x, x) is.)
+  if (reads(value.uop(), buffer))
+    value = Tensor(UOp::create(Ops::MAX, value.dtype(), {value.uop(), value.uop()}), device).contiguous();
+  UOpRef store = UOp::create(Ops::STORE, dtypes::void_, {target.uop(), value.uop()});
+  Tensor after(UOp::create(Ops::AFTER, buffer->dtype, {buffer->ref(), store}), device);
+  after.realize();
+}
+
+ConstValue lowest_of(DType dt) {
+  if (dt.is_float()) return ConstValue::from_float(-std::numeric_limits<double>::infinity());
+  return dt.is_bool() ? ConstValue::from_int(0) : ConstValue::from_int(dt.int_min());
+}
+
+// Advanced setitem, the reverse of advanced getitem's gather: in the view the basic items leave,
+// the indexed axes are merged into one of K elements (the target: still a view of the buffer), and
+// its new contents are where(written, picked, old) along that axis, with hit = (arange(K)[:, None]
+// == flat index) over the m index positions. Duplicate positions (PyTorch leaves which write wins
+// undefined) take the largest of their values. Cost O(K * m * rest).
+void advanced_store(const Tensor& t, const UOp* buffer, const std::vector<IndexItem>& index, const Tensor& value,
+                    const std::string& device) {
+  BasicIndexed b = basic_index(t, index);
+  ResolvedIndices r = resolve_advanced(b.view, std::move(b.advanced));
+  GatherLayout g = gather_layout(r);
+  Tensor target = r.x.permute(g.perm).reshape(g.merged);  // (K, rest...)
+  Dims rest(g.merged.begin() + 1, g.merged.end());
+  Dims ordered = r.shape;  // the gathered shape (b..., rest...), then in getitem's order
+  ordered.insert(ordered.end(), rest.begin(), rest.end());
+  Dims result = ordered;
+  for (size_t i = 0; i < g.place.size(); i++) result[i] = ordered[size_t(g.place[i])];
+  Tensor v = broadcast_value(value, result, t.dtype());
+  if (!g.place.empty()) {
+    std::vector<int64_t> inverse(g.place.size());
+    for (size_t i = 0; i < g.place.size(); i++) inverse[size_t(g.place[i])] = int64_t(i);
+    v = v.permute(inverse);
+  }
+  int64_t m = dims_numel(r.shape), k = g.merged[0];
+  if (m == 0 || target.numel() == 0) return;
+  Dims vm{1, m};
+  vm.insert(vm.end(), rest.begin(), rest.end());
+  Tensor hit = Tensor::arange(0, k, 1, dtypes::int64, device).reshape({k, 1}).eq(g.flat.reshape({1, m}));  // (K, m)
+  Dims hs{k, m};
+  hs.insert(hs.end(), rest.size(), 1);
+  Tensor lowest = Tensor::scalar(lowest_of(t.dtype()), t.dtype(), device);
+  Tensor picked = hit.reshape(hs).where(v.reshape(vm), lowest).max({1});  // (K, rest...)
+  Dims ws{k};
+  ws.insert(ws.end(), rest.size(), 1);
+  Tensor written = hit.cast(dtypes::int32).max({1}).cast(dtypes::bool_).reshape(ws);
+  store_into(buffer, target, written.where(picked, target), device);
+}
+
+}  // namespace
+
+void Tensor::setitem(const std::vector<IndexItem>& index, const Tensor& value) {
+  if (value.device() != device())
+    throw DeviceError("setitem: value on " + value.device() + ", tensor on " + device());
+  // Not a view of a buffer (a lazy value, a constant): realize it, so the write has a buffer of its
+  // own to land in. A view writes through to the buffer it views.
+  if (!viewed_buffer(uop_.get())) realize();
+  const UOp* buffer = viewed_buffer(uop_.get());
+  for (const UOp* u = uop_.get(); u != buffer; u = u->src[0].get())
+    if (u->op == Ops::EXPAND)
+      throw ShapeError("setitem: cannot write into the broadcast (expanded) view of shape " + shape_text(shape()) +
+                       ": several of its elements are one element of the buffer (use contiguous() first)");
+  bool advanced = std::any_of(index.begin(), index.end(), [](const IndexItem& it) {
+    return std::holds_alternative<Tensor>(it);
+  });
+  // Basic items: the target view and the value, checked before anything runs.
+  std::optional<Tensor> target, v;
+  if (!advanced) {
+    target = getitem(index);
+    v = broadcast_value(value, target->shape(), dtype());
+  }
+  // Lazy values that read the buffer keep the values they were built from: they are rewired to a
+  // snapshot of it, taken now (views, movement ops only, read the buffer and see the write, as in
+  // PyTorch).
+  std::unordered_map<const UOp*, bool> memo;
+  std::vector<Tensor*> readers;
+  for (Tensor* t : live_tensors()) {
+    if (t == this || !t->uop_ || viewed_buffer(t->uop_.get())) continue;
+    if (reads_memo(t->uop_.get(), buffer, memo)) readers.push_back(t);
+  }
+  if (!readers.empty()) {
+    Substitution to_snapshot{{buffer, snapshot(buffer, device_)}};
+    for (Tensor* t : readers) t->uop_ = substitute(t->uop_, to_snapshot);
+  }
+  // (index tensors and the value are live tensors too: a mask computed from t, as in
+  // t[t > 0] = 0, is computed from the old values)
+  if (advanced) advanced_store(*this, buffer, index, value, device_);
+  else store_into(buffer, *target, *v, device_);
+}
+
+void Tensor::setitem(const std::vector<IndexItem>& index, Scalar value) {
+  setitem(index, Tensor::scalar(value, dtype(), device_));
+}
+
+}  // namespace onegrad

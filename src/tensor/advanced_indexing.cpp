@@ -1,0 +1,231 @@
+// Advanced indexing: integer tensor indices as a one-hot gather (the spec's gather, Common Ops as
+// Compositions), bool masks turned into integer indices first (PyTorch's nonzero). docs/tensor.md
+// "getitem" has the decisions: ints wrap from the end, values out of range select nothing (0) unless
+// the index is host data, which is checked; a mask's true count is realized because it is a shape.
+#include "tensor/advanced_indexing.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "uop/buffer_storage.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+ReadBytesHook& read_bytes_hook() {
+  static ReadBytesHook hook = nullptr;
+  return hook;
+}
+
+namespace {
+
+std::vector<std::byte> read_bytes(const Tensor& t) {
+  ReadBytesHook hook = read_bytes_hook();
+  if (!hook)
+    throw InternalError("getitem: reading index data needs the engine (link onegrad_engine), which installs the hook");
+  return hook(t);
+}
+
+// Element i of raw integer data of dtype dt, as an int64 (uint64 above 2^63 saturates: it is out of
+// range for any axis anyway).
+int64_t int_at(const std::vector<std::byte>& b, DType dt, size_t i) {
+  const std::byte* p = b.data() + i * size_t(dt.itemsize());
+  auto get = [p]<class T>(T) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+  };
+  switch (dt.itemsize()) {
+    case 1: return dt.is_unsigned() ? int64_t(get(uint8_t{})) : int64_t(get(int8_t{}));
+    case 2: return dt.is_unsigned() ? int64_t(get(uint16_t{})) : int64_t(get(int16_t{}));
+    case 4: return dt.is_unsigned() ? int64_t(get(uint32_t{})) : int64_t(get(int32_t{}));
+    default: {
+      if (!dt.is_unsigned()) return get(int64_t{});
+      uint64_t v = get(uint64_t{});
+      return v > uint64_t(INT64_MAX) ? INT64_MAX : int64_t(v);
+    }
+  }
+}
+
+// Host data (a whole view of a BUFFER, as Tensor(list) makes): its values are known without running
+// anything, so out-of-range values are reported like PyTorch does. Computed indices are not run.
+bool is_buffer_data(const Tensor& t) {
+  const UOp* u = t.uop().get();
+  if (u->op == Ops::RESHAPE) u = u->src[0].get();
+  return u->op == Ops::BUFFER && u->arg.get<BufferArg>().size == t.numel();
+}
+
+void check_known_bounds(const Tensor& idx, int64_t n, size_t axis) {
+  if (!is_buffer_data(idx) || idx.numel() == 0) return;
+  // Host bytes not yet uploaded are read in place; else the engine reads the buffer back.
+  const UOp* buf = idx.uop()->op == Ops::RESHAPE ? idx.uop()->src[0].get() : idx.uop().get();
+  const BufferArg& arg = buf->arg.get<BufferArg>();
+  std::vector<std::byte> b;
+  {
+    std::lock_guard lock(arg.storage->mu);
+    b = arg.storage->host;
+  }
+  if (b.empty()) b = read_bytes(idx);
+  for (size_t i = 0; i < size_t(idx.numel()); i++) {
+    int64_t v = int_at(b, idx.dtype(), i);
+    if (v < -n || v >= n)
+      throw ShapeError("getitem: index " + std::to_string(v) + " is out of bounds for axis " + std::to_string(axis) +
+                       " with size " + std::to_string(n));
+  }
+}
+
+// spec: Common Ops as Compositions, prefix_sum (inclusive), of a 1-D tensor of n >= 1 elements.
+Tensor prefix_sum_spec(const Tensor& t) {
+  int64_t n = t.shape()[0];
+  Tensor x = t.pad({{n - 1, 0}});                                    // (2n-1,)
+  x = x.reshape({1, 2 * n - 1}).expand({n + 1, 2 * n - 1});          // tile
+  x = x.reshape({(n + 1) * (2 * n - 1)}).shrink({{0, 2 * n * n}});   // trim
+  x = x.reshape({n, 2 * n}).shrink({{0, n}, {0, n}});                // windows
+  return x.sum({1});
+}
+
+// The flat positions (int64, increasing) of the true elements of a mask: PyTorch's nonzero on the
+// flattened mask. The count is a shape, so it is realized; the positions are a composition: with c
+// the inclusive prefix sum of the mask, the j-th true element sits at #{i : c[i] <= j}.
+Tensor mask_positions(const Tensor& mask) {
+  int64_t m = mask.numel();
+  if (m == 0) return Tensor::zeros({0}, dtypes::int64, mask.device());
+  Tensor flat = mask.reshape({m}).cast(dtypes::int32);
+  std::vector<std::byte> b = read_bytes(flat.sum());  // int64
+  int64_t count;
+  std::memcpy(&count, b.data(), sizeof(count));
+  Tensor c = prefix_sum_spec(flat);  // int64
+  Tensor j = Tensor::arange(0, count, 1, dtypes::int64, mask.device()).reshape({count, 1});
+  return c.reshape({1, m}).le(j).sum({1});
+}
+
+std::string shapes_text(const std::vector<Tensor>& ts) {
+  std::string s;
+  for (size_t i = 0; i < ts.size(); i++) s += (i ? ", " : "") + shape_text(ts[i].shape());
+  return s;
+}
+
+}  // namespace
+
+void check_mask_shape(const Tensor& mask, const Dims& shape, size_t axis) {
+  Dims ms = mask.shape();
+  for (size_t j = 0; j < ms.size(); j++)
+    if (axis + j >= shape.size() || ms[j] != shape[axis + j])
+      throw ShapeError("getitem: the shape of the mask " + shape_text(ms) + " at axis " + std::to_string(axis) +
+                       " does not match the shape " + shape_text(shape) + " of the indexed tensor");
+}
+
+Tensor onehot_gather_axis0(const Tensor& x, const Tensor& f) {
+  Dims xs = x.shape(), fs = f.shape();
+  int64_t k = xs[0];
+  size_t nb = fs.size(), nr = xs.size() - 1;
+  Dims pos_shape(nb, 1);
+  pos_shape.push_back(k);
+  Tensor pos = Tensor::arange(0, k, 1, dtypes::int64, x.device()).reshape(pos_shape);
+  Dims f1 = fs;
+  f1.push_back(1);
+  Tensor hit = f.cast(dtypes::int64).reshape(f1).eq(pos);  // (b..., K): the one-hot mask
+  Dims hs = hit.shape();
+  hs.insert(hs.end(), nr, 1);
+  Dims xb(nb, 1);
+  xb.insert(xb.end(), xs.begin(), xs.end());
+  Tensor picked = hit.reshape(hs).where(x.reshape(xb), Tensor::scalar(ConstValue::from_int(0), x.dtype(), x.device()));
+  return picked.sum({int64_t(nb)}).cast(x.dtype());
+}
+
+ResolvedIndices resolve_advanced(const Tensor& x, std::vector<AdvancedIndex> adv) {
+  Tensor xr = x;
+  // Masks become positions in their merged axes, from the right so earlier axes keep their place.
+  for (size_t i = adv.size(); i-- > 0;) {
+    const Tensor& mask = adv[i].index;
+    if (!mask.dtype().is_bool()) continue;
+    size_t a = adv[i].axis, k = size_t(mask.ndim());
+    Dims xs = xr.shape();
+    Dims merged(xs.begin(), xs.begin() + int64_t(a));
+    merged.push_back(mask.numel());
+    merged.insert(merged.end(), xs.begin() + int64_t(a + k), xs.end());
+    xr = xr.reshape(merged);
+    adv[i].index = mask_positions(mask);
+    for (size_t j = i + 1; j < adv.size(); j++) adv[j].axis -= k - 1;
+  }
+  Dims xs = xr.shape();
+  ResolvedIndices r{xr, {}, {}, {}};
+  std::vector<Tensor> raw;
+  for (AdvancedIndex& a : adv) {
+    DType dt = a.index.dtype();
+    if (!dt.is_int())
+      throw DTypeError("getitem: tensors used as indices must be integer or bool tensors, got " + dt.name());
+    if (a.index.device() != x.device())
+      throw DeviceError("getitem: index tensor on " + a.index.device() + ", indexed tensor on " + x.device());
+    int64_t n = xs[a.axis];
+    check_known_bounds(a.index, n, a.source_axis);
+    Tensor i64 = a.index.cast(dtypes::int64);
+    Tensor zero = Tensor::scalar(ConstValue::from_int(0), dtypes::int64, x.device());
+    raw.push_back(i64.lt(zero).where(i64 + n, i64));  // negative values count from the end
+    r.axes.push_back(a.axis);
+  }
+  // The index tensors broadcast together (right-aligned).
+  size_t rank = 0;
+  for (const Tensor& t : raw) rank = std::max(rank, size_t(t.ndim()));
+  Dims b(rank, 1);
+  for (const Tensor& t : raw) {
+    Dims s = t.shape();
+    for (size_t i = 0; i < s.size(); i++) {
+      int64_t& d = b[rank - s.size() + i];
+      if (d == 1) d = s[i];
+      else if (s[i] != 1 && s[i] != d)
+        throw ShapeError("getitem: shape mismatch: indexing tensors could not be broadcast together with shapes " +
+                         shapes_text(raw));
+    }
+  }
+  for (const Tensor& t : raw) {
+    Dims s(rank - size_t(t.ndim()), 1);
+    Dims ts = t.shape();
+    s.insert(s.end(), ts.begin(), ts.end());
+    r.index.push_back(t.reshape(s).expand(b));
+  }
+  r.shape = b;
+  return r;
+}
+
+GatherLayout gather_layout(const ResolvedIndices& r) {
+  Dims xs = r.x.shape();
+  GatherLayout g;
+  bool adjacent = true;
+  for (size_t j = 0; j < r.axes.size(); j++) adjacent = adjacent && r.axes[j] == r.axes[0] + j;
+  Dims rest;
+  for (size_t a : r.axes) g.perm.push_back(int64_t(a));
+  for (size_t i = 0; i < xs.size(); i++)
+    if (std::find(r.axes.begin(), r.axes.end(), i) == r.axes.end()) {
+      g.perm.push_back(int64_t(i));
+      rest.push_back(xs[i]);
+    }
+  int64_t k = 1;
+  for (size_t a : r.axes) k *= xs[a];
+  g.merged = {k};
+  g.merged.insert(g.merged.end(), rest.begin(), rest.end());
+  g.flat = r.index.back();
+  int64_t stride = xs[r.axes.back()];
+  for (size_t j = r.axes.size() - 1; j-- > 0;) {
+    g.flat = g.flat + r.index[j] * stride;
+    stride *= xs[r.axes[j]];
+  }
+  // Adjacent indexed axes: the index dims stand where those axes were (numpy, PyTorch).
+  size_t nb = r.shape.size(), a0 = r.axes[0];
+  if (adjacent && a0 > 0 && nb > 0) {
+    for (size_t i = 0; i < a0; i++) g.place.push_back(int64_t(nb + i));
+    for (size_t i = 0; i < nb; i++) g.place.push_back(int64_t(i));
+    for (size_t i = nb + a0; i < nb + rest.size(); i++) g.place.push_back(int64_t(i));
+  }
+  return g;
+}
+
+Tensor advanced_getitem(const Tensor& x, std::vector<AdvancedIndex> advanced) {
+  ResolvedIndices r = resolve_advanced(x, std::move(advanced));
+  GatherLayout g = gather_layout(r);
+  // The indexed axes first, merged into one of K elements; the flat index selects along it.
+  Tensor out = onehot_gather_axis0(r.x.permute(g.perm).reshape(g.merged), g.flat);  // (b..., rest...)
+  return g.place.empty() ? out : out.permute(g.place);
+}
+
+}  // namespace onegrad

@@ -1,0 +1,66 @@
+// Advanced indexing (integer and bool tensor indices) for getitem, as compositions: docs/tensor.md
+// "getitem". Internal to the tensor layer (indexing.cpp and the engine's setitem use it).
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "tensor/shape_util.h"
+#include "tensor/tensor.h"
+
+namespace onegrad {
+
+// One tensor index after basic indexing: `axis` is its first axis in the result of the basic
+// items; an integer index covers one axis, a bool mask as many as it has dims.
+struct AdvancedIndex {
+  size_t axis;
+  Tensor index;
+  size_t source_axis = 0;  // its axis in the indexed tensor, for messages
+};
+
+// The basic items of an index applied (a view: movement ops only), and the tensor items left for
+// advanced indexing, each with its place in the view. getitem is this, then advanced_getitem.
+struct BasicIndexed {
+  Tensor view;
+  std::vector<AdvancedIndex> advanced;
+};
+BasicIndexed basic_index(const Tensor& t, const std::vector<IndexItem>& index);
+
+// ShapeError unless mask's dims equal shape[axis...] (PyTorch: IndexError).
+void check_mask_shape(const Tensor& mask, const Dims& shape, size_t axis);
+
+// x indexed by the tensors (numpy/PyTorch advanced indexing): the index tensors broadcast
+// together; their dims replace the indexed axes in place when those are adjacent, else go first.
+Tensor advanced_getitem(const Tensor& x, std::vector<AdvancedIndex> advanced);
+
+// The integer index tensors (one per indexed axis, each wrapped to [0, n) and broadcast to one
+// shape) for `x` and the advanced items: bool masks become integer indices (nonzero), realizing
+// the mask's count. Exposed for setitem.
+struct ResolvedIndices {
+  Tensor x;                   // x with each mask's axes merged into one
+  std::vector<size_t> axes;   // the indexed axes of x, increasing
+  std::vector<Tensor> index;  // int64, all of shape `shape`
+  Dims shape;                 // the broadcast shape of the indices
+};
+ResolvedIndices resolve_advanced(const Tensor& x, std::vector<AdvancedIndex> advanced);
+
+// The axes of r.x in the order advanced indexing gathers them: the indexed axes first (to be
+// merged into one of K elements), then the rest; and where the index dims go in the result.
+struct GatherLayout {
+  std::vector<int64_t> perm;   // r.x.permute(perm) puts the indexed axes first
+  Dims merged;                 // then RESHAPE to (K, rest...)
+  Tensor flat;                 // the flat index into K, int64, of shape r.shape
+  std::vector<int64_t> place;  // permutes (b..., rest...) into the result's order (empty: none)
+};
+GatherLayout gather_layout(const ResolvedIndices& r);
+
+// The spec's gather (Common Ops as Compositions) along axis 0, with a WHERE instead of a multiply so
+// that inf/NaN in rows not selected stay out: out[b..., r...] = x[f[b...], r...].
+// x: (K, r...), f: integer (b...), values in [0, K) (others select nothing: 0).
+Tensor onehot_gather_axis0(const Tensor& x, const Tensor& f);
+
+// Reads back the bytes of a tensor (realizing it). Installed by the engine (tensor_realize.cpp):
+// the tensor layer builds graphs only, but a bool mask's true count decides a shape.
+using ReadBytesHook = std::vector<std::byte> (*)(const Tensor&);
+ReadBytesHook& read_bytes_hook();
+
+}  // namespace onegrad

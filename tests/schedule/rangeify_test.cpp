@@ -7,12 +7,6 @@
 namespace onegrad::testing {
 namespace {
 
-int count_ops(const UOpRef& root, Ops op) {
-  int n = 0;
-  for (const UOp* u : root->toposort()) n += u->op == op;
-  return n;
-}
-
 TEST(Rangeify, ElementwiseChainWithBroadcastingIsOneKernel) {
   UOpRef a = input({4, 8}), b = input({8});
   UOpRef x = a;

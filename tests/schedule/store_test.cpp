@@ -8,12 +8,6 @@
 namespace onegrad::testing {
 namespace {
 
-int count_ops(const UOpRef& root, Ops op) {
-  int n = 0;
-  for (const UOp* u : root->toposort()) n += u->op == op;
-  return n;
-}
-
 UOpRef buffer_of(const UOpRef& view) { return view->src[0]; }
 
 TEST(RangeifyStore, StoreIntoAViewIsOneKernelOnTheBuffer) {

@@ -50,6 +50,13 @@ inline UOpRef gemm(const UOpRef& a, const UOpRef& b) {
   return reshape(reduce(prod, Ops::ADD, {1}), {M, N});
 }
 
+// How many nodes of `op` a graph (a kernel AST, a schedule's sink) holds.
+inline int count_ops(const UOpRef& root, Ops op) {
+  int n = 0;
+  for (const UOp* u : root->toposort()) n += u->op == op;
+  return n;
+}
+
 inline Schedule schedule_of(std::vector<UOpRef> outs) { return rangeify(callify(outs).function); }
 
 }  // namespace onegrad::testing

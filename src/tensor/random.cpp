@@ -256,9 +256,7 @@ Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement) {
   Tensor idx = Tensor::arange(0, n, 1, dtypes::int64, dev);
   Tensor out;
   if (replacement) {
-    // running sums cdf[r, k] = sum_{j <= k} p[r, j] by a triangular mask (O(n^2); a cumsum would do)
-    Tensor tri = idx.reshape({n, 1}).le(idx.reshape({1, n})).cast(dtypes::float64);  // [j, k] = j <= k
-    Tensor cdf = p.reshape({m, n, 1}).mul(tri.reshape({1, n, n})).sum({1});           // (m, n)
+    Tensor cdf = p.cumsum(1);                            // (m, n): cdf[r, k] = sum_{j <= k} p[r, j]
     Tensor total = cdf.shrink({{0, m}, {n - 1, n}});                                   // (m, 1)
     Tensor x = unit_interval(random_bits({m, num_samples}, dev), dtypes::float64).mul(total);  // (m, S)
     Tensor count = cdf.reshape({m, 1, n}).le(x.reshape({m, num_samples, 1})).cast(dtypes::int64).sum({2});

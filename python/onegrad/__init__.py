@@ -13,6 +13,9 @@ from .errors import (CompileError, DeviceError, DTypeError, Error, IndexShapeErr
                      RewriteError, ShapeError, VerifyError)
 from .tensor import Tensor
 from . import nn
+# compose (issue 4 item 4): torch-style free functions
+from ._compose import (dot, einsum, eye, gather, index_select, linspace, masked_fill, matmul, outer, scatter,
+                       scatter_add, scatter_reduce, tril, triu, where)
 
 __version__ = "0.1.0"
 

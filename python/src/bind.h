@@ -13,6 +13,8 @@ void bind_errors(py::module_& m);
 // The _C.Tensor class: a thin, 1:1 mirror of tensor.h (tensor_bind.cpp). Everything Pythonic
 // (operators, dtype inference, numpy) lives in onegrad/tensor.py, where it is easier to read.
 void bind_tensor(py::module_& m);
+// compose (issue 4 item 4): matmul family, einsum, gather/scatter, constructors; _C.spec (compose_bind.cpp).
+void bind_compose(py::module_& m);
 
 // ---- conversions (convert.cpp)
 

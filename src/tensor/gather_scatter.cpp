@@ -172,7 +172,8 @@ Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Tensor& src) cons
   Dims at(sc.o.size() + 1, 1);
   at[sc.dim] = sc.o[sc.dim];
   Tensor pos = Tensor::arange(0, sc.o[sc.dim], 1, dtypes::int32, device_).reshape(at);
-  Tensor last = sc.mask.where(pos, Tensor::scalar(ConstValue::from_int(-1), dtypes::int32, device_)).max({sc.dim}, true);
+  Tensor none = Tensor::scalar(ConstValue::from_int(-1), dtypes::int32, device_);
+  Tensor last = sc.mask.where(pos, none).max({sc.dim}, true);  // the last hit's position along dim
   Tensor chosen = sc.mask.logical_and(pos.eq(last));
   Tensor val = spec::masked_values(v, chosen).sum({sc.dim}).cast(dtype());
   return sc.finish(sc.hit().where(sc.place(val), sc.self));
@@ -212,14 +213,16 @@ Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& sr
     } else {
       Tensor n = sc.place(sc.mask.cast(dtypes::int32).sum({sc.dim}));  // int64
       if (include_self) n = n.add(ConstValue::from_int(1));
-      r = dt.is_float() ? total.div(n.cast(total.dtype())) : total.idiv(n.maximum(Tensor::scalar(ConstValue::from_int(1), n.dtype(), device_)));
+      Tensor one = Tensor::scalar(ConstValue::from_int(1), n.dtype(), device_);
+      r = dt.is_float() ? total.div(n.cast(total.dtype())) : total.idiv(n.maximum(one));
     }
   } else if (reduce == "prod") {
     Tensor p = sc.place(spec::masked_values(v, sc.mask, ConstValue::from_int(1)).prod({sc.dim}));
     r = include_self ? p.mul(self) : p;
   } else {
     bool mx = reduce == "amax";
-    ConstValue lowest = dt.is_float() ? ConstValue::from_float(mx ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity())
+    double inf = std::numeric_limits<double>::infinity();
+    ConstValue lowest = dt.is_float() ? ConstValue::from_float(mx ? -inf : inf)
                                       : ConstValue::from_int(mx ? dt.int_min() : dt.int_max());
     Tensor m = spec::masked_values(v, sc.mask, lowest);
     m = sc.place(mx ? m.max({sc.dim}) : m.min({sc.dim}));

@@ -381,3 +381,52 @@ def test_eye_errors():
         torch.eye(-1)
     with pytest.raises(ShapeError, match="eye: sizes must be non-negative, got n=-1"):
         onegrad.eye(-1)
+
+
+# ---- argument forms of the Python fronts
+
+@pytest.mark.parametrize("reduce", ["add", "multiply"])
+@pytest.mark.parametrize("npdt", NUM_NP)
+def test_scatter_reduce_argument(rng, npdt, reduce):
+    x = rand(rng, (3, 4), npdt, -3, 3)
+    idx = rng.integers(0, 3, size=(2, 4))
+    src = rand(rng, (2, 4), npdt, -3, 3)
+    compare(og(x).scatter(0, og(idx), og(src), reduce=reduce), th(x).scatter(0, th(idx), th(src), reduce=reduce))
+    v = 2.0 if npdt == np.float32 else 2
+    compare(og(x).scatter(0, og(idx), value=v, reduce=reduce), th(x).scatter(0, th(idx), v, reduce=reduce))
+
+
+def test_python_argument_errors():
+    x, idx = og(np.zeros((3, 4), np.float32)), og(np.zeros((2, 4), np.int64))
+    with pytest.raises(TypeError, match="scatter: give src or value, not both"):
+        x.scatter(0, idx, og(np.zeros((2, 4), np.float32)), value=1.0)
+    with pytest.raises(TypeError, match="scatter: src or value is required"):
+        x.scatter(0, idx)
+    with pytest.raises(ValueError, match="scatter: reduce must be 'add' or 'multiply'"):
+        x.scatter(0, idx, value=1.0, reduce="max")
+    with pytest.raises(TypeError, match="gather: give axis or dim, not both"):
+        x.gather(0, idx, axis=0)
+    with pytest.raises(DTypeError, match="gather: index must be an integer tensor, got bool"):
+        x.gather(0, og(np.zeros((2, 4), np.bool_)))
+
+
+def test_matmul_with_numpy_and_lists(rng):
+    a, b = rand(rng, (2, 3), np.float32), rand(rng, (3, 4), np.float32)
+    want = torch.matmul(th(a), th(b))
+    compare(og(a) @ b, want)
+    compare(a @ og(b), want)
+    compare(og(a).matmul(b.tolist()), want)
+
+
+def test_zero_d_gather_and_index_select():
+    x = np.array(7, np.int64)
+    i = np.array(0)
+    compare(og(x).gather(0, og(i)), torch.gather(th(x), 0, th(i)))
+    compare(og(x).index_select(-1, og(i)), torch.index_select(th(x), -1, th(i)))
+
+
+def test_scatter_reduce_int_mean_floors():
+    x, idx, src = np.zeros(2, np.int64), np.array([0, 0, 1, 1]), np.array([-3, -4, 3, 4])
+    want = torch.scatter_reduce(th(x), 0, th(idx), th(src), "mean", include_self=False)
+    compare(og(x).scatter_reduce(0, og(idx), og(src), "mean", include_self=False), want)
+    np.testing.assert_array_equal(want.numpy(), [-4, 3])

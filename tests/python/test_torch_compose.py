@@ -141,7 +141,9 @@ EINSUM = [("ij,jk->ik", [(2, 3), (3, 4)]), ("ij,jk", [(2, 3), (3, 4)]), ("bij,bj
           ("...ij,...jk", [(2, 2, 3), (2, 3, 2)]), ("...ij->...ji", [(2, 3, 4)]), ("ij->", [(3, 4)]),
           ("ij->i", [(3, 4)]), ("ijk->kji", [(2, 3, 4)]), ("ij,ij->ij", [(3, 4), (3, 4)]),
           ("ij,kj->ik", [(3, 4), (5, 4)]), ("bn,anm,bm->ba", [(2, 3), (4, 3, 5), (2, 5)]), ("iij->j", [(3, 3, 2)]),
-          ("i,i,i->i", [(4,), (4,), (4,)]), ("ij , jk -> ik", [(2, 3), (3, 2)])]
+          ("i,i,i->i", [(4,), (4,), (4,)]), ("ij , jk -> ik", [(2, 3), (3, 2)]),
+          ("...ij,...jk->...ik", [(1, 2, 3), (4, 3, 2)]), ("b...,b...->b", [(2, 3, 4), (2, 3, 4)]),
+          ("Ij,jK->IK", [(2, 3), (3, 2)])]
 
 
 @pytest.mark.parametrize("npdt", NUM_NP)
@@ -430,3 +432,18 @@ def test_scatter_reduce_int_mean_floors():
     want = torch.scatter_reduce(th(x), 0, th(idx), th(src), "mean", include_self=False)
     compare(og(x).scatter_reduce(0, og(idx), og(src), "mean", include_self=False), want)
     np.testing.assert_array_equal(want.numpy(), [-4, 3])
+
+
+def test_float_selection_keeps_nan_and_inf_out():
+    """Unselected NaN/inf must not leak into gathered or scattered values (WHERE, not MUL)."""
+    x = np.array([[1.0, np.nan, 3.0], [np.inf, 5.0, -np.inf]], np.float32)
+    idx = np.array([[0, 2, 0], [1, 1, 1]])
+    compare(og(x).gather(1, og(idx)), torch.gather(th(x), 1, th(idx)))
+    compare(og(x).index_select(1, og(np.array([2, 0]))), torch.index_select(th(x), 1, th(np.array([2, 0]))))
+    src = np.array([[np.nan, 1.0, np.inf]], np.float32)
+    y = np.zeros((2, 3), np.float32)
+    i2 = np.array([[1, 0, 1]])
+    compare(og(y).scatter_add(0, og(i2), og(src)), torch.scatter_add(th(y), 0, th(i2), th(src)))
+    compare(og(y).scatter(0, og(i2), og(src)), torch.scatter(th(y), 0, th(i2), th(src)))
+    for red in ["sum", "prod", "mean", "amax", "amin"]:
+        compare(og(y).scatter_reduce(0, og(i2), og(src), red), torch.scatter_reduce(th(y), 0, th(i2), th(src), red))

@@ -16,6 +16,9 @@ from . import nn
 # random (THREEFRY): torch-named free functions
 from ._random import (bernoulli, initial_seed, manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
                       randn, randn_like, randperm, uniform)
+# compose (issue 4 item 4): torch-style free functions
+from ._compose import (dot, einsum, eye, gather, index_select, linspace, masked_fill, matmul, outer, scatter,
+                       scatter_add, scatter_reduce, tril, triu, where)
 
 __version__ = "0.1.0"
 

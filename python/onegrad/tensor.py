@@ -630,20 +630,104 @@ class Tensor:
     # ---- end reductions/losses (issue 4)
 
     def _matmul(self, x) -> "Tensor":
-        """numpy's rules for 1-D operands (a vector is a row on the left, a column on the right,
-        and that axis is dropped from the result); 2-D @ 2-D is C++ matmul."""
+        """numpy/torch matmul (1-D operands, batch broadcasting): the rules live in C++."""
         o = x if isinstance(x, Tensor) else Tensor._wrap(self._other(x))
-        a, b = self, o
-        if a.ndim == 0 or b.ndim == 0:
-            raise ShapeError(f"matmul: operands must have at least 1 dimension, got shapes {a.shape} and {b.shape}")
-        out = Tensor._wrap(a._t.unsqueeze(0) if a.ndim == 1 else a._t)
-        out = Tensor._wrap(out._t.matmul(b._t.unsqueeze(1) if b.ndim == 1 else b._t))
-        if b.ndim == 1:
-            out = out.squeeze(-1)
-        if a.ndim == 1:
-            out = out.squeeze(-2 if b.ndim != 1 else -1)
-        return out
+        return Tensor._wrap(self._t.matmul(o._t))
 
+    # ---- compose (issue 4 item 4): linalg, einsum, gather/scatter, masks, constructors.
+    # Thin fronts over the C++ compositions (src/tensor/linalg.cpp, einsum.cpp, gather_scatter.cpp,
+    # construct.cpp); PyTorch's names and argument orders; `dim` or `axis` for the axis.
+
+    def dot(self, other) -> "Tensor":
+        return Tensor._wrap(self._t.dot(self._operand(other)))
+
+    def outer(self, other) -> "Tensor":
+        return Tensor._wrap(self._t.outer(self._operand(other)))
+
+    ger = outer
+
+    @staticmethod
+    def einsum(equation, *operands) -> "Tensor":
+        """einsum('ij,jk->ik', a, b) or einsum('ij,jk->ik', [a, b])."""
+        if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+            operands = tuple(operands[0])
+        ts = [t if isinstance(t, Tensor) else Tensor(t) for t in operands]
+        return Tensor._wrap(_C.Tensor.einsum(str(equation), [t._t for t in ts]))
+
+    def gather(self, dim=None, index=None, axis=None) -> "Tensor":
+        """out[i][j] = self[index[i][j]][j] for dim 0 (torch.gather); index has this rank."""
+        return Tensor._wrap(self._t.gather(_dim_arg("gather", dim, axis), self._index(index)))
+
+    def scatter(self, dim=None, index=None, src=None, value=None, reduce=None, axis=None) -> "Tensor":
+        """torch.Tensor.scatter out of place: scatter(dim, index, src) or scatter(dim, index,
+        value); with equal indices the last along dim wins (PyTorch's CPU order). reduce='add' or
+        'multiply' as torch's (deprecated) argument."""
+        d, idx = _dim_arg("scatter", dim, axis), self._index(index)
+        if src is not None and value is not None:
+            raise TypeError("scatter: give src or value, not both")
+        src = value if src is None else src
+        if src is None:
+            raise TypeError("scatter: src or value is required")
+        if reduce is not None:
+            kinds = {"add": "sum", "multiply": "prod"}
+            if reduce not in kinds:
+                raise ValueError(f"scatter: reduce must be 'add' or 'multiply', got {reduce!r}")
+            s = Tensor.full(list(idx.shape), src, dtype=self.dtype, device=self.device)._t if is_scalar(src) \
+                else self._operand(src)
+            return Tensor._wrap(self._t.scatter_reduce(d, idx, s, kinds[reduce], True))
+        if is_scalar(src):
+            return Tensor._wrap(self._t.scatter_value(d, idx, py_scalar(src)))
+        return Tensor._wrap(self._t.scatter(d, idx, self._operand(src)))
+
+    def scatter_add(self, dim=None, index=None, src=None, axis=None) -> "Tensor":
+        return Tensor._wrap(self._t.scatter_add(_dim_arg("scatter_add", dim, axis), self._index(index),
+                                                self._operand(src)))
+
+    def scatter_reduce(self, dim=None, index=None, src=None, reduce=None, *, include_self=True,
+                       axis=None) -> "Tensor":
+        """reduce: 'sum', 'prod', 'mean', 'amax' or 'amin' (torch.Tensor.scatter_reduce)."""
+        return Tensor._wrap(self._t.scatter_reduce(_dim_arg("scatter_reduce", dim, axis), self._index(index),
+                                                   self._operand(src), str(reduce), bool(include_self)))
+
+    def index_select(self, dim=None, index=None, axis=None) -> "Tensor":
+        return Tensor._wrap(self._t.index_select(_dim_arg("index_select", dim, axis), self._index(index)))
+
+    def masked_fill(self, mask, value) -> "Tensor":
+        """value (a number or a 0-d tensor) where mask (bool, broadcast to this shape) is true."""
+        m = self._operand(mask)
+        if is_scalar(value):
+            return Tensor._wrap(self._t.masked_fill_value(m, py_scalar(value)))
+        return Tensor._wrap(self._t.masked_fill(m, self._operand(value)))
+
+    def tril(self, diagonal=0) -> "Tensor":
+        return Tensor._wrap(self._t.tril(int(diagonal)))
+
+    def triu(self, diagonal=0) -> "Tensor":
+        return Tensor._wrap(self._t.triu(int(diagonal)))
+
+    @staticmethod
+    def linspace(start, end, steps, dtype=None, device=None) -> "Tensor":
+        """torch.linspace's values (float32 by default)."""
+        dt = to_dtype(dtype or dtypes.default_float)
+        return Tensor._wrap(_C.Tensor.linspace(float(start), float(end), int(steps), dt.name, _device(device)))
+
+    @staticmethod
+    def eye(n, m=None, dtype=None, device=None) -> "Tensor":
+        dt = to_dtype(dtype or dtypes.default_float)
+        return Tensor._wrap(_C.Tensor.eye(int(n), None if m is None else int(m), dt.name, _device(device)))
+
+    def _operand(self, x):
+        """A tensor argument as a C++ tensor (lists and numpy arrays become tensors here)."""
+        if isinstance(x, Tensor):
+            return x._t
+        return Tensor(x, device=self.device)._t
+
+    def _index(self, index):
+        if index is None:
+            raise TypeError("index is required")
+        return self._operand(index)
+
+    # ---- end compose
 
     # ---- random (src/tensor/random.h; docs/tensor.md, "Random numbers"): THREEFRY from one seeded
     # generator. Shapes as in torch (rand(2, 3) or rand((2, 3))); checks happen in C++.
@@ -741,6 +825,14 @@ class Tensor:
 
 # reductions/losses (issue 4): cummax/cummin's result, like torch.return_types.cummax
 ScanResult = collections.namedtuple("ScanResult", ["values", "indices"])
+def _dim_arg(op: str, dim, axis):
+    """The axis of a gather/scatter-like op, as `dim` (PyTorch) or `axis` (tinygrad)."""
+    if dim is not None and axis is not None:
+        raise TypeError(f"{op}: give axis or dim, not both")
+    d = dim if dim is not None else axis
+    if d is None:
+        raise TypeError(f"{op}: dim is required")
+    return int(d)
 
 
 def _canonical_device(device: str) -> str:

@@ -15,6 +15,8 @@ void bind_errors(py::module_& m);
 void bind_tensor(py::module_& m);
 // random: manual_seed, rand, randn, ... as module functions (random_bind.cpp)
 void bind_random(py::module_& m);
+// compose (issue 4 item 4): matmul family, einsum, gather/scatter, constructors; _C.spec (compose_bind.cpp).
+void bind_compose(py::module_& m);
 
 // ---- conversions (convert.cpp)
 

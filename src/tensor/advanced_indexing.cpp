@@ -115,24 +115,6 @@ void check_mask_shape(const Tensor& mask, const Dims& shape, size_t axis) {
                        " does not match the shape " + shape_text(shape) + " of the indexed tensor");
 }
 
-Tensor onehot_gather_axis0(const Tensor& x, const Tensor& f) {
-  Dims xs = x.shape(), fs = f.shape();
-  int64_t k = xs[0];
-  size_t nb = fs.size(), nr = xs.size() - 1;
-  Dims pos_shape(nb, 1);
-  pos_shape.push_back(k);
-  Tensor pos = Tensor::arange(0, k, 1, dtypes::int64, x.device()).reshape(pos_shape);
-  Dims f1 = fs;
-  f1.push_back(1);
-  Tensor hit = f.cast(dtypes::int64).reshape(f1).eq(pos);  // (b..., K): the one-hot mask
-  Dims hs = hit.shape();
-  hs.insert(hs.end(), nr, 1);
-  Dims xb(nb, 1);
-  xb.insert(xb.end(), xs.begin(), xs.end());
-  Tensor picked = hit.reshape(hs).where(x.reshape(xb), Tensor::scalar(ConstValue::from_int(0), x.dtype(), x.device()));
-  return picked.sum({int64_t(nb)}).cast(x.dtype());
-}
-
 ResolvedIndices resolve_advanced(const Tensor& x, std::vector<AdvancedIndex> adv) {
   Tensor xr = x;
   // Masks become positions in their merged axes, from the right so earlier axes keep their place.
@@ -224,7 +206,11 @@ Tensor advanced_getitem(const Tensor& x, std::vector<AdvancedIndex> advanced) {
   ResolvedIndices r = resolve_advanced(x, std::move(advanced));
   GatherLayout g = gather_layout(r);
   // The indexed axes first, merged into one of K elements; the flat index selects along it.
-  Tensor out = onehot_gather_axis0(r.x.permute(g.perm).reshape(g.merged), g.flat);  // (b..., rest...)
+  // out[b..., rest...] = merged[flat[b...], rest...]: index_select (the spec's one-hot gather
+  // composition, docs/tensor.md) with the flat index as a vector, then the index's dims back.
+  Dims out_shape = g.flat.shape();
+  out_shape.insert(out_shape.end(), g.merged.begin() + 1, g.merged.end());
+  Tensor out = r.x.permute(g.perm).reshape(g.merged).index_select(0, g.flat.reshape({g.flat.numel()})).reshape(out_shape);
   return g.place.empty() ? out : out.permute(g.place);
 }
 

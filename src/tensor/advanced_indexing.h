@@ -53,11 +53,6 @@ struct GatherLayout {
 };
 GatherLayout gather_layout(const ResolvedIndices& r);
 
-// The spec's gather (Common Ops as Compositions) along axis 0, with a WHERE instead of a multiply so
-// that inf/NaN in rows not selected stay out: out[b..., r...] = x[f[b...], r...].
-// x: (K, r...), f: integer (b...), values in [0, K) (others select nothing: 0).
-Tensor onehot_gather_axis0(const Tensor& x, const Tensor& f);
-
 // Reads back the bytes of a tensor (realizing it). Installed by the engine (tensor_realize.cpp):
 // the tensor layer builds graphs only, but a bool mask's true count decides a shape.
 using ReadBytesHook = std::vector<std::byte> (*)(const Tensor&);

@@ -182,7 +182,35 @@ class Tensor {
   Tensor prod(std::vector<int64_t> axes = {}, bool keepdim = false) const;
   Tensor mean(std::vector<int64_t> axes = {}, bool keepdim = false) const;
   Tensor softmax(int64_t axis = -1) const;
-  Tensor matmul(const Tensor& o) const;  // 2-D @ 2-D as the spec's gemm (more shapes: issue 4)
+  // numpy/torch matmul: the spec's gemm, batched with broadcasting; 1-D operands as in numpy
+  Tensor matmul(const Tensor& o) const;
+
+  // ---- compose: linear algebra, one-hot gather/scatter, constructors (issue 4 item 4;
+  // src/tensor/linalg.cpp, einsum.cpp, gather_scatter.cpp, construct.cpp; docs/tensor.md "Compose")
+  Tensor dot(const Tensor& o) const;    // 1-D . 1-D -> 0-d
+  Tensor outer(const Tensor& o) const;  // (n,) x (m,) -> (n, m)
+  // 'ij,jk->ik', 'ii->i', '...ij,...jk->...ik', implicit output; ParseError/ShapeError on bad input
+  static Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands);
+  // torch-style, along `dim` (negative allowed); index an int tensor of this rank. Indices outside
+  // [0, size) select nothing (gather gives 0, scatter writes nothing): the graph cannot check data.
+  Tensor gather(int64_t dim, const Tensor& index) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor scatter(int64_t dim, const Tensor& index, Scalar value) const;
+  Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
+  // reduce: "sum", "prod", "mean", "amax", "amin"
+  Tensor scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src, const std::string& reduce,
+                        bool include_self = true) const;
+  Tensor index_select(int64_t dim, const Tensor& index) const;  // index 1-D (or 0-d)
+  Tensor masked_fill(const Tensor& mask, Scalar value) const;   // mask bool, broadcast to this shape
+  Tensor masked_fill(const Tensor& mask, const Tensor& value) const;  // value 0-d
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor triu(int64_t diagonal = 0) const;
+  // torch's values: start + i*step for the first half, end - (steps-1-i)*step for the second
+  static Tensor linspace(double start, double end, int64_t steps, DType dtype = dtypes::float32,
+                         const std::string& device = "CPU");
+  static Tensor eye(int64_t n, std::optional<int64_t> m = std::nullopt, DType dtype = dtypes::float32,
+                    const std::string& device = "CPU");
+  // ---- end compose
 
   // ---- reductions/losses (issue 4): statistics, arg-reductions, scans (reduce_stats.cpp, scan.cpp)
   //      and losses (loss.cpp); docs/tensor.md "Statistics, arg-reductions, scans and losses".

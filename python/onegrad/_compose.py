@@ -1,0 +1,47 @@
+"""torch-style free functions for the compose ops (issue 4 item 4): each forwards to the Tensor
+method of the same name (the C++ composition), so values and error messages are the same."""
+
+from .tensor import Tensor
+
+
+def _t(x):
+    return x if isinstance(x, Tensor) else Tensor(x)
+
+
+def einsum(equation, *operands):
+    return Tensor.einsum(equation, *operands)
+
+
+def matmul(a, b): return _t(a).matmul(b)
+def dot(a, b): return _t(a).dot(b)
+def outer(a, b): return _t(a).outer(b)
+def gather(input, dim, index): return _t(input).gather(dim, index)
+def scatter(input, dim, index, src=None, value=None): return _t(input).scatter(dim, index, src, value)
+def scatter_add(input, dim, index, src): return _t(input).scatter_add(dim, index, src)
+
+
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    return _t(input).scatter_reduce(dim, index, src, reduce, include_self=include_self)
+
+
+def index_select(input, dim, index): return _t(input).index_select(dim, index)
+def masked_fill(input, mask, value): return _t(input).masked_fill(mask, value)
+def tril(input, diagonal=0): return _t(input).tril(diagonal)
+def triu(input, diagonal=0): return _t(input).triu(diagonal)
+
+
+def where(condition, x, y):
+    """torch.where(condition, x, y): x where condition is true, else y; numbers are weakly typed."""
+    return _t(condition).where(x, y)
+
+
+def linspace(start, end, steps, dtype=None, device=None):
+    return Tensor.linspace(start, end, steps, dtype=dtype, device=device)
+
+
+def eye(n, m=None, dtype=None, device=None):
+    return Tensor.eye(n, m, dtype=dtype, device=device)
+
+
+__all__ = ["einsum", "matmul", "dot", "outer", "gather", "scatter", "scatter_add", "scatter_reduce", "index_select",
+           "masked_fill", "tril", "triu", "where", "linspace", "eye"]

@@ -1,0 +1,248 @@
+// torch's gather / scatter family along any axis, as the spec's one-hot compositions (spec_gather,
+// spec_scatter_add) with the mask built over one more axis: for an index of shape O and a target
+// axis of size K, `mask[o, k] = index[o] == k` has shape O + (K,).
+//
+//   gather:  out[o] = sum_k mask[o, k] * x[o with o[dim] -> k]                 (a sum over K)
+//   scatter: R[p]   = reduce over o with o != dim equal to p's and index[o] == p[dim] of src[o]
+//                                                                          (a reduce over O[dim])
+// An index outside [0, K) matches no k: gather gives 0 there and scatter writes nothing. PyTorch
+// raises instead; a lazy graph cannot look at the index's values (docs/tensor.md).
+#include <algorithm>
+#include <limits>
+
+#include "tensor/broadcast.h"
+#include "tensor/shape_util.h"
+#include "tensor/spec_compositions.h"
+#include "tensor/tensor.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+// mask[o, k] = index[o] == k, shape O + (K,).
+Tensor onehot(const std::string& op, const Tensor& index, int64_t K) {
+  auto [pos, idx] = spec::index_positions(op, K, index);
+  Dims o = index.shape();
+  Dims col = o, row(o.size(), 1);
+  col.push_back(1);
+  row.push_back(K);
+  return idx.reshape(col).eq(pos.reshape(row));
+}
+
+// Torch's rank rule: a 0-d tensor counts as 1-D of size 1 (gather/scatter of 0-d tensors work).
+Dims as_1d(const Dims& s) { return s.empty() ? Dims{1} : s; }
+
+void check_rank(const std::string& op, const Dims& self, const Dims& index) {
+  if (as_1d(index).size() != as_1d(self).size())
+    throw ShapeError(op + ": index " + shape_text(index) + " must have as many dims as the input " + shape_text(self));
+}
+
+void check_index(const std::string& op, const Dims& self, const Dims& index, int64_t dim) {
+  for (size_t i = 0; i < self.size(); i++)
+    if (int64_t(i) != dim && index[i] > self[i])
+      throw ShapeError(op + ": index " + shape_text(index) + " is larger than the input " + shape_text(self) +
+                       " along axis " + std::to_string(i) + " (only axis " + std::to_string(dim) + " may be)");
+}
+
+std::vector<std::pair<int64_t, int64_t>> upto(const Dims& s) {
+  std::vector<std::pair<int64_t, int64_t>> b;
+  for (int64_t d : s) b.push_back({0, d});
+  return b;
+}
+
+// The dims of `s` without axis `dim`.
+Dims without(Dims s, int64_t dim) {
+  s.erase(s.begin() + dim);
+  return s;
+}
+
+// What the scatter family shares: the checked operands and how to place a per-(O without dim, K)
+// result into the input's shape.
+struct Scatter {
+  std::string op;
+  Tensor self, index;
+  Dims s, o;  // the input's and the index's shapes (0-d as (1,))
+  int64_t dim, K;
+  bool zero_d;
+  Tensor mask;  // O + (K,)
+
+  Scatter(std::string name, const Tensor& self_, int64_t dim_, const Tensor& index_)
+      : op(std::move(name)), self(self_), index(index_) {
+    Dims s0 = self.shape(), o0 = index.shape();
+    zero_d = s0.empty();
+    s = as_1d(s0);
+    o = as_1d(o0);
+    check_rank(op, s0, o0);
+    dim = zero_d ? (normalize_axis_ext(op, dim_, s0, 1), 0) : normalize_axis(op, dim_, s0);
+    check_index(op, s, o, dim);
+    K = s[dim];
+    self = self.reshape(s);
+    index = index.reshape(o);
+    mask = onehot(op, index, K);
+  }
+
+  // src restricted to the index's extent, as (O + (1,)); src must be at least as large as index.
+  Tensor source(const Tensor& src) const {
+    Dims ss = as_1d(src.shape());
+    bool fits = ss.size() == o.size();
+    for (size_t i = 0; fits && i < o.size(); i++) fits = o[i] <= ss[i];
+    if (!fits)
+      throw ShapeError(op + ": index " + shape_text(index.shape()) + " is larger than src " + shape_text(src.shape()));
+    if (src.dtype() != self.dtype())
+      throw DTypeError(op + ": src has dtype " + src.dtype().name() + " but the input has " + self.dtype().name());
+    check_same_device(op, {self, index, src});
+    Dims col = o;
+    col.push_back(1);
+    return src.reshape(ss).shrink(upto(o)).reshape(col);
+  }
+
+  // r of shape (O without dim) + (K,) into the input's shape: K goes back to axis `dim`, the other
+  // axes are padded from O to the input's sizes (with zeros: hit() is false there).
+  Tensor place(const Tensor& r) const {
+    std::vector<int64_t> perm;
+    int64_t last = int64_t(s.size()) - 1;
+    for (int64_t i = 0; i < int64_t(s.size()); i++) perm.push_back(i < dim ? i : i == dim ? last : i - 1);
+    std::vector<std::pair<int64_t, int64_t>> pad;
+    for (size_t i = 0; i < s.size(); i++) pad.push_back({0, int64_t(i) == dim ? 0 : s[i] - o[i]});
+    return r.permute(perm).pad(pad);
+  }
+
+  // How many index entries hit each place of the input, as a bool "hit at least once".
+  // No index entries: nothing is written (the reductions below would reduce an empty axis).
+  bool nothing() const { return dims_numel(o) == 0; }
+
+  Tensor hit() const {
+    Tensor n = place(mask.cast(dtypes::int32).sum({dim}));  // int64
+    return n.gt(Tensor::scalar(ConstValue::from_int(0), n.dtype(), self.device()));
+  }
+
+  Tensor finish(const Tensor& r) const { return zero_d ? r.reshape({}) : r; }
+};
+
+}  // namespace
+
+Tensor Tensor::gather(int64_t dim, const Tensor& index) const {
+  Dims s0 = shape(), o0 = index.shape();
+  check_rank("gather", s0, o0);
+  check_same_device("gather", {*this, index});
+  Dims s = as_1d(s0), o = as_1d(o0);
+  int64_t d = s0.empty() ? (normalize_axis_ext("gather", dim, s0, 1), 0) : normalize_axis("gather", dim, s0);
+  check_index("gather", s, o, d);
+  int64_t K = s[d];
+  // torch reads only x[..., :O[i], ...] off `dim`: shrink to that, move `dim` last, and put a size-1
+  // axis in its place so x broadcasts against the mask O + (K,).
+  auto bounds = upto(o);
+  bounds[d] = {0, K};
+  Tensor x = reshape(s).shrink(bounds);
+  std::vector<int64_t> perm;
+  for (int64_t i = 0; i < int64_t(s.size()); i++)
+    if (i != d) perm.push_back(i);
+  perm.push_back(d);
+  Dims spread = o;
+  spread[d] = 1;
+  spread.push_back(K);
+  x = x.permute(perm).reshape(spread);
+  Tensor mask = onehot("gather", index.reshape(o), K);
+  Tensor r = spec::masked_values(x, mask).sum({-1}).cast(dtype());
+  return r.reshape(o0);
+}
+
+Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
+  Dims s = shape(), i = index.shape();
+  if (i.size() > 1) throw ShapeError("index_select: index must be 1-D or 0-d, got shape " + shape_text(i));
+  Dims s1 = as_1d(s);
+  int64_t d = s.empty() ? (normalize_axis_ext("index_select", dim, s, 1), 0) : normalize_axis("index_select", dim, s);
+  int64_t n = i.empty() ? 1 : i[0];
+  Dims out = s1, col(s1.size(), 1);
+  out[d] = n;
+  col[d] = n;
+  if (!index.dtype().is_int())
+    throw DTypeError("index_select: index must be an integer tensor, got " + index.dtype().name());
+  Tensor r = reshape(s1).gather(d, index.reshape(col).expand(out));
+  return s.empty() ? r.reshape(i.empty() ? Dims{} : Dims{n}) : r;
+}
+
+// Last write wins along `dim` (PyTorch's CPU loop order): among the index entries that hit a
+// place, the one with the largest position along `dim` gives the value.
+Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Tensor& src) const {
+  Scatter sc("scatter", *this, dim, index);
+  Tensor v = sc.source(src);  // O + (1,)
+  if (sc.nothing()) return *this;
+  Dims at(sc.o.size() + 1, 1);
+  at[sc.dim] = sc.o[sc.dim];
+  Tensor pos = Tensor::arange(0, sc.o[sc.dim], 1, dtypes::int32, device_).reshape(at);
+  Tensor none = Tensor::scalar(ConstValue::from_int(-1), dtypes::int32, device_);
+  Tensor last = sc.mask.where(pos, none).max({sc.dim}, true);  // the last hit's position along dim
+  Tensor chosen = sc.mask.logical_and(pos.eq(last));
+  Tensor val = spec::masked_values(v, chosen).sum({sc.dim}).cast(dtype());
+  return sc.finish(sc.hit().where(sc.place(val), sc.self));
+}
+
+Tensor Tensor::scatter(int64_t dim, const Tensor& index, Scalar value) const {
+  Scatter sc("scatter", *this, dim, index);
+  check_same_device("scatter", {*this, index});
+  return sc.finish(sc.hit().where(Tensor::scalar(value, dtype(), device_), sc.self));
+}
+
+Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
+  Scatter sc("scatter_add", *this, dim, index);
+  Tensor v = sc.source(src);
+  Tensor total = spec::masked_values(v, sc.mask).sum({sc.dim});
+  return sc.finish(sc.self.add(sc.place(total)).cast(dtype()));
+}
+
+// The reduction over the hits; places without a hit keep the input. include_self folds the input's
+// value in as one more operand (mean: one more in the count). Integer mean floors (PyTorch).
+Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src, const std::string& reduce,
+                              bool include_self) const {
+  static const char* kinds[] = {"sum", "prod", "mean", "amax", "amin"};
+  if (std::find(std::begin(kinds), std::end(kinds), reduce) == std::end(kinds))
+    throw ShapeError("scatter_reduce: reduce must be one of sum, prod, mean, amax, amin, got '" + reduce + "'");
+  Scatter sc("scatter_reduce", *this, dim, index);
+  Tensor v = sc.source(src);
+  if (sc.nothing()) return *this;
+  DType dt = dtype();
+  const Tensor& self = sc.self;
+  Tensor r;
+  if (reduce == "sum" || reduce == "mean") {
+    Tensor total = sc.place(spec::masked_values(v, sc.mask).sum({sc.dim}));  // accumulation dtype
+    if (include_self) total = total.add(self);
+    if (reduce == "sum") {
+      r = total;
+    } else {
+      Tensor n = sc.place(sc.mask.cast(dtypes::int32).sum({sc.dim}));  // int64
+      if (include_self) n = n.add(ConstValue::from_int(1));
+      Tensor one = Tensor::scalar(ConstValue::from_int(1), n.dtype(), device_);
+      r = dt.is_float() ? total.div(n.cast(total.dtype())) : total.idiv(n.maximum(one));
+    }
+  } else if (reduce == "prod") {
+    Tensor p = sc.place(spec::masked_values(v, sc.mask, ConstValue::from_int(1)).prod({sc.dim}));
+    r = include_self ? p.mul(self) : p;
+  } else {
+    bool mx = reduce == "amax";
+    double inf = std::numeric_limits<double>::infinity();
+    ConstValue lowest = dt.is_float() ? ConstValue::from_float(mx ? -inf : inf)
+                                      : ConstValue::from_int(mx ? dt.int_min() : dt.int_max());
+    Tensor m = spec::masked_values(v, sc.mask, lowest);
+    m = sc.place(mx ? m.max({sc.dim}) : m.min({sc.dim}));
+    r = include_self ? (mx ? m.maximum(self) : m.minimum(self)) : m;
+  }
+  return sc.finish(sc.hit().where(r.cast(dt), self));
+}
+
+// self where mask is false, value where it is true: WHERE(CAST(mask, bool), value, self). The value
+// takes self's dtype and the mask and self broadcast together (PyTorch's out-of-place masked_fill).
+// A mask of another dtype counts non-zero as true (PyTorch accepts int masks too).
+Tensor Tensor::masked_fill(const Tensor& mask, const Tensor& value) const {
+  if (!value.shape().empty())
+    throw ShapeError("masked_fill: value must be a 0-d tensor or a number, got shape " + shape_text(value.shape()));
+  broadcast_shape("masked_fill", {shape(), mask.shape()});
+  return mask.where(value.cast(dtype()), *this);
+}
+
+Tensor Tensor::masked_fill(const Tensor& mask, Scalar value) const {
+  return masked_fill(mask, Tensor::scalar(value, dtype(), device_));
+}
+
+}  // namespace onegrad

@@ -23,7 +23,9 @@ std::string render_c(const UOpRef& linear, const std::string& name);
 // `op` on operands of dtype `dt` itself rather than needing Instruction Selection to decompose it
 // (codegen/isel.h). C has every decomposed op but THREEFRY exactly (NEG, SUB, DIV, the comparisons,
 // NOT, SQRT, POW, MULACC: docs/codegen.md, "C rules"); EXP2, LOG2 and SIN it takes only on float64
-// (libm), so the float32/float16/bfloat16 ones are decomposed. Settings: CPU_LIBM=1 claims EXP2,
+// (libm), so the float32/float16/bfloat16 ones are decomposed. THREEFRY it lacks as soon as the
+// decomposition table's THREEFRY slot has a builder; until then it is claimed, so that it reaches
+// the renderer's "no C for THREEFRY" error (or a separate decompose_threefry pass). Settings: CPU_LIBM=1 claims EXP2,
 // LOG2, SIN on every float dtype (libm); CPU_DECOMPOSE_ALL=1 claims nothing the decomposition
 // table can decompose (every decomposition is exercised; wins over CPU_LIBM).
 bool c_renders_natively(Ops op, DType dt);

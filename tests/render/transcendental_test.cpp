@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "codegen/decompositions.h"
+#include "codegen/isel.h"
 #include "render_test_util.h"
 #include "uop/dtype.h"
 #include "uop/settings.h"
@@ -205,6 +206,25 @@ TEST(RenderTranscendentals, CapabilitiesOfTheCRenderer) {
   EXPECT_FALSE(c_renders_natively(Ops::SIN, dtypes::float16));
   EXPECT_TRUE(c_renders_natively(Ops::LOG2, dtypes::float64));
   EXPECT_TRUE(c_renders_natively(Ops::ADD, dtypes::float32));
+}
+
+// CPU_DECOMPOSE_ALL=1: the C backend claims only what the decomposition table cannot decompose
+// (codegen/isel.h), whatever CPU_LIBM says; THREEFRY is claimed until the table's slot has a builder.
+TEST(RenderTranscendentals, DecomposeAllCapabilities) {
+  {
+    ScopedSetting all("CPU_DECOMPOSE_ALL", 1), libm("CPU_LIBM", 1);
+    for (Ops op : {Ops::NEG, Ops::SUB, Ops::CMPGT, Ops::CMPGE, Ops::CMPLE, Ops::CMPEQ, Ops::MULACC})
+      EXPECT_FALSE(c_renders_natively(op, dtypes::int32)) << op_name(op);
+    for (Ops op : {Ops::DIV, Ops::SQRT, Ops::POW, Ops::EXP2, Ops::LOG2, Ops::SIN})
+      EXPECT_FALSE(c_renders_natively(op, dtypes::float32)) << op_name(op);
+    EXPECT_FALSE(c_renders_natively(Ops::NOT, dtypes::bool_));
+    EXPECT_TRUE(c_renders_natively(Ops::NOT, dtypes::int32));   // no decomposition on ints
+    EXPECT_TRUE(c_renders_natively(Ops::DIV, dtypes::int32));   // likewise
+    EXPECT_TRUE(c_renders_natively(Ops::SIN, dtypes::float64)); // libm
+    EXPECT_TRUE(c_renders_natively(Ops::ADD, dtypes::float32)); // a primitive
+  }
+  EXPECT_EQ(c_renders_natively(Ops::THREEFRY, dtypes::uint64), !has_decomposition(Ops::THREEFRY, dtypes::uint64));
+  EXPECT_EQ(c_capabilities().name, "C");
 }
 
 // Float32 inputs across the whole bit space, in chunks of 2^24 (labelled slow): EXP2, LOG2, SIN,

@@ -1,4 +1,4 @@
-// EXP2, LOG2, SIN as primitives (docs/codegen.md, "Transcendental decompositions").
+// EXP2, LOG2, SIN (and cos, tan) as primitives (docs/codegen.md, "Transcendental decompositions").
 //
 // Each input is CAST to float64 (exact for float32/float16/bfloat16, subnormals included), the
 // function is evaluated in float64 to ~2^-50 relative error, and the result is CAST back: one
@@ -75,15 +75,17 @@ std::pair<UOpRef, UOpRef> two_sum(const UOpRef& a, const UOpRef& b) {
   return {s, err};
 }
 
-// sin of a float64 x (from a float32/16 value, |x| < 2^128).
-UOpRef sin_f64(const UOpRef& x) {
+// |x|·2/pi reduced: q (the nearest integer, as a float64) and t = (|x|·2/pi - q)·pi/2 in [-pi/4, pi/4],
+// for a float64 x from a float32/16 value (|x| < 2^128, or inf/NaN: the caller replaces those).
+struct Reduced {
+  UOpRef q, t;
+};
+Reduced reduce_half_pi(const UOpRef& a) {
   // 2/pi in 8 chunks of 26 bits (tools/transcendental_constants.py): a 24-bit significand times a
   // chunk is exact in float64, and each product reduced mod 4 is exact too.
   static const double kTwoOverPi[8] = {0x1.45f3068000000p-1,  0x1.7272208000000p-27,  0x1.4a7f090000000p-54,
                                        0x1.abe8fa8000000p-79, 0x1.a6ee060000000p-107, 0x1.b629590000000p-132,
                                        0x1.2788720000000p-157, 0x1.07f9440000000p-186};
-  UOpRef neg = x < F(0.0);
-  UOpRef a = where(neg, -x, x);
   UOpRef hi = F(0.0), lo = F(0.0);
   for (double c : kTwoOverPi) {
     UOpRef y = a * F(c);                                // exact
@@ -95,49 +97,62 @@ UOpRef sin_f64(const UOpRef& x) {
   // hi + lo = |x| * 2/pi mod 4 (up to a multiple of 4), hi < 32 (8 terms in [0, 4))
   UOpRef q = trunc_(hi + F(0.5));                       // nearest integer (hi >= 0)
   UOpRef f = (hi - q) + lo;                              // in [-0.5, 0.5] (+tiny)
-  UOpRef t = f * F(0x1.921fb54442d18p+0);               // |t| <= pi/4
+  return {q, f * F(0x1.921fb54442d18p+0)};              // |t| <= pi/4
+}
+
+// sin t and cos t for |t| <= pi/4, Taylor series to t^19 and t^20 (truncation < 2^-60).
+std::pair<UOpRef, UOpRef> sin_cos_poly(const UOpRef& t) {
   UOpRef t2 = t * t;
-  std::vector<double> ks, kc;                            // Taylor: sin to t^19, cos to t^20
+  std::vector<double> ks, kc;
   for (int i = 0; i <= 9; i++) ks.push_back((i % 2 ? -1.0 : 1.0) / fact(2 * i + 1));
   for (int i = 0; i <= 10; i++) kc.push_back((i % 2 ? -1.0 : 1.0) / fact(2 * i));
-  UOpRef sn = t * horner(t2, ks), cs = horner(t2, kc);
-  UOpRef quad = alu(Ops::AND, {cast(q, I64), I(3)});
-  UOpRef odd = ne(alu(Ops::AND, {quad, I(1)}), I(0));
-  UOpRef flip = ne(alu(Ops::AND, {quad, I(2)}), I(0));
-  UOpRef v = where(odd, cs, sn);
-  v = where(flip, -v, v);
-  v = where(neg, -v, v);
+  return {t * horner(t2, ks), horner(t2, kc)};
+}
+
+UOpRef bit_set(const UOpRef& q_int, int64_t bit) { return ne(alu(Ops::AND, {q_int, I(bit)}), I(0)); }
+
+enum class Trig { Sin, Cos, Tan };
+
+// sin, cos or tan of a float64 x (from a float32/16 value). sin(|x|) = sin(t + q·pi/2) is sin t,
+// cos t, -sin t, -cos t by q mod 4; cos(x) = sin(|x| + pi/2) shifts the quadrant by one, exactly;
+// tan(|x|) is sin t / cos t for even q and -cos t / sin t for odd q. sin and tan are odd.
+UOpRef trig_f64(const UOpRef& x, Trig fn) {
+  UOpRef neg = x < F(0.0);
+  UOpRef a = where(neg, -x, x);
+  Reduced r = reduce_half_pi(a);
+  auto [sn, cs] = sin_cos_poly(r.t);
+  UOpRef quad = cast(r.q, I64) + I(fn == Trig::Cos ? 1 : 0);
+  UOpRef odd = bit_set(quad, 1);
+  UOpRef v;
+  if (fn == Trig::Tan) {
+    v = where(odd, -cs * alu(Ops::RECIP, {sn}), sn * alu(Ops::RECIP, {cs}));
+  } else {
+    v = where(odd, cs, sn);
+    v = where(bit_set(quad, 2), -v, v);
+  }
+  if (fn != Trig::Cos) v = where(neg, -v, v);
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
   v = where(eq(a, F(inf)), F(nan), v);
-  v = where(eq(x, F(0.0)), x, v);  // keeps -0
+  if (fn != Trig::Cos) v = where(eq(x, F(0.0)), x, v);  // keeps -0 (cos 0 = 1 comes out of the series)
   return where(is_nan(x), x, v);
 }
+
+UOpRef sin_f64(const UOpRef& x) { return trig_f64(x, Trig::Sin); }
+UOpRef cos_f64(const UOpRef& x) { return trig_f64(x, Trig::Cos); }
+UOpRef tan_f64(const UOpRef& x) { return trig_f64(x, Trig::Tan); }
 
 UOpRef via_f64(const UOpRef& x, UOpRef (*fn)(const UOpRef&)) { return cast(fn(cast(x, F64)), x->dtype); }
 
 }  // namespace
 
+bool is_transcendental_dtype(DType dt) {
+  return dt == dtypes::float32 || dt == dtypes::float16 || dt == dtypes::bfloat16;
+}
+
 UOpRef exp2_primitives(const UOpRef& x) { return via_f64(x, exp2_f64); }
 UOpRef log2_primitives(const UOpRef& x) { return via_f64(x, log2_f64); }
 UOpRef sin_primitives(const UOpRef& x) { return via_f64(x, sin_f64); }
-
-const PatternMatcher& transcendental_rules() {
-  static const PatternMatcher pm([] {
-    std::vector<DType> dts = {dtypes::float32, dtypes::float16, dtypes::bfloat16};
-    UPat x = UPat::var("x");
-    return std::vector<Rule>{
-        {"exp2_primitives", UPat::op(Ops::EXP2, {x}).with_dtypes(dts), [](Match& m) { return exp2_primitives(m["x"]); }},
-        {"log2_primitives", UPat::op(Ops::LOG2, {x}).with_dtypes(dts), [](Match& m) { return log2_primitives(m["x"]); }},
-        {"sin_primitives", UPat::op(Ops::SIN, {x}).with_dtypes(dts), [](Match& m) { return sin_primitives(m["x"]); }},
-    };
-  }());
-  return pm;
-}
-
-UOpRef decompose_transcendentals(const UOpRef& sink) {
-  RewriteOptions opts;
-  opts.name = "decompose_transcendentals";
-  return graph_rewrite(sink, transcendental_rules(), opts);
-}
+UOpRef cos_primitives(const UOpRef& x) { return via_f64(x, cos_f64); }
+UOpRef tan_primitives(const UOpRef& x) { return via_f64(x, tan_f64); }
 
 }  // namespace onegrad

@@ -1,23 +1,25 @@
-// Instruction selection for the transcendental decomposed ops (spec README decision 4): EXP2, LOG2
-// and SIN on float32, float16 and bfloat16 become primitives only (ADD, MUL, MAX, CMPLT, CMPNE,
-// WHERE, CAST, BITCAST, TRUNC, RECIP, AND/OR/SHL/SHR on int64). The value is computed in float64
-// (CAST to float64 is a primitive on the CPU) and rounded back once, so the float32 result is
-// within 1 ulp of the exact one. float64 EXP2/LOG2/SIN are left for the renderer (libm).
-// Details, constants and measured accuracy: docs/codegen.md, "Transcendental decompositions".
+// The transcendental rows of the decomposition table (codegen/isel.h; spec README decision 4):
+// EXP2, LOG2 and SIN on float32, float16 and bfloat16 as primitives only (ADD, MUL, MAX, CMPLT,
+// CMPNE, WHERE, CAST, BITCAST, TRUNC, RECIP, AND/OR/SHL/SHR on int64). The value is computed in
+// float64 (CAST to float64 is a primitive on the CPU) and rounded back once, so the result is
+// within 1 ulp of the exact one. float64 EXP2/LOG2/SIN have no decomposition here (libm renders
+// them). Details, constants and measured accuracy: docs/codegen.md, "Transcendental decompositions".
 #pragma once
-#include "rewrite/graph_rewrite.h"
+#include "uop/uop.h"
 
 namespace onegrad {
 
-// The rules: one per op, matching the op on float32/float16/bfloat16.
-const PatternMatcher& transcendental_rules();
+// The dtypes the builders below take: float32, float16, bfloat16.
+bool is_transcendental_dtype(DType dt);
 
-// Rewrite every float32/float16/bfloat16 EXP2, LOG2 and SIN under `sink` into primitives.
-UOpRef decompose_transcendentals(const UOpRef& sink);
-
-// The single-value builders the rules use (x of any float dtype but float64; the result has x's dtype).
+// The single-value builders (x of a transcendental dtype; the result has x's dtype).
 UOpRef exp2_primitives(const UOpRef& x);
 UOpRef log2_primitives(const UOpRef& x);
 UOpRef sin_primitives(const UOpRef& x);
+// cos(x) and tan(x) computed with the exact quadrant shift of sin(x + pi/2) (no rounded addition)
+// and, for tan, the quotient taken in float64: what Instruction Selection makes of the cos and tan
+// compositions SIN(x + pi/2) and SIN(x) / SIN(x + pi/2) (codegen/isel.h).
+UOpRef cos_primitives(const UOpRef& x);
+UOpRef tan_primitives(const UOpRef& x);
 
 }  // namespace onegrad

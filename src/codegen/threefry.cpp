@@ -39,21 +39,4 @@ UOpRef threefry2x32_primitives(const UOpRef& x, const UOpRef& key) {
   return bin(Ops::OR, bin(Ops::SHL, cast(x1, U64), u64(32)), cast(x0, U64));
 }
 
-const PatternMatcher& threefry_rules() {
-  static const PatternMatcher pm([] {
-    UPat x = UPat::var("x"), key = UPat::var("key");
-    return std::vector<Rule>{
-        {"threefry2x32_primitives", UPat::op(Ops::THREEFRY, {x, key}).with_dtypes({dtypes::uint64}),
-         [](Match& m) { return threefry2x32_primitives(m["x"], m["key"]); }},
-    };
-  }());
-  return pm;
-}
-
-UOpRef decompose_threefry(const UOpRef& sink) {
-  RewriteOptions opts;
-  opts.name = "decompose_threefry";
-  return graph_rewrite(sink, threefry_rules(), opts);
-}
-
 }  // namespace onegrad

@@ -9,21 +9,15 @@
 // all, the standard (Crush-resistant) variant, so Random123's known-answer vectors apply
 // (tests/render/threefry_test.cpp).
 //
-// Wiring (for the backend-capability table): lower_kernel applies decompose_threefry right where
-// it applies the transcendental decompositions; the C renderer has no THREEFRY of its own.
+// Wiring: the THREEFRY row of Instruction Selection's table (codegen/isel.h) builds it; the C
+// renderer has no THREEFRY of its own.
 #pragma once
-#include "rewrite/graph_rewrite.h"
+#include "uop/uop.h"
 
 namespace onegrad {
 
 // Threefry-2x32-20 of counter x under key, both uint64, as ADD/XOR/SHL/SHR/OR/AND/CAST on
 // uint32 and uint64. The result is uint64 (out1 << 32 | out0).
 UOpRef threefry2x32_primitives(const UOpRef& x, const UOpRef& key);
-
-// The rule: THREEFRY on uint64 -> threefry2x32_primitives.
-const PatternMatcher& threefry_rules();
-
-// Rewrite every uint64 THREEFRY under `sink` into primitives.
-UOpRef decompose_threefry(const UOpRef& sink);
 
 }  // namespace onegrad

@@ -10,13 +10,13 @@
 namespace onegrad {
 
 const CompiledKernel& compiled_kernel(const UOpRef& ast, RuntimeDevice& device, bool* lowered) {
-  // Per device, by AST. Entries are never dropped (a CompiledKernel is returned by reference); the
+  // Per device and lowering settings, by AST. Entries are never dropped (a CompiledKernel is returned by reference); the
   // count is bounded by the distinct kernels a process runs.
   static std::mutex mu;
   static std::map<std::string, std::unordered_map<const UOp*, std::pair<UOpRef, std::unique_ptr<CompiledKernel>>>>
       cache;
   std::lock_guard<std::mutex> lock(mu);
-  auto& per_device = cache[device.name()];
+  auto& per_device = cache[device.name() + "|" + lowering_settings_key()];  // a setting changes the C
   auto it = per_device.find(ast.get());
   if (it != per_device.end()) {
     if (lowered) *lowered = false;

@@ -174,8 +174,14 @@ std::string render_c(const UOpRef& linear, const std::string& name) {
 }
 
 bool c_renders_natively(Ops op, DType dt) {
+  if (setting("CPU_DECOMPOSE_ALL", 0) != 0) return !has_decomposition(op, dt);
+  // No C for THREEFRY: the table decomposes the uint64 one (codegen/threefry.h); another dtype is
+  // claimed here so that it reaches the renderer's own error.
+  if (op == Ops::THREEFRY) return !has_decomposition(op, dt);
   if (op != Ops::EXP2 && op != Ops::LOG2 && op != Ops::SIN) return true;
   return dt == dtypes::float64 || setting("CPU_LIBM", 0) != 0;
 }
+
+Capabilities c_capabilities() { return {"C", c_renders_natively}; }
 
 }  // namespace onegrad

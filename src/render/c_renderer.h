@@ -10,6 +10,7 @@
 #pragma once
 #include <string>
 
+#include "codegen/isel.h"
 #include "uop/uop.h"
 
 namespace onegrad {
@@ -19,9 +20,14 @@ namespace onegrad {
 std::string render_c(const UOpRef& linear, const std::string& name);
 
 // The backend's capabilities (DESIGN decision 7): whether the C renderer renders the decomposed op
-// `op` on `dt` itself rather than needing Instruction Selection to decompose it. EXP2, LOG2 and SIN
-// are rendered with libm only for float64, unless the setting CPU_LIBM=1 asks for libm on every
-// float dtype (the default decomposes them: codegen/decompositions.h). Other ops: true.
+// `op` on operands of dtype `dt` itself rather than needing Instruction Selection to decompose it
+// (codegen/isel.h). C has every decomposed op but THREEFRY exactly (NEG, SUB, DIV, the comparisons,
+// NOT, SQRT, POW, MULACC: docs/codegen.md, "C rules"); EXP2, LOG2 and SIN it takes only on float64
+// (libm), so the float32/float16/bfloat16 ones are decomposed. THREEFRY it lacks where the table
+// decomposes it (uint64); another dtype is claimed so that it reaches the renderer's "no C for
+// THREEFRY" error. Settings: CPU_LIBM=1 claims EXP2, LOG2, SIN on every float dtype (libm);
+// CPU_DECOMPOSE_ALL=1 claims nothing the decomposition table can decompose (every decomposition is exercised; wins over CPU_LIBM).
 bool c_renders_natively(Ops op, DType dt);
+Capabilities c_capabilities();
 
 }  // namespace onegrad

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "codegen/decompositions.h"
+#include "codegen/isel.h"
 #include "codegen/linearize.h"
 #include "codegen/reduce_to_acc.h"
 #include "codegen/simplify_kernel.h"
@@ -23,17 +23,20 @@ void count_params(const UOpRef& sink, ProgramSpec& spec) {
   }
 }
 
+std::string lowering_settings_key() {
+  return "CPU_LIBM=" + std::to_string(setting("CPU_LIBM", 0)) + ",CPU_DECOMPOSE_ALL=" +
+         std::to_string(setting("CPU_DECOMPOSE_ALL", 0));
+}
+
 LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name) {
   if (!sink || sink->op != Ops::SINK) throw InternalError("lower_kernel: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
   LoweredKernel k;
   k.spec.name = name.empty() ? kernel_name(sink) : name;
   count_params(sink, k.spec);
   k.simplified = simplify_kernel(sink);
-  // Instruction selection: the C renderer renders EXP2/LOG2/SIN natively only for float64 (libm),
-  // or for every float dtype with CPU_LIBM=1 (render/c_renderer.h: c_renders_natively).
-  if (!c_renders_natively(Ops::EXP2, dtypes::float32)) k.simplified = decompose_transcendentals(k.simplified);
-  // random (THREEFRY): the C renderer has no THREEFRY; always decompose it (codegen/threefry.h)
-  k.simplified = decompose_threefry(k.simplified);
+  // Instruction selection: the decomposed ops the C renderer lacks (by default float32/float16/
+  // bfloat16 EXP2, LOG2, SIN) become their decompositions (render/c_renderer.h: c_capabilities).
+  k.simplified = select_instructions(k.simplified, c_capabilities());
   k.lowered = lower_reduces(k.simplified);
   k.linear = linearize(k.lowered);
   k.spec.source = render_c(k.linear, k.spec.name);

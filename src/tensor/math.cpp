@@ -25,12 +25,18 @@ Tensor odd_sign(const Tensor& x, const Tensor& r) {
 
 }  // namespace
 
-// cos(x) = sin(pi/2 - x); tan(x) = sin(x) / cos(x).
+// cos(x) = sin(x + pi/2); tan(x) = sin(x) / cos(x). Instruction Selection recognizes both forms
+// (SIN(ADD(x, pi/2)) and DIV(SIN(x), SIN(ADD(x, pi/2))), pi/2 rounded to x's dtype) and, where the
+// backend decomposes SIN, shifts the quadrant exactly instead of adding (codegen/isel.h), so cos
+// and tan stay accurate for large |x| (docs/codegen.md, "cos and tan").
 Tensor Tensor::cos() const {
   Tensor x = as_float(*this);
-  return x.rsub(ConstValue::from_float(std::numbers::pi / 2)).sin();
+  return x.add(ConstValue::from_float(std::numbers::pi / 2)).sin();
 }
-Tensor Tensor::tan() const { return sin().div(cos()); }
+Tensor Tensor::tan() const {
+  Tensor x = as_float(*this);
+  return x.sin().div(x.cos());
+}
 Tensor Tensor::rsqrt() const { return sqrt().recip(); }
 Tensor Tensor::square() const { return mul(*this); }
 

@@ -9,9 +9,11 @@
 #include <functional>
 #include <random>
 
+#include "codegen/isel.h"
 #include "render_test_util.h"
 #include "uop/exec_alu.h"
 #include "uop/ops.h"
+#include "uop/settings.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;
@@ -133,8 +135,28 @@ std::vector<Case> ternaries() {
 // `simplified`: through lower_kernel; otherwise without simplify_kernel, so the decomposed ops
 // (SUB, NEG, CMPGT, CMPGE, ...) reach the renderer as themselves rather than as the primitives
 // the simplifier rewrites them to.
+// `Lowering::DecomposeAll`: unsimplified, then Instruction Selection for a C backend that lacks
+// every decomposable op (CPU_DECOMPOSE_ALL=1): each decomposition of codegen/isel.h computes the
+// op end to end. Exact ones stay bit for bit; DIV (a rounded RECIP times a) and SQRT, POW (through
+// a rounded LOG2) get the error bound of their formula (docs/codegen.md, "Instruction Selection").
+enum class Lowering { Simplified, Unsimplified, DecomposeAll };
+const char* lowering_name(Lowering l) {
+  return l == Lowering::Simplified ? "" : l == Lowering::Unsimplified ? " (unsimplified)" : " (decompose all)";
+}
+
+// The bound, in ulps of dt at `want`, of a decomposition that is not exact (negative: exact).
+double decomposed_ulps(const std::string& name, DType dt, double want) {
+  if (!dt.is_float()) return -1;
+  if (name == "DIV") return 2;  // MUL(a, RECIP(b)): two roundings
+  // EXP2(y) with y = LOG2(a) * b (or 0.5 * LOG2(a)) rounded to dt: an error of |y| ulps of y's
+  // scale becomes ln 2 · |y| relative ulps of the result, twice over (LOG2's and the product's rounding).
+  if (name == "SQRT" || name == "POW") return 3 + 2 * std::abs(std::log2(std::abs(want)));
+  return -1;
+}
+
 void check_cases(DType dt, const std::vector<Case>& cases, const std::vector<ConstValue>& av,
-                 const std::vector<ConstValue>& bv, bool simplified) {
+                 const std::vector<ConstValue>& bv, Lowering lowering) {
+  const bool simplified = lowering == Lowering::Simplified;
   const int64_t n = int64_t(av.size());
   UOpRef pa = param(0, dt, n), pb = param(1, dt, n);
   UOpRef r = UOp::range(n, 0);
@@ -151,7 +173,17 @@ void check_cases(DType dt, const std::vector<Case>& cases, const std::vector<Con
   std::vector<HostBuffer*> bufs{&ha, &hb};
   for (HostBuffer& o : outs) bufs.push_back(&o);
   UOpRef sink = sink_over(r, stores);
-  run(simplified ? lower_kernel(sink) : lower_unsimplified(sink), bufs);
+  if (lowering == Lowering::DecomposeAll) {
+    ScopedSetting all("CPU_DECOMPOSE_ALL", 1);
+    LoweredKernel k = lower_unsimplified(select_instructions(sink, c_capabilities()), "decompose_all");
+    for (const UOp* u : k.linear->toposort()) {  // nothing decomposable is left (float64 EXP2/LOG2/SIN: libm)
+      DType operand = u->src.empty() ? u->dtype : u->src[0]->dtype;
+      EXPECT_FALSE(has_decomposition(u->op, operand)) << dt.name() << ": " << u->brief();
+    }
+    run(k, bufs);
+  } else {
+    run(simplified ? lower_kernel(sink) : lower_unsimplified(sink), bufs);
+  }
   for (size_t k = 0; k < cases.size(); k++) {
     DType out_dt = outs[k].dtype;
     for (size_t i = 0; i < av.size(); i++) {
@@ -159,8 +191,23 @@ void check_cases(DType dt, const std::vector<Case>& cases, const std::vector<Con
       ConstValue want = cases[k].reference(dt, av[i], bv[i]).value_or(ConstValue::from_int(0));
       const ConstValue& got = outs[k].values[i];
       std::string what = dt.name() + " " + cases[k].name + "(" + show(av[i]) + ", " + show(bv[i]) + "): got " +
-                         show(got) + ", want " + show(want) + (simplified ? "" : " (unsimplified)");
+                         show(got) + ", want " + show(want) + lowering_name(lowering);
       double w = want.as_double();
+      double bound = lowering == Lowering::DecomposeAll ? decomposed_ulps(cases[k].name, dt, w) : -1;
+      if (bound >= 0 && w == 0 && cases[k].name == "SQRT") {  // EXP2(0.5 * -inf) is +0 for -0 too
+        EXPECT_EQ(got.as_double(), 0.0) << what;
+        continue;
+      }
+      if (bound >= 0 && std::isfinite(w) && w != 0) {
+        int mant = dt == dtypes::float16 ? 10 : dt == dtypes::bfloat16 ? 7 : dt == dtypes::float32 ? 23 : 52;
+        int min_exp = dt == dtypes::float16 ? -14 : dt == dtypes::float64 ? -1022 : -126;
+        double ulp = std::ldexp(1.0, std::max(std::ilogb(w), min_exp) - mant);
+        double g = got.as_double();
+        if (std::isinf(g) && std::isinf(round_to_float_dtype(std::abs(w) + bound * ulp, dt)) && (g > 0) == (w > 0))
+          continue;  // within the bound of the overflow threshold: inf is one of the allowed results
+        EXPECT_LE(std::abs(g - w), bound * ulp) << what;
+        continue;
+      }
       if (!cases[k].approx || std::isnan(w) || std::isinf(w)) {
         EXPECT_TRUE(same(got, want, out_dt)) << what;
         continue;
@@ -201,7 +248,7 @@ TEST(RenderDtypes, IntegerOpsAgreeWithExecAlu) {
         av.push_back(cast_value(I(a), dt));
         bv.push_back(cast_value(I(b), dt));
       }
-    for (bool simplified : {true, false}) check_cases(dt, all, av, bv, simplified);
+    for (Lowering l : {Lowering::Simplified, Lowering::Unsimplified, Lowering::DecomposeAll}) check_cases(dt, all, av, bv, l);
   }
 }
 
@@ -241,7 +288,7 @@ TEST(RenderDtypes, FloatOpsAgreeWithExecAlu) {
       av.push_back(cast_value(F(uni(rng)), dt));
       bv.push_back(cast_value(F(uni(rng) / 7.0), dt));
     }
-    for (bool simplified : {true, false}) check_cases(dt, cases, av, bv, simplified);
+    for (Lowering l : {Lowering::Simplified, Lowering::Unsimplified, Lowering::DecomposeAll}) check_cases(dt, cases, av, bv, l);
   }
 }
 

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <random>
 
+#include "codegen/isel.h"
 #include "codegen/threefry.h"
+#include "render/c_renderer.h"
 #include "render_test_util.h"
 
 using namespace onegrad;
@@ -94,11 +96,11 @@ TEST(Threefry, DecompositionMatchesTheReferenceOnRandomBlocks) {
   }
 }
 
-TEST(Threefry, RuleMatchesOnlyUint64) {
+TEST(Threefry, InstructionSelectionDecomposesOnlyUint64) {
   UOpRef a = UOp::const_int(dtypes::uint64, 0);
   UOpRef t = UOp::alu(Ops::THREEFRY, {a, a});
   UOpRef s = UOp::create(Ops::SINK, dtypes::void_, {t});
-  UOpRef d = decompose_threefry(s);
+  UOpRef d = select_instructions(s, c_capabilities());
   for (const UOp* u : d->toposort()) {
     EXPECT_NE(u->op, Ops::THREEFRY);
     if (u->op == Ops::ADD) EXPECT_EQ(u->dtype, dtypes::uint32);  // the ARX words
@@ -107,5 +109,5 @@ TEST(Threefry, RuleMatchesOnlyUint64) {
   // another dtype is not Threefry-2x32 (the verifier rejects it): left for the renderer to refuse
   UOpRef b = UOp::const_int(dtypes::uint32, 0);
   UOpRef s32 = UOp::create(Ops::SINK, dtypes::void_, {UOp::create(Ops::THREEFRY, dtypes::uint32, {b, b})});
-  EXPECT_EQ(decompose_threefry(s32), s32);
+  EXPECT_EQ(select_instructions(s32, c_capabilities()), s32);
 }

@@ -8,10 +8,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numbers>
 #include <random>
 #include <thread>
 
 #include "codegen/decompositions.h"
+#include "codegen/isel.h"
 #include "render_test_util.h"
 #include "uop/dtype.h"
 #include "uop/settings.h"
@@ -206,7 +208,27 @@ TEST(RenderTranscendentals, CapabilitiesOfTheCRenderer) {
   EXPECT_TRUE(c_renders_natively(Ops::ADD, dtypes::float32));
 }
 
-// Float32 inputs across the whole bit space, in chunks of 2^24 (labelled slow). By default every
+// CPU_DECOMPOSE_ALL=1: the C backend claims only what the decomposition table cannot decompose
+// (codegen/isel.h), whatever CPU_LIBM says; THREEFRY is claimed until the table's slot has a builder.
+TEST(RenderTranscendentals, DecomposeAllCapabilities) {
+  {
+    ScopedSetting all("CPU_DECOMPOSE_ALL", 1), libm("CPU_LIBM", 1);
+    for (Ops op : {Ops::NEG, Ops::SUB, Ops::CMPGT, Ops::CMPGE, Ops::CMPLE, Ops::CMPEQ, Ops::MULACC})
+      EXPECT_FALSE(c_renders_natively(op, dtypes::int32)) << op_name(op);
+    for (Ops op : {Ops::DIV, Ops::SQRT, Ops::POW, Ops::EXP2, Ops::LOG2, Ops::SIN})
+      EXPECT_FALSE(c_renders_natively(op, dtypes::float32)) << op_name(op);
+    EXPECT_FALSE(c_renders_natively(Ops::NOT, dtypes::bool_));
+    EXPECT_TRUE(c_renders_natively(Ops::NOT, dtypes::int32));   // no decomposition on ints
+    EXPECT_TRUE(c_renders_natively(Ops::DIV, dtypes::int32));   // likewise
+    EXPECT_TRUE(c_renders_natively(Ops::SIN, dtypes::float64)); // libm
+    EXPECT_TRUE(c_renders_natively(Ops::ADD, dtypes::float32)); // a primitive
+  }
+  EXPECT_EQ(c_renders_natively(Ops::THREEFRY, dtypes::uint64), !has_decomposition(Ops::THREEFRY, dtypes::uint64));
+  EXPECT_EQ(c_capabilities().name, "C");
+}
+
+// Float32 inputs across the whole bit space, in chunks of 2^24 (labelled slow): EXP2, LOG2, SIN,
+// and cos, tan as the Tensor builds them. By default every
 // 64th bit pattern, at an offset that varies, so every exponent and sign is covered (about 15 s);
 // ONEGRAD_TRANSCENDENTAL_STRIDE=1 tests all 2^32 inputs (about 15 min on 2 cores; max 0.5 ulp
 // measured on 2026-11-22). The float64 references run on every core.
@@ -220,17 +242,21 @@ TEST(RenderTranscendentals, ExhaustiveFloat32) {
   int64_t slot = 1;
   for (Ops op : {Ops::EXP2, Ops::LOG2, Ops::SIN})
     stores.push_back(store(param(slot++, dtypes::float32, n), r, UOp::alu(op, {x})));
+  // cos and tan as Tensor::cos / Tensor::tan build them (Instruction Selection's cos and tan rules)
+  UOpRef cos = UOp::alu(Ops::SIN, {x + UOp::const_float(dtypes::float32, std::numbers::pi / 2)});
+  stores.push_back(store(param(slot++, dtypes::float32, n), r, cos));
+  stores.push_back(store(param(slot++, dtypes::float32, n), r, UOp::alu(Ops::DIV, {UOp::alu(Ops::SIN, {x}), cos})));
   LoweredKernel k = lower_kernel(sink_over(r, stores));
   std::shared_ptr<Program> prog = test_cache().get(get_device("CPU"), k.spec);
   std::vector<Buffer> dev;
-  for (int i = 0; i < 4; i++) dev.emplace_back("CPU", dtypes::float32, size_t(n));
+  for (int i = 0; i < 6; i++) dev.emplace_back("CPU", dtypes::float32, size_t(n));
   std::vector<Buffer*> ptrs;
   for (Buffer& b : dev) ptrs.push_back(&b);
   std::vector<float> in(static_cast<size_t>(n));
-  std::vector<float> out[3];
+  std::vector<float> out[5];
   for (auto& o : out) o.resize(size_t(n));
   unsigned nthreads = std::max(1u, std::thread::hardware_concurrency());
-  std::array<MaxErr, 3> total;
+  std::array<MaxErr, 5> total;
   const uint64_t stride = uint64_t(std::max<int64_t>(1, testing_env::env_or("ONEGRAD_TRANSCENDENTAL_STRIDE", 64)));
   const uint64_t count = ((uint64_t(1) << 32) + stride - 1) / stride;
   for (uint64_t chunk = 0; chunk * uint64_t(n) < count; chunk++) {
@@ -240,15 +266,15 @@ TEST(RenderTranscendentals, ExhaustiveFloat32) {
     }
     dev[0].copyin(in.data(), in.size() * 4);
     prog->run(ptrs, {});
-    for (int k2 = 0; k2 < 3; k2++) dev[size_t(k2 + 1)].copyout(out[k2].data(), out[k2].size() * 4);
-    std::vector<std::array<MaxErr, 3>> part(nthreads);
+    for (int k2 = 0; k2 < 5; k2++) dev[size_t(k2 + 1)].copyout(out[k2].data(), out[k2].size() * 4);
+    std::vector<std::array<MaxErr, 5>> part(nthreads);
     std::vector<std::thread> threads;
     for (unsigned t = 0; t < nthreads; t++)
       threads.emplace_back([&, t] {
         for (size_t i = t; i < size_t(n); i += nthreads) {
           double xv = in[i];
-          double want[3] = {std::exp2(xv), std::log2(xv), std::sin(xv)};
-          for (int k2 = 0; k2 < 3; k2++) {
+          double want[5] = {std::exp2(xv), std::log2(xv), std::sin(xv), std::cos(xv), std::tan(xv)};
+          for (int k2 = 0; k2 < 5; k2++) {
             double e = ulp_error(dtypes::float32, out[k2][i], want[k2]);
             if (!(e <= part[t][k2].ulps)) part[t][k2] = {e, xv, double(out[k2][i]), want[k2]};
           }
@@ -256,8 +282,13 @@ TEST(RenderTranscendentals, ExhaustiveFloat32) {
       });
     for (std::thread& th : threads) th.join();
     for (auto& p : part)
-      for (int k2 = 0; k2 < 3; k2++)
+      for (int k2 = 0; k2 < 5; k2++)
         if (!(p[k2].ulps <= total[k2].ulps)) total[k2] = p[k2];
   }
-  expect_within(dtypes::float32, total, 1.0, 2.0);
+  expect_within(dtypes::float32, {total[0], total[1], total[2]}, 1.0, 2.0);
+  for (int k2 : {3, 4}) {
+    const char* name = k2 == 3 ? "cos" : "tan";
+    EXPECT_LE(total[size_t(k2)].ulps, 2.0) << name << ": max " << total[size_t(k2)].ulps << " ulp at x=" << total[size_t(k2)].at;
+    std::printf("float32 %s: max %.4f ulp (at x=%.9g)\n", name, total[size_t(k2)].ulps, total[size_t(k2)].at);
+  }
 }

@@ -510,6 +510,15 @@ class Tensor:
     def bool(self): return self.cast(dtypes.bool)
 
 
+# ---- neural-net ops (nn ops area) as Tensor methods: conv2d, max_pool2d, layer_norm, interpolate, ...
+# (onegrad/_nn.py; the same functions are onegrad.nn.functional's under torch's names).
+from . import _nn  # noqa: E402
+
+for _name in _nn.METHODS:
+    setattr(Tensor, _name, getattr(_nn, _name))
+del _name
+# ---- end of neural-net ops
+
 def _canonical_device(device: str) -> str:
     """The device name as C++ spells it ("cpu:0" -> "CPU"); DeviceError if unknown."""
     return _C.Tensor.scalar(False, "bool", device).device

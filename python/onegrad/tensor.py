@@ -834,6 +834,14 @@ def _dim_arg(op: str, dim, axis):
         raise TypeError(f"{op}: dim is required")
     return int(d)
 
+# ---- neural-net ops (nn ops area) as Tensor methods: conv2d, max_pool2d, layer_norm, interpolate, ...
+# (onegrad/_nn.py; the same functions are onegrad.nn.functional's under torch's names).
+from . import _nn  # noqa: E402
+
+for _name in _nn.METHODS:
+    setattr(Tensor, _name, getattr(_nn, _name))
+del _name
+# ---- end of neural-net ops
 
 def _canonical_device(device: str) -> str:
     """The device name as C++ spells it ("cpu:0" -> "CPU"); DeviceError if unknown."""

@@ -169,6 +169,25 @@ void bind_tensor(py::module_& m) {
       .def("binary_cross_entropy", &Tensor::binary_cross_entropy)
       .def("binary_cross_entropy_with_logits", &Tensor::binary_cross_entropy_with_logits)
       // ---- end reductions/losses (issue 4)
+      // ---- neural-net ops (nn ops area: src/tensor/{pool,conv,norm,attention,interpolate}.cpp); the
+      // Python side (onegrad/tensor.py, onegrad/nn/functional.py) turns ints into per-axis lists.
+      .def("pool_windows", &Tensor::pool_windows)
+      .def("conv", py::overload_cast<const Tensor&, const std::optional<Tensor>&, Dims, Dims, Dims, int64_t>(
+                       &Tensor::conv, py::const_))
+      .def("conv_mode", py::overload_cast<const Tensor&, const std::optional<Tensor>&, Dims, const std::string&,
+                                          Dims, int64_t>(&Tensor::conv, py::const_))
+      .def("conv_transpose", &Tensor::conv_transpose)
+      .def("max_pool", &Tensor::max_pool)
+      .def("max_pool_indices", &Tensor::max_pool_indices)
+      .def("avg_pool", &Tensor::avg_pool)
+      .def("adaptive_avg_pool", &Tensor::adaptive_avg_pool)
+      .def("adaptive_max_pool", &Tensor::adaptive_max_pool)
+      .def("batch_norm", &Tensor::batch_norm)
+      .def("layer_norm", &Tensor::layer_norm)
+      .def("group_norm", &Tensor::group_norm)
+      .def("scaled_dot_product_attention", &Tensor::scaled_dot_product_attention)
+      .def("interpolate", &Tensor::interpolate)
+      // ---- end of neural-net ops
       // ---- realization (mutates this handle: its graph becomes a view of the realized buffer)
       .def("realize", [](Tensor& t) { t.realize(); })
       .def_static("realize_all", &realize_all)

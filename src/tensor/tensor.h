@@ -250,6 +250,61 @@ class Tensor {
                                           const std::optional<Tensor>& pos_weight = std::nullopt) const;
   // ---- end reductions/losses (issue 4)
 
+  // ---- neural-net ops (nn ops area: src/tensor/{pool,conv,norm,attention,interpolate}.cpp; docs/tensor.md
+  // "Neural-net ops"). Float tensors only. Spatial arguments (kernel, stride, padding, dilation, ...)
+  // hold one value for all spatial axes or one per axis. Inputs are (N, C, spatial...) or, without
+  // the batch axis, (C, spatial...) as in PyTorch.
+  // Sliding windows over the last kernel.size() axes, by movement ops only (tinygrad's _pool):
+  // (..., i...) -> (..., o..., k...), o = (i - d(k-1) - 1) / s + 1.
+  Tensor pool_windows(std::vector<int64_t> kernel, std::vector<int64_t> stride = {1},
+                      std::vector<int64_t> dilation = {1}) const;
+  // N-d convolution (conv1d/2d/3d by the weight's rank): weight (cout, cin/groups, k...), bias (cout,).
+  Tensor conv(const Tensor& weight, const std::optional<Tensor>& bias = std::nullopt,
+              std::vector<int64_t> stride = {1}, std::vector<int64_t> padding = {0},
+              std::vector<int64_t> dilation = {1}, int64_t groups = 1) const;
+  // padding "valid" (none) or "same" (d(k-1) in all, half before, stride 1 only), as PyTorch.
+  Tensor conv(const Tensor& weight, const std::optional<Tensor>& bias, std::vector<int64_t> stride,
+              const std::string& padding, std::vector<int64_t> dilation = {1}, int64_t groups = 1) const;
+  // Transposed convolution: weight (cin, cout/groups, k...), as conv_transpose1d/2d/3d.
+  Tensor conv_transpose(const Tensor& weight, const std::optional<Tensor>& bias = std::nullopt,
+                        std::vector<int64_t> stride = {1}, std::vector<int64_t> padding = {0},
+                        std::vector<int64_t> output_padding = {0}, int64_t groups = 1,
+                        std::vector<int64_t> dilation = {1}) const;
+  // Pools over the last nd axes; an empty stride means stride = kernel. Padding is at most half the
+  // kernel; max pads with -inf, avg with zeros.
+  Tensor max_pool(int64_t nd, std::vector<int64_t> kernel, std::vector<int64_t> stride = {},
+                  std::vector<int64_t> padding = {0}, std::vector<int64_t> dilation = {1}, bool ceil_mode = false) const;
+  // The int64 index of each max_pool result in its input plane (flattened spatial axes, PyTorch's
+  // return_indices); the first of equal maxima.
+  Tensor max_pool_indices(int64_t nd, std::vector<int64_t> kernel, std::vector<int64_t> stride = {},
+                          std::vector<int64_t> padding = {0}, std::vector<int64_t> dilation = {1},
+                          bool ceil_mode = false) const;
+  Tensor avg_pool(int64_t nd, std::vector<int64_t> kernel, std::vector<int64_t> stride = {},
+                  std::vector<int64_t> padding = {0}, bool ceil_mode = false, bool count_include_pad = true,
+                  std::optional<int64_t> divisor_override = std::nullopt) const;
+  // Adaptive pools over the last output_size.size() axes; -1 keeps that axis's size.
+  Tensor adaptive_avg_pool(std::vector<int64_t> output_size) const;
+  Tensor adaptive_max_pool(std::vector<int64_t> output_size) const;
+  // (N, C, ...) normalized per channel: batch statistics when training (biased variance; running
+  // stats are not updated), else running_mean / running_var.
+  Tensor batch_norm(const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
+                    const std::optional<Tensor>& weight = std::nullopt, const std::optional<Tensor>& bias = std::nullopt,
+                    bool training = false, double eps = 1e-5) const;
+  Tensor layer_norm(std::vector<int64_t> normalized_shape, const std::optional<Tensor>& weight = std::nullopt,
+                    const std::optional<Tensor>& bias = std::nullopt, double eps = 1e-5) const;
+  Tensor group_norm(int64_t num_groups, const std::optional<Tensor>& weight = std::nullopt,
+                    const std::optional<Tensor>& bias = std::nullopt, double eps = 1e-5) const;
+  // softmax(q k^T * scale + mask) v with this as q (..., L, E), key (..., S, E), value (..., S, Ev).
+  // A bool mask keeps the true entries; a float mask is added. is_causal keeps j <= i.
+  Tensor scaled_dot_product_attention(const Tensor& key, const Tensor& value,
+                                      const std::optional<Tensor>& attn_mask = std::nullopt, bool is_causal = false,
+                                      std::optional<double> scale = std::nullopt) const;
+  // Resizes the spatial axes of (N, C, spatial...): mode "nearest" (any 1-3 spatial axes), "linear"
+  // (3-D), "bilinear" (4-D), "trilinear" (5-D). Exactly one of size and scale_factor (empty = none).
+  Tensor interpolate(std::vector<int64_t> size, std::vector<double> scale_factor = {},
+                     const std::string& mode = "nearest", std::optional<bool> align_corners = std::nullopt) const;
+  // ---- end of neural-net ops
+
   // ---- realization
   Tensor contiguous() const;  // a LOAD into GLOBAL memory on the same device
   // Runs the kernels that compute this tensor; afterwards uop() is a view of a realized BUFFER.

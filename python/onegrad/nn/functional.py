@@ -67,3 +67,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                                                               _reduction(size_average, reduce, reduction), pos_weight)
 
 # ---- end reductions/losses (issue 4)
+# ---- neural-net ops (nn ops area): convolutions, pools, normalizations, attention, interpolate. Each
+# takes the input tensor first, as torch.nn.functional does (onegrad/_nn.py).
+from .._nn import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, adaptive_max_pool1d,  # noqa: E402
+                   adaptive_max_pool2d, adaptive_max_pool3d, avg_pool1d, avg_pool2d, avg_pool3d, batch_norm,
+                   conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d, group_norm,
+                   interpolate, layer_norm, max_pool1d, max_pool2d, max_pool3d, scaled_dot_product_attention)
+# ---- end of neural-net ops

@@ -1,0 +1,315 @@
+// Sliding windows and the pools built on them (docs/tensor.md, "Neural-net ops").
+//
+// pool_windows is tinygrad's _pool: windows made by movement ops only. When a window is wider than
+// the stride (or dilated), the input is tiled (RESHAPE + EXPAND), and shrinking and reshaping the
+// tiled rows makes each row start one dilation further: the window axis. Otherwise the input is
+// cut into stride-sized blocks and each block shrunk to the kernel. Pools pad the input (-inf for
+// max, zeros for avg), take windows, and reduce the window axes.
+#include <algorithm>
+#include <limits>
+
+#include "tensor/nn_args.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+int64_t ceildiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// "(3 x 3)"-style text of spatial sizes, as PyTorch's messages spell them.
+std::string sizes_text(const Dims& v) {
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); i++) s += (i ? " x " : "") + std::to_string(v[i]);
+  return s + ")";
+}
+
+// The arguments of a max/avg pool, checked and resolved, with the padding each spatial axis gets
+// (after may exceed before in ceil_mode) and the output sizes.
+struct PoolPlan {
+  Tensor x;  // with a batch axis
+  bool batched = false;
+  Dims k, s, p, d, in, out;
+  Pads pads;  // full rank: (0, 0) for N and C
+};
+
+std::string pool_name(const std::string& kind, int64_t nd) { return kind + std::to_string(nd) + "d"; }
+
+PoolPlan plan_pool(const std::string& op, const Tensor& input, int64_t nd, const Dims& kernel, const Dims& stride,
+                   const Dims& padding, const Dims& dilation, bool ceil_mode) {
+  if (nd < 1) throw ShapeError(op + ": needs at least one spatial axis");
+  check_float(op, "input", input);
+  PoolPlan pl;
+  pl.x = with_batch_axis(op, input, size_t(nd), pl.batched);
+  pl.k = spatial_arg(op, "kernel_size", kernel, nd);
+  pl.s = stride.empty() ? pl.k : spatial_arg(op, "stride", stride, nd);
+  pl.p = spatial_arg(op, "padding", padding, nd);
+  pl.d = spatial_arg(op, "dilation", dilation, nd);
+  check_at_least(op, "kernel_size", pl.k, 1);
+  check_at_least(op, "stride", pl.s, 1);
+  check_at_least(op, "padding", pl.p, 0);
+  check_at_least(op, "dilation", pl.d, 1);
+  for (int64_t i = 0; i < nd; i++)
+    if (pl.p[i] * 2 > pl.k[i])
+      throw ShapeError(op + ": padding " + shape_text(pl.p) + " must be at most half of kernel_size " +
+                       shape_text(pl.k));
+  Dims shp = pl.x.shape();
+  pl.in.assign(shp.end() - nd, shp.end());
+  pl.pads.assign(2, {0, 0});
+  for (int64_t i = 0; i < nd; i++) {
+    int64_t span = pl.in[i] + 2 * pl.p[i] - pl.d[i] * (pl.k[i] - 1) - 1;  // room left after the first window
+    int64_t o = span < 0 ? 0 : (ceil_mode ? ceildiv(span, pl.s[i]) : span / pl.s[i]) + 1;
+    // PyTorch: the last window must start inside the input or the left padding.
+    if (ceil_mode && o > 0 && (o - 1) * pl.s[i] >= pl.in[i] + pl.p[i]) o--;
+    pl.out.push_back(o);
+    int64_t need = o < 1 ? 0 : (o - 1) * pl.s[i] + pl.d[i] * (pl.k[i] - 1) + 1;
+    pl.pads.push_back({pl.p[i], std::max<int64_t>(need - pl.in[i] - pl.p[i], 0)});
+  }
+  if (std::any_of(pl.out.begin(), pl.out.end(), [](int64_t o) { return o < 1; }))
+    throw ShapeError(op + ": input " + shape_text(input.shape()) + " gives output size " + sizes_text(pl.out) +
+                     ": too small for kernel_size " + shape_text(pl.k) + " with padding " + shape_text(pl.p) +
+                     " and dilation " + shape_text(pl.d));
+  return pl;
+}
+
+// Windows of `t` (padded by `pads`, then the output axes cut to pl.out): (N, C, o..., k...).
+Tensor plan_windows(const PoolPlan& pl, const Tensor& t, Scalar pad_value) {
+  Tensor w = t.pad(pl.pads, pad_value).pool_windows(pl.k, pl.s, pl.d);
+  Pads cut;
+  Dims ws = w.shape();
+  size_t lead = ws.size() - 2 * pl.k.size();
+  for (size_t i = 0; i < lead; i++) cut.push_back({0, ws[i]});
+  for (int64_t o : pl.out) cut.push_back({0, o});
+  return w.shrink(cut);
+}
+
+Tensor drop_batch(const PoolPlan& pl, const Tensor& t) { return pl.batched ? t : t.squeeze(0); }
+
+Scalar neg_inf() { return ConstValue::from_float(-std::numeric_limits<double>::infinity()); }
+
+}  // namespace
+
+Tensor Tensor::pool_windows(std::vector<int64_t> kernel, std::vector<int64_t> stride,
+                            std::vector<int64_t> dilation) const {
+  Dims shp = shape();
+  size_t n = kernel.size(), r = shp.size();
+  if (n == 0 || n > r)
+    throw ShapeError("pool_windows: kernel " + shape_text(kernel) + " does not fit shape " + shape_text(shp));
+  Dims k = kernel, s = spatial_arg("pool_windows", "stride", stride, n),
+       d = spatial_arg("pool_windows", "dilation", dilation, n);
+  check_at_least("pool_windows", "kernel", k, 1);
+  check_at_least("pool_windows", "stride", s, 1);
+  check_at_least("pool_windows", "dilation", d, 1);
+  size_t lead = r - n;
+  Dims noop(shp.begin(), shp.begin() + lead), in(shp.begin() + lead, shp.end()), o(n);
+  Pads keep;
+  for (int64_t a : noop) keep.push_back({0, a});
+  for (size_t j = 0; j < n; j++) {
+    if (d[j] * (k[j] - 1) + 1 > in[j])
+      throw ShapeError("pool_windows: kernel " + shape_text(k) + " with dilation " + shape_text(d) +
+                       " is larger than the input " + shape_text(in));
+    o[j] = ceildiv(in[j] - d[j] * (k[j] - 1), s[j]);
+  }
+  auto with_lead = [&](const Dims& tail) {
+    Dims out = noop;
+    out.insert(out.end(), tail.begin(), tail.end());
+    return out;
+  };
+  auto with_keep = [&](const Pads& tail) {
+    Pads out = keep;
+    out.insert(out.end(), tail.begin(), tail.end());
+    return out;
+  };
+  Dims order(noop.size());
+  for (size_t i = 0; i < lead; i++) order[i] = int64_t(i);
+  bool overlap = false;
+  for (size_t j = 0; j < n; j++) overlap = overlap || k[j] > s[j] || d[j] != 1;
+  if (!overlap) {
+    // Blocks of `s`, each cut to its first k: pad (or cut) to o*s, (o, s), shrink to (o, k).
+    Pads grow, fit, win;
+    Dims blocks;
+    for (size_t j = 0; j < n; j++) {
+      grow.push_back({0, std::max<int64_t>(0, o[j] * s[j] - in[j])});
+      fit.push_back({0, o[j] * s[j]});
+      blocks.push_back(o[j]);
+      blocks.push_back(s[j]);
+      win.push_back({0, o[j]});
+      win.push_back({0, k[j]});
+    }
+    Pads grow_all(lead, {0, 0});
+    grow_all.insert(grow_all.end(), grow.begin(), grow.end());
+    Tensor x = pad(grow_all).shrink(with_keep(fit)).reshape(with_lead(blocks)).shrink(with_keep(win));
+    for (size_t j = 0; j < n; j++) order.push_back(int64_t(lead + 2 * j));
+    for (size_t j = 0; j < n; j++) order.push_back(int64_t(lead + 2 * j + 1));
+    return x.permute(order);
+  }
+  // Tile each axis enough times that rows of i*f + d elements hold k windows starting d apart.
+  Dims f(n), tiles, tiled_shape, tiled_flat, rows;
+  Pads rows_cut, strided_cut, first_cut;
+  Dims strided_shape, win_shape;
+  for (size_t j = 0; j < n; j++) {
+    f[j] = 1 + (o[j] * s[j] > in[j] - d[j] * (k[j] - 1) ? 1 : 0);
+    int64_t row = in[j] * f[j] + d[j];
+    int64_t rep = ceildiv(k[j] * row, in[j]);
+    tiles.push_back(1);
+    tiles.push_back(in[j]);
+    tiled_shape.push_back(rep);
+    tiled_shape.push_back(in[j]);
+    tiled_flat.push_back(rep * in[j]);
+    rows_cut.push_back({0, k[j] * row});
+    rows.push_back(k[j]);
+    rows.push_back(row);
+    strided_cut.push_back({0, k[j]});
+    strided_cut.push_back({0, o[j] * s[j]});
+    strided_shape.push_back(k[j]);
+    strided_shape.push_back(o[j]);
+    strided_shape.push_back(s[j]);
+    first_cut.push_back({0, k[j]});
+    first_cut.push_back({0, o[j]});
+    first_cut.push_back({0, 1});
+    win_shape.push_back(k[j]);
+    win_shape.push_back(o[j]);
+  }
+  Tensor x = reshape(with_lead(tiles)).expand(with_lead(tiled_shape)).reshape(with_lead(tiled_flat));
+  x = x.shrink(with_keep(rows_cut)).reshape(with_lead(rows));
+  x = x.shrink(with_keep(strided_cut)).reshape(with_lead(strided_shape));
+  x = x.shrink(with_keep(first_cut)).reshape(with_lead(win_shape));
+  for (size_t j = 0; j < n; j++) order.push_back(int64_t(lead + 2 * j + 1));
+  for (size_t j = 0; j < n; j++) order.push_back(int64_t(lead + 2 * j));
+  return x.permute(order);
+}
+
+Tensor Tensor::max_pool(int64_t nd, std::vector<int64_t> kernel, std::vector<int64_t> stride,
+                        std::vector<int64_t> padding, std::vector<int64_t> dilation, bool ceil_mode) const {
+  PoolPlan pl = plan_pool(pool_name("max_pool", nd), *this, nd, kernel, stride, padding, dilation, ceil_mode);
+  Tensor w = plan_windows(pl, pl.x, neg_inf());
+  return drop_batch(pl, w.max(last_axes(size_t(w.ndim()), size_t(nd))));
+}
+
+// Each window position carries its flat index in the input plane (padding carries int64 max, so it
+// never wins); among the positions equal to the window's max the smallest index is taken.
+Tensor Tensor::max_pool_indices(int64_t nd, std::vector<int64_t> kernel, std::vector<int64_t> stride,
+                                std::vector<int64_t> padding, std::vector<int64_t> dilation, bool ceil_mode) const {
+  PoolPlan pl = plan_pool(pool_name("max_pool", nd), *this, nd, kernel, stride, padding, dilation, ceil_mode);
+  Tensor w = plan_windows(pl, pl.x, neg_inf());
+  Dims red = last_axes(size_t(w.ndim()), size_t(nd));
+  Tensor is_max = w.eq(w.max(red, true));
+  Pads plane_pads(pl.pads.begin() + 2, pl.pads.end());
+  PoolPlan plane = pl;
+  plane.pads = plane_pads;
+  Tensor flat = Tensor::arange(0, dims_numel(pl.in), 1, dtypes::int64, device()).reshape(pl.in);
+  Tensor idx = plan_windows(plane, flat, ConstValue::from_int(std::numeric_limits<int64_t>::max()));
+  Tensor big = Tensor::full({}, ConstValue::from_int(std::numeric_limits<int64_t>::max()), dtypes::int64, device());
+  return drop_batch(pl, is_max.where(idx, big).min(red));
+}
+
+// The divisor of each window is the pool of a map of ones over what counts (the input, or the input
+// and its padding but not ceil_mode's extra), so edge windows divide by what they cover.
+Tensor Tensor::avg_pool(int64_t nd, std::vector<int64_t> kernel, std::vector<int64_t> stride,
+                        std::vector<int64_t> padding, bool ceil_mode, bool count_include_pad,
+                        std::optional<int64_t> divisor_override) const {
+  std::string op = pool_name("avg_pool", nd);
+  PoolPlan pl = plan_pool(op, *this, nd, kernel, stride, padding, {1}, ceil_mode);
+  Tensor w = plan_windows(pl, pl.x, ConstValue::from_int(0));
+  Dims red = last_axes(size_t(w.ndim()), size_t(nd));
+  Tensor total = w.sum(red);
+  if (divisor_override) {
+    if (*divisor_override == 0) throw ShapeError(op + ": divisor_override must not be zero");
+    return drop_batch(pl, total.div(ConstValue::from_int(*divisor_override)));
+  }
+  PoolPlan plane = pl;
+  plane.pads.assign(pl.pads.begin() + 2, pl.pads.end());
+  Tensor ones = Tensor::ones(pl.in, dtype(), device());
+  if (count_include_pad) {
+    // The ones cover the input and its padding; ceil_mode's extra beyond the padding is zero.
+    Pads inner, extra;
+    for (int64_t i = 0; i < nd; i++) {
+      auto [b, a] = plane.pads[i];
+      inner.push_back({b, std::min(a, pl.p[i])});
+      extra.push_back({0, a - std::min(a, pl.p[i])});
+    }
+    ones = ones.pad(inner, ConstValue::from_int(1)).pad(extra);
+    plane.pads.assign(size_t(nd), {0, 0});
+  }
+  Tensor count = plan_windows(plane, ones, ConstValue::from_int(0)).sum(last_axes(size_t(2 * nd), size_t(nd)));
+  return drop_batch(pl, total.div(count));
+}
+
+namespace {
+
+// One spatial axis of an adaptive pool: output o covers [floor(o*in/out), ceil((o+1)*in/out)).
+// When out divides in, the windows are blocks (RESHAPE, then reduce); otherwise a mask (out, in) of
+// each output's window selects the inputs to reduce.
+Tensor adaptive_axis(const Tensor& x, int64_t axis, int64_t out, bool is_max) {
+  Dims s = x.shape();
+  int64_t in = s[axis];
+  if (out == in) return x;
+  if (in % out == 0) {
+    Dims blocks(s.begin(), s.begin() + axis);
+    blocks.push_back(out);
+    blocks.push_back(in / out);
+    blocks.insert(blocks.end(), s.begin() + axis + 1, s.end());
+    Tensor b = x.reshape(blocks);
+    return is_max ? b.max({axis + 1}) : b.mean({axis + 1});
+  }
+  const std::string& dev = x.device();
+  Tensor o = Tensor::arange(0, out, 1, dtypes::int32, dev).reshape({out, 1});
+  Tensor i = Tensor::arange(0, in, 1, dtypes::int32, dev).reshape({1, in});
+  Tensor start = o.mul(ConstValue::from_int(in)).idiv(Tensor::scalar(ConstValue::from_int(out), dtypes::int32, dev));
+  Tensor end = o.add(ConstValue::from_int(1)).mul(ConstValue::from_int(in)).add(ConstValue::from_int(out - 1))
+                   .idiv(Tensor::scalar(ConstValue::from_int(out), dtypes::int32, dev));
+  Tensor mask = i.ge(start).logical_and(i.lt(end));  // (out, in)
+  Tensor last = move_axis_last(x, axis).unsqueeze(-2);  // (..., 1, in)
+  Tensor r;
+  if (is_max) {
+    r = mask.where(last, Tensor::full({}, neg_inf(), x.dtype(), dev)).max({-1});
+  } else {
+    Tensor zero = Tensor::zeros({}, x.dtype(), dev);
+    Tensor count = end.sub(start).reshape({out}).cast(x.dtype());
+    r = mask.where(last, zero).sum({-1}).div(count);
+  }
+  return move_last_to(r, axis);
+}
+
+Tensor adaptive_pool(const std::string& kind, const Tensor& input, Dims output_size, bool is_max) {
+  int64_t nd = int64_t(output_size.size());
+  std::string op = "adaptive_" + kind + std::to_string(nd) + "d";
+  if (nd < 1) throw ShapeError(op + ": output_size must have at least one value");
+  check_float(op, "input", input);
+  bool batched = false;
+  Tensor x = with_batch_axis(op, input, size_t(nd), batched);
+  Dims s = x.shape();
+  for (int64_t i = 0; i < nd; i++) {
+    int64_t axis = int64_t(s.size()) - nd + i;
+    if (output_size[i] == -1) output_size[i] = s[axis];
+    if (output_size[i] < 0)
+      throw ShapeError(op + ": output_size must be >= 0 (or -1 to keep an axis), got " + shape_text(output_size));
+    if (s[axis] == 0)
+      throw ShapeError(op + ": input " + shape_text(input.shape()) + " has an empty spatial axis");
+  }
+  for (int64_t i = 0; i < nd; i++) {
+    int64_t axis = int64_t(s.size()) - nd + i;
+    if (output_size[i] == 0) {
+      Dims z = x.shape();
+      z[axis] = 0;
+      x = Tensor::zeros(z, x.dtype(), x.device());
+    } else {
+      x = adaptive_axis(x, axis, output_size[i], is_max);
+    }
+  }
+  return batched ? x : x.squeeze(0);
+}
+
+}  // namespace
+
+// Separable: a mean over a rectangle is the mean of its rows' means (every row has the same
+// count), and a max is the max of the rows' maxima, so each spatial axis is pooled on its own.
+Tensor Tensor::adaptive_avg_pool(std::vector<int64_t> output_size) const {
+  return adaptive_pool("avg_pool", *this, std::move(output_size), false);
+}
+
+Tensor Tensor::adaptive_max_pool(std::vector<int64_t> output_size) const {
+  return adaptive_pool("max_pool", *this, std::move(output_size), true);
+}
+
+}  // namespace onegrad

@@ -240,16 +240,19 @@ class Tensor:
 
     @property
     def T(self) -> "Tensor":
-        """Swaps the last two axes (the same as numpy's .T for 2-D). 0-d and 1-D tensors are
-        returned as they are, as numpy does."""
-        return self if self.ndim < 2 else self.transpose()
+        """All axes reversed, as numpy's .T and PyTorch 1.13's (which deprecates it for ndim != 2;
+        use mT to swap the last two axes of a batch of matrices)."""
+        return Tensor._wrap(self._t.T())
 
     def expand(self, shape, *rest) -> "Tensor":
         return Tensor._wrap(self._t.expand(shape_args(shape, rest, "expand")))
 
-    def pad(self, padding, value=0) -> "Tensor":
+    def pad(self, padding, value=0, mode="constant") -> "Tensor":
         """padding: one (before, after) pair or None per axis; or torch's flat form, last axis
-        first: (left, right, top, bottom, ...)."""
+        first: (left, right, top, bottom, ...). mode: constant, reflect, replicate or circular
+        (torch.nn.functional.pad's); with a mode or a negative amount (which crops) see _pad_mode."""
+        if mode != "constant" or _has_negative(padding):
+            return self._pad_mode(padding, mode, value)
         padding = list(padding)
         if padding and all(isinstance(p, (int, np.integer)) for p in padding):
             if len(padding) % 2:
@@ -273,6 +276,10 @@ class Tensor:
         return Tensor._wrap(self._t.unsqueeze(int(dim)))
 
     def squeeze(self, dim=None) -> "Tensor":
+        """dim: None (every size-1 axis), an int, or a tuple of ints (PyTorch 2); a listed axis
+        whose size is not 1 stays."""
+        if isinstance(dim, (tuple, list)):
+            return Tensor._wrap(self._t.squeeze_dims(int_list(dim, "squeeze")))
         return Tensor._wrap(self._t.squeeze(None if dim is None else int(dim)))
 
     def flatten(self, start_dim=0, end_dim=-1) -> "Tensor":
@@ -295,6 +302,71 @@ class Tensor:
         if arr.dtype.kind in "iu":
             arr = arr.astype(np.int64)
         return Tensor(arr, device=self.device)._t
+
+    # ---- shape ops (src/tensor/shape_ops.cpp, pad_modes.cpp; docs/tensor.md "Shape ops")
+
+    @property
+    def mT(self) -> "Tensor":
+        """The last two axes swapped (a batch of matrices transposed)."""
+        return Tensor._wrap(self._t.mT())
+
+    def swapaxes(self, axis0, axis1) -> "Tensor":
+        return Tensor._wrap(self._t.transpose(int(axis0), int(axis1)))
+
+    swapdims = swapaxes
+
+    def unflatten(self, dim, sizes) -> "Tensor":
+        return Tensor._wrap(self._t.unflatten(int(dim), int_list(sizes, "unflatten")))
+
+    def movedim(self, source, destination) -> "Tensor":
+        return Tensor._wrap(self._t.movedim(_int_or_ints(source, "movedim"), _int_or_ints(destination, "movedim")))
+
+    moveaxis = movedim
+
+    def split(self, split_size_or_sections, dim=_NO_DIM, axis=None) -> tuple:
+        """An int: pieces of that size (the last may be shorter); a list: the pieces' sizes."""
+        ax = _dim_or_zero("split", axis, dim)
+        if isinstance(split_size_or_sections, (tuple, list)):
+            parts = self._t.split_with_sizes(int_list(split_size_or_sections, "split"), ax)
+        else:
+            parts = self._t.split(int(split_size_or_sections), ax)
+        return tuple(Tensor._wrap(p) for p in parts)
+
+    def chunk(self, chunks, dim=_NO_DIM, axis=None) -> tuple:
+        """PyTorch's rule: pieces of ceil(n / chunks), so fewer than `chunks` may come back."""
+        return tuple(Tensor._wrap(p) for p in self._t.chunk(int(chunks), _dim_or_zero("chunk", axis, dim)))
+
+    def unbind(self, dim=_NO_DIM, axis=None) -> tuple:
+        return tuple(Tensor._wrap(p) for p in self._t.unbind(_dim_or_zero("unbind", axis, dim)))
+
+    def repeat(self, repeats, *rest) -> "Tensor":
+        """PyTorch's repeat: x.repeat(2, 3) or x.repeat((2, 3)), at least one count per axis."""
+        return Tensor._wrap(self._t.repeat(shape_args(repeats, rest, "repeat")))
+
+    def tile(self, reps, *rest) -> "Tensor":
+        return Tensor._wrap(self._t.tile(shape_args(reps, rest, "tile")))
+
+    def repeat_interleave(self, repeats, dim=_NO_DIM, axis=None) -> "Tensor":
+        """repeats: an int (or a one-element tensor); dim None repeats the flattened tensor."""
+        if isinstance(repeats, Tensor):
+            if repeats.numel() != 1:
+                raise NotImplementedError("repeat_interleave: a tensor of several repeat counts is not supported "
+                                          "(give an int)")
+            repeats = repeats.item()
+        ax = axis_arg("repeat_interleave", axis, dim)
+        return Tensor._wrap(self._t.repeat_interleave(int(repeats), None if ax is None else int(ax)))
+
+    def roll(self, shifts, dims=None) -> "Tensor":
+        """shifts and dims: ints or tuples of the same length; dims None rolls the flattened tensor."""
+        return Tensor._wrap(self._t.roll(_int_or_ints(shifts, "roll"), [] if dims is None else _int_or_ints(dims, "roll")))
+
+    def _pad_mode(self, padding, mode, value) -> "Tensor":
+        pairs = _pad_pairs(self, padding)
+        if mode != "constant" and value not in (None, 0):
+            raise ShapeError(f"pad: mode '{mode}' takes no value (got {value!r})")
+        return Tensor._wrap(self._t.pad_mode(pairs, str(mode), py_scalar(0 if value is None else value)))
+
+    # ---- end shape ops
 
     def __getitem__(self, key) -> "Tensor":
         """Indexing as numpy/torch: ints, slices, None, ..., and integer or bool tensors (lists,
@@ -880,3 +952,35 @@ def _from_numpy(arr: np.ndarray, dt, device: str):
         arr, src = c_contiguous(arr.astype(dt.np)), dt
     t = _C.Tensor.from_buffer(arr, list(arr.shape), src.name, device)
     return t if dt is None or dt == src else t.cast(dt.name)
+
+
+# ---- shape ops helpers
+
+
+def _int_or_ints(x, what: str) -> list:
+    return int_list(x, what) if isinstance(x, (tuple, list)) else int_list((x,), what)
+
+
+def _dim_or_zero(op: str, axis, dim) -> int:
+    ax = axis_arg(op, axis, dim)
+    return 0 if ax is None else int(ax)
+
+
+def _has_negative(padding) -> bool:
+    flat = [v for p in padding if p is not None for v in (p if isinstance(p, (tuple, list)) else (p,))]
+    return any(isinstance(v, (int, np.integer)) and v < 0 for v in flat)
+
+
+def _pad_pairs(t: "Tensor", padding) -> list:
+    """pad()'s padding forms as (before, after) pairs from the first axis: pairs / None per axis,
+    or torch's flat form from the last axis (at most two values per axis)."""
+    padding = list(padding)
+    if padding and all(isinstance(p, (int, np.integer)) for p in padding):
+        if len(padding) % 2:
+            raise ShapeError(f"pad: a flat padding needs an even number of values, got {tuple(padding)}")
+        if len(padding) // 2 > t.ndim:
+            raise ShapeError(f"pad: padding {tuple(padding)} is too long for shape {t.shape} "
+                             f"(at most {2 * t.ndim} values)")
+        pairs = [(padding[i], padding[i + 1]) for i in range(0, len(padding), 2)][::-1]
+        padding = [None] * (t.ndim - len(pairs)) + pairs
+    return [(0, 0) if p is None else _pair(p, "pad") for p in padding]

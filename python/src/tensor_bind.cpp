@@ -120,6 +120,29 @@ void bind_tensor(py::module_& m) {
       // ---- end indexing: setitem
       .def_static("stack", &Tensor::stack)
       .def_static("cat", &Tensor::cat)
+      // ---- shape ops (src/tensor/shape_ops.cpp, pad_modes.cpp)
+      .def("T", &Tensor::T)
+      .def("mT", &Tensor::mT)
+      .def("squeeze_dims", [](const Tensor& t, const Dims& dims) { return t.squeeze(dims); })
+      .def("unflatten", &Tensor::unflatten)
+      .def("movedim", &Tensor::movedim)
+      .def("split", &Tensor::split)
+      .def("split_with_sizes", &Tensor::split_with_sizes)
+      .def("chunk", &Tensor::chunk)
+      .def("unbind", &Tensor::unbind)
+      .def("repeat", &Tensor::repeat)
+      .def("tile", &Tensor::tile)
+      .def("repeat_interleave", &Tensor::repeat_interleave)
+      .def("roll", &Tensor::roll)
+      .def("pad_mode", [](const Tensor& t, const Pairs& p, const std::string& mode, py::handle v) {
+        static const std::pair<const char*, Tensor::PadMode> modes[] = {
+            {"constant", Tensor::PadMode::constant}, {"reflect", Tensor::PadMode::reflect},
+            {"replicate", Tensor::PadMode::replicate}, {"circular", Tensor::PadMode::circular}};
+        for (auto [name, m] : modes)
+          if (mode == name) return t.pad(p, m, to_scalar(v));
+        throw ShapeError("pad: unknown mode '" + mode + "' (known: constant, reflect, replicate, circular)");
+      })
+      // ---- end shape ops
       // ---- elementwise
       ONEGRAD_BINARY(add) ONEGRAD_BINARY(sub) ONEGRAD_BINARY(mul) ONEGRAD_BINARY(div)
       ONEGRAD_BINARY(idiv) ONEGRAD_BINARY(mod) ONEGRAD_BINARY(maximum) ONEGRAD_BINARY(minimum)

@@ -84,7 +84,7 @@ class Tensor {
   Tensor reshape(std::vector<int64_t> shape) const;  // one -1 is inferred
   Tensor permute(std::vector<int64_t> order) const;  // negative axes allowed
   Tensor transpose(int64_t a = -2, int64_t b = -1) const;
-  Tensor T() const { return transpose(); }
+  Tensor T() const;  // all axes reversed (numpy, PyTorch 1.13); mT swaps the last two
   Tensor expand(std::vector<int64_t> shape) const;  // -1 keeps a dim; new leading dims allowed
   Tensor pad(std::vector<std::pair<int64_t, int64_t>> padding, Scalar value = ConstValue::from_int(0)) const;
   Tensor shrink(std::vector<std::pair<int64_t, int64_t>> bounds) const;  // [begin, end) per axis
@@ -101,6 +101,25 @@ class Tensor {
   // ---- end indexing: setitem
   static Tensor stack(const std::vector<Tensor>& ts, int64_t dim = 0);
   static Tensor cat(const std::vector<Tensor>& ts, int64_t dim = 0);
+  // ---- shape ops (src/tensor/shape_ops.cpp, pad_modes.cpp; docs/tensor.md "Shape ops")
+  Tensor mT() const;  // the last two axes swapped; ShapeError under 2 dims
+  Tensor swapaxes(int64_t a, int64_t b) const { return transpose(a, b); }
+  Tensor squeeze(const std::vector<int64_t>& dims) const;  // each listed axis of size 1 goes
+  Tensor unflatten(int64_t dim, std::vector<int64_t> sizes) const;  // one size may be -1
+  Tensor movedim(std::vector<int64_t> source, std::vector<int64_t> destination) const;
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;  // the last piece may be shorter
+  std::vector<Tensor> split_with_sizes(const std::vector<int64_t>& sizes, int64_t dim = 0) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;  // pieces of ceil(n / chunks)
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
+  Tensor repeat(std::vector<int64_t> repeats) const;  // PyTorch's: at least one count per axis
+  Tensor tile(std::vector<int64_t> reps) const;       // fewer reps than axes: leading 1s
+  Tensor repeat_interleave(int64_t repeats, std::optional<int64_t> dim = std::nullopt) const;
+  Tensor roll(std::vector<int64_t> shifts, std::vector<int64_t> dims = {}) const;  // no dims: flattened
+  // torch.nn.functional.pad's modes; pairs from the first axis as in pad(); negative amounts crop.
+  enum class PadMode { constant, reflect, replicate, circular };
+  Tensor pad(std::vector<std::pair<int64_t, int64_t>> padding, PadMode mode,
+             Scalar value = ConstValue::from_int(0)) const;
+  // ---- end shape ops
 
   // ---- elementwise (broadcasting + promotion)
   Tensor add(const Tensor& o) const;

@@ -74,3 +74,16 @@ from .._nn import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
                    conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d, group_norm,
                    interpolate, layer_norm, max_pool1d, max_pool2d, max_pool3d, scaled_dot_product_attention)
 # ---- end of neural-net ops
+# ---- shape ops: pad (src/tensor/pad_modes.cpp)
+
+
+def pad(input, pad, mode="constant", value=None):
+    """torch.nn.functional.pad: `pad` is flat, from the last axis backwards ((left, right, top,
+    bottom, ...)); negative amounts crop. Modes constant, reflect, replicate, circular on any rank
+    (PyTorch 1.13 takes the non-constant modes on 2-D to 5-D inputs only)."""
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"pad: unknown padding mode {mode!r} (known: constant, reflect, replicate, circular)")
+    if not isinstance(pad, (tuple, list)) or not all(isinstance(p, int) or hasattr(p, "__index__") for p in pad):
+        raise TypeError(f"pad: expected a tuple of ints, got {pad!r}")
+    return input._pad_mode(tuple(pad), mode, value)
+# ---- end shape ops

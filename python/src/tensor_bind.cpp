@@ -103,7 +103,7 @@ void bind_tensor(py::module_& m) {
       .def("shrink", &Tensor::shrink)
       .def("flip", &Tensor::flip)
       .def("unsqueeze", &Tensor::unsqueeze)
-      .def("squeeze", &Tensor::squeeze)
+      .def("squeeze", py::overload_cast<std::optional<int64_t>>(&Tensor::squeeze, py::const_))
       .def("flatten", &Tensor::flatten)
       .def("getitem", &getitem)
       // ---- indexing: setitem

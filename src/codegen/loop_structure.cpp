@@ -87,6 +87,16 @@ LoopStructure analyze_loops(const UOpRef& sink) {
     if (!ls.end[l]) fail(range_name(ls.range[l]) + " is never closed by an END");
     outer[l] = ranges[ls.position.at(ls.end[l])];
   }
+  // Nesting is transitive: a loop inside r is inside every loop around r too, even when nothing in
+  // it reads those ranges (a reduction whose body depends only on an inner loop).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t l = 0; l < nl; l++)
+      for (uint32_t p : std::vector<uint32_t>(sets.members(outer[l]).begin(), sets.members(outer[l]).end())) {
+        RangeSets::Id closed = sets.unite(outer[l], outer[p]);
+        if (closed != outer[l]) outer[l] = closed, changed = true;
+      }
+  }
   ls.parent.assign(nl, LoopStructure::kBody);
   ls.depth.assign(nl, 0);
   for (size_t l = 0; l < nl; l++) {

@@ -194,17 +194,32 @@ Tensor Tensor::max_pool_indices(int64_t nd, std::vector<int64_t> kernel, std::ve
   Tensor w = plan_windows(pl, pl.x, neg_inf());
   Dims red = last_axes(size_t(w.ndim()), size_t(nd));
   Tensor is_max = w.eq(w.max(red, true));
-  Pads plane_pads(pl.pads.begin() + 2, pl.pads.end());
-  PoolPlan plane = pl;
-  plane.pads = plane_pads;
-  Tensor flat = Tensor::arange(0, dims_numel(pl.in), 1, dtypes::int64, device()).reshape(pl.in);
-  Tensor idx = plan_windows(plane, flat, ConstValue::from_int(std::numeric_limits<int64_t>::max()));
+  // The flat input index of window o's position j, per axis pos = o*s - p + d*j (a closed form of
+  // arange, shape (o..., k...)); positions in the padding get `big` and never win the min.
   Tensor big = Tensor::full({}, ConstValue::from_int(std::numeric_limits<int64_t>::max()), dtypes::int64, device());
+  auto i64 = [&](int64_t v) { return Tensor::scalar(ConstValue::from_int(v), dtypes::int64, device()); };
+  Tensor flat = i64(0);
+  Tensor valid = Tensor::scalar(ConstValue::from_int(1), dtypes::bool_, device());
+  int64_t row = 1;  // elements per step along axis i of the input plane
+  for (int64_t i = nd; i-- > 0;) {
+    Tensor o = Tensor::arange(0, pl.out[i], 1, dtypes::int64, device()).mul(ConstValue::from_int(pl.s[i]));
+    Tensor j = Tensor::arange(0, pl.k[i], 1, dtypes::int64, device()).mul(ConstValue::from_int(pl.d[i]));
+    Dims o_shape(size_t(2 * nd), 1), j_shape(size_t(2 * nd), 1);
+    o_shape[size_t(i)] = pl.out[i];
+    j_shape[size_t(nd + i)] = pl.k[i];
+    Tensor pos = o.reshape(o_shape).add(j.reshape(j_shape)).sub(ConstValue::from_int(pl.p[i]));
+    valid = valid.logical_and(pos.ge(i64(0))).logical_and(pos.lt(i64(pl.in[i])));
+    flat = flat.add(pos.mul(ConstValue::from_int(row)));
+    row *= pl.in[i];
+  }
+  Tensor idx = valid.where(flat, big);
   return drop_batch(pl, is_max.where(idx, big).min(red));
 }
 
-// The divisor of each window is the pool of a map of ones over what counts (the input, or the input
-// and its padding but not ceil_mode's extra), so edge windows divide by what they cover.
+// The divisor of each window is how many of its positions count (the input, or the input and its
+// padding but not ceil_mode's extra): per spatial axis, window o covers [o*s - p, o*s - p + k)
+// clipped to [lo, hi), and the divisor is the product of those lengths over the axes. A closed form
+// of arange instead of a pool of ones, so the divisor costs no reduction.
 Tensor Tensor::avg_pool(int64_t nd, std::vector<int64_t> kernel, std::vector<int64_t> stride,
                         std::vector<int64_t> padding, bool ceil_mode, bool count_include_pad,
                         std::optional<int64_t> divisor_override) const {
@@ -217,21 +232,17 @@ Tensor Tensor::avg_pool(int64_t nd, std::vector<int64_t> kernel, std::vector<int
     if (*divisor_override == 0) throw ShapeError(op + ": divisor_override must not be zero");
     return drop_batch(pl, total.div(ConstValue::from_int(*divisor_override)));
   }
-  PoolPlan plane = pl;
-  plane.pads.assign(pl.pads.begin() + 2, pl.pads.end());
-  Tensor ones = Tensor::ones(pl.in, dtype(), device());
-  if (count_include_pad) {
-    // The ones cover the input and its padding; ceil_mode's extra beyond the padding is zero.
-    Pads inner, extra;
-    for (int64_t i = 0; i < nd; i++) {
-      auto [b, a] = plane.pads[i];
-      inner.push_back({b, std::min(a, pl.p[i])});
-      extra.push_back({0, a - std::min(a, pl.p[i])});
-    }
-    ones = ones.pad(inner, ConstValue::from_int(1)).pad(extra);
-    plane.pads.assign(size_t(nd), {0, 0});
+  auto i64 = [&](int64_t v) { return Tensor::scalar(ConstValue::from_int(v), dtypes::int64, device()); };
+  Tensor count = Tensor::ones({}, dtype(), device());
+  for (int64_t i = 0; i < nd; i++) {
+    int64_t lo = count_include_pad ? -pl.p[i] : 0, hi = pl.in[i] + (count_include_pad ? pl.p[i] : 0);
+    Tensor start = Tensor::arange(0, pl.out[i], 1, dtypes::int64, device()).mul(ConstValue::from_int(pl.s[i]))
+                       .sub(ConstValue::from_int(pl.p[i]));
+    Tensor len = start.add(ConstValue::from_int(pl.k[i])).minimum(i64(hi)).sub(start.maximum(i64(lo)));
+    Dims axis_shape(size_t(nd), 1);
+    axis_shape[size_t(i)] = pl.out[i];
+    count = count.mul(len.cast(dtype()).reshape(axis_shape));
   }
-  Tensor count = plan_windows(plane, ones, ConstValue::from_int(0)).sum(last_axes(size_t(2 * nd), size_t(nd)));
   return drop_batch(pl, total.div(count));
 }
 

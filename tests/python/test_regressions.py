@@ -1,6 +1,7 @@
 """Bugs the Python tests found in the C++ layers, each kept as its minimal repro."""
 
 import numpy as np
+import pytest
 
 import onegrad
 from onegrad import Tensor, dtypes
@@ -57,3 +58,11 @@ def test_ordered_comparisons_with_nan_are_false_like_torch():
     for op in ("__ge__", "__le__", "__gt__", "__lt__", "__eq__", "__ne__"):
         got = getattr(Tensor(a), op)(Tensor(b)).numpy()
         np.testing.assert_array_equal(got, getattr(a, op)(b), err_msg=op)
+
+
+# A reduction whose body reads only an inner loop (a padded constant, expanded along a new axis and
+# summed over it) closed its loop outside the outer one: the loop nesting must be transitive
+# (codegen/loop_structure.cpp). Pools and conv_transpose built such graphs.
+def test_padded_constant_expanded_and_reduced():
+    t = Tensor.ones(3, 7).pad(((0, 0), (1, 1))).reshape(3, 9, 1).expand(3, 9, 3).sum(2)
+    np.testing.assert_array_equal(t.numpy(), np.pad(np.ones((3, 7), np.float32), ((0, 0), (1, 1))) * 3)

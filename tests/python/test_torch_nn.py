@@ -407,10 +407,15 @@ def f_sdpa(f, T, q, k, v):
     return f.scaled_dot_product_attention(T(q), T(k), T(v))
 
 
+# torch 1.13 accepts integer convolutions on the CPU; onegrad takes floats only (docs/tensor.md).
+TORCH_ACCEPTS = {"conv int input"}
+
+
 @pytest.mark.parametrize("name,call,err,match", ERRORS, ids=[e[0] for e in ERRORS])
 def test_errors(name, call, err, match):
-    with pytest.raises(Exception):
-        call(TF, lambda a: torch.from_numpy(a))
+    if name not in TORCH_ACCEPTS:
+        with pytest.raises(Exception):
+            call(TF, lambda a: torch.from_numpy(a))
     with pytest.raises(err, match=match):
         call(F, Tensor)
 

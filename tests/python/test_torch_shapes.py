@@ -145,8 +145,8 @@ def test_movedim(rng, src, dst):
 
 
 @pytest.mark.parametrize("src,dst,match", [((0, 0), (1, 2), r"axis 0 repeated in source \(0, 0\)"),
-                                           ((0, 1), (2, -2), r"axis -2 repeated in destination"),
-                                           ((0, 1), (1,), "must have the same number of axes"),
+                                           ((0, 1), (2, -1), r"axis -1 repeated in destination"),
+                                           ((0, 1), (1,), r"source \(0, 1\) and destination \(1,\) must have the same number of axes"),
                                            (4, 0, "axis 4 is out of range")], ids=str)
 def test_movedim_errors(src, dst, match):
     both_raise(lambda: Tensor.ones(2, 3, 4).movedim(src, dst), lambda: torch.ones(2, 3, 4).movedim(src, dst),
@@ -267,7 +267,8 @@ def test_roll_empty_axis():
     same(Tensor.ones(0, 3).roll(2), torch.ones(0, 3).roll(2))
 
 
-@pytest.mark.parametrize("shifts,dims,match", [((1, 2), (0,), "2 shifts for 1 dims"), ((1, 2), None, "2 shifts without dims"),
+@pytest.mark.parametrize("shifts,dims,match", [((1, 2), (0,), "shifts and dims must align: 2 shifts for 1 dims"),
+                                               ((1, 2), None, "shifts and dims must align: 2 shifts without dims"),
                                                ((), None, "shifts must not be empty"), (1, 5, "axis 5 is out of range")],
                          ids=str)
 def test_roll_errors(shifts, dims, match):

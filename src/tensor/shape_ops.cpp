@@ -48,6 +48,7 @@ Tensor tile_axis(const Tensor& t, int64_t axis, int64_t k) {
 // numpy's and PyTorch 1.13's .T: all axes reversed (PyTorch deprecates it for ndim != 2; mT is the
 // batched-matrix transpose).
 Tensor Tensor::T() const {
+  if (ndim() < 2) return *this;  // nothing to reverse: no PERMUTE node
   Dims order(static_cast<size_t>(ndim()));
   std::iota(order.rbegin(), order.rend(), 0);
   return permute(order);
@@ -179,6 +180,8 @@ Tensor Tensor::repeat(std::vector<int64_t> repeats) const {
                      " for shape " + shape_text(s) + ": give at least one per axis");
   for (int64_t r : repeats)
     if (r < 0) throw ShapeError("repeat: negative repeat count in " + shape_text(repeats));
+  if (repeats.size() == s.size() && std::all_of(repeats.begin(), repeats.end(), [](int64_t r) { return r == 1; }))
+    return *this;  // nothing repeated: no movement nodes
   Dims base(repeats.size() - s.size(), 1);
   base.insert(base.end(), s.begin(), s.end());
   Dims split_shape, expanded, out;

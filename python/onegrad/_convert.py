@@ -27,18 +27,6 @@ def py_scalar(x):
     raise TypeError(f"expected a bool, int or float, got {type(x).__name__}")
 
 
-def scalar_dtype(t: DType, x) -> DType:
-    """The dtype a Python number takes next to a tensor of dtype t ("weak" scalars, as tinygrad and
-    torch): the tensor's dtype whenever the number's kind fits it, else the default of its kind.
-    `int8_t + 1000` stays int8 (the constant wraps, as in torch); `int_t + 1.5` is float32.
-    """
-    if isinstance(x, (bool, np.bool_)) or t.is_float:
-        return t  # a bool fits every dtype; any number fits a float tensor
-    if isinstance(x, numbers.Integral):
-        return dtypes.default_int if t.is_bool else t
-    return dtypes.default_float
-
-
 def _kind_of_nested(data, path="data"):
     """The widest kind of the numbers in a nested list ("b" < "i" < "f"), None if there are none,
     and the smallest and largest int seen (to catch ints that do not fit the chosen dtype)."""

@@ -14,7 +14,7 @@ import operator  # reductions/losses (issue 4)
 import numpy as np
 
 from . import _C
-from ._convert import (_NO_DIM, axis_arg, c_contiguous, check_fits, index_items, infer_dtype, int_list, is_scalar, py_scalar, scalar_dtype,
+from ._convert import (_NO_DIM, axis_arg, c_contiguous, check_fits, index_items, infer_dtype, int_list, is_scalar, py_scalar,
                        shape_args, to_numpy)
 from .dtype import DType, dtypes, from_name, to_dtype
 from .errors import DeviceError, IndexShapeError, ShapeError
@@ -405,20 +405,20 @@ class Tensor:
 
     # ---- elementwise
 
-    def _other(self, x):
-        """The other operand of a binary op as a C++ tensor: Python numbers become 0-d constants of
-        scalar_dtype (weak typing); numpy arrays and lists become tensors on this device."""
+    def _other(self, x, op="add"):
+        """The other operand of a binary op as a C++ tensor: Python numbers become 0-d constants
+        typed by the C++ scalar_operand (weak typing, src/tensor/broadcast.h); numpy arrays and
+        lists become tensors on this device."""
         if isinstance(x, Tensor):
             return x._t
         if is_scalar(x):
-            v = py_scalar(x)
-            return _C.Tensor.scalar(v, scalar_dtype(self.dtype, v).name, self.device)
+            return _C.Tensor.scalar_operand(op, self._t, py_scalar(x))
         if isinstance(x, (np.ndarray, list, tuple)):
             return Tensor(x, device=self.device)._t
         return None
 
     def _binary(self, name, x, reflected=False):
-        o = self._other(x)
+        o = self._other(x, "r" + name if reflected else name)
         if o is None:
             return NotImplemented
         a, b = (o, self._t) if reflected else (self._t, o)
@@ -554,8 +554,8 @@ class Tensor:
         int tensor clamped by a float number becomes float32, as in PyTorch)."""
         if min is None and max is None:
             raise ValueError("clamp: at least one of min and max is required")
-        lo = None if min is None else self._other(min)
-        hi = None if max is None else self._other(max)
+        lo = None if min is None else self._other(min, "clamp")
+        hi = None if max is None else self._other(max, "clamp")
         return Tensor._wrap(self._t.clamp(lo, hi))
 
     clip = clamp

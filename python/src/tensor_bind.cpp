@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "bind.h"
+#include "tensor/broadcast.h"
 #include "uop/errors.h"
 #include "uop/text.h"
 
@@ -82,6 +83,9 @@ void bind_tensor(py::module_& m) {
       })
       .def_static("scalar", [](py::handle v, const std::string& dt, const std::string& dev) {
         return Tensor::scalar(to_scalar(v), to_dtype(dt), dev);
+      })
+      .def_static("scalar_operand", [](const std::string& op, const Tensor& t, py::handle v) {
+        return scalar_operand(op, t, to_scalar(v), PyBool_Check(v.ptr()));
       })
       .def_static("arange", [](int64_t start, int64_t stop, int64_t step, const std::string& dt,
                                const std::string& dev) { return Tensor::arange(start, stop, step, to_dtype(dt), dev); })

@@ -28,9 +28,9 @@ std::string Prelude::need(const std::string& name, std::string body) {
 
 std::string Prelude::bf16() {
   need("og_f2bf",
-       "static inline uint16_t og_f2bf(float f) {  /* round to nearest even; NaN stays a quiet NaN */\n"
+       "static inline uint16_t og_f2bf(float f) {  /* round to nearest even; NaN keeps its top bits */\n"
        "  uint32_t x; memcpy(&x, &f, 4);\n"
-       "  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);\n"
+       "  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | (((x >> 16) & 0x7fu) ? 0u : 0x40u));\n"
        "  x += 0x7fffu + ((x >> 16) & 1u);\n"
        "  return (uint16_t)(x >> 16);\n"
        "}\n");

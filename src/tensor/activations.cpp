@@ -4,13 +4,13 @@
 #include <numbers>
 
 #include "tensor/broadcast.h"
+#include "tensor/dtype_util.h"
 #include "tensor/tensor.h"
 
 namespace onegrad {
 
 namespace {
 
-Tensor as_float(const Tensor& x) { return x.dtype().is_float() ? x : x.cast(dtypes::float32); }
 Tensor c(const Tensor& like, double v) { return full_like(like, ConstValue::from_float(v)); }
 
 }  // namespace
@@ -34,18 +34,18 @@ Tensor Tensor::tanh() const {
 }
 
 Tensor Tensor::leaky_relu(double negative_slope) const {
-  Tensor x = as_float(*this);
+  Tensor x = require_float("leaky_relu", *this);
   return x.gt(c(x, 0.0)).where(x, x.mul(c(x, negative_slope)));
 }
 
 Tensor Tensor::elu(double alpha) const {
-  Tensor x = as_float(*this);
+  Tensor x = require_float("elu", *this);
   return x.gt(c(x, 0.0)).where(x, x.expm1().mul(c(x, alpha)));
 }
 
 // 'none': x/2 * (1 + erf(x/sqrt 2)); 'tanh': x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))).
 Tensor Tensor::gelu(bool tanh_approximate) const {
-  Tensor x = as_float(*this);
+  Tensor x = require_float("gelu", *this);
   Tensor inner;
   if (tanh_approximate) {
     Tensor x3 = x.mul(x).mul(x);
@@ -57,31 +57,31 @@ Tensor Tensor::gelu(bool tanh_approximate) const {
 }
 
 Tensor Tensor::silu() const {
-  Tensor x = as_float(*this);
+  Tensor x = require_float("silu", *this);
   return x.mul(x.sigmoid());
 }
 
 // PyTorch: x where beta*x > threshold, else log1p(exp(beta*x))/beta, here computed as
 // (max(bx, 0) + log1p(exp(-|bx|))) / beta so that exp never overflows.
 Tensor Tensor::softplus(double beta, double threshold) const {
-  Tensor x = as_float(*this);
+  Tensor x = require_float("softplus", *this);
   Tensor bx = x.mul(c(x, beta));
   Tensor sp = bx.relu().add(bx.abs().neg().exp().log1p()).div(c(x, beta));
   return bx.gt(c(x, threshold)).where(x, sp);
 }
 
 Tensor Tensor::mish() const {
-  Tensor x = as_float(*this);
+  Tensor x = require_float("mish", *this);
   return x.mul(x.softplus().tanh());
 }
 
 // hardsigmoid(x) = clamp(x + 3, 0, 6) / 6; hardswish(x) = x * hardsigmoid(x).
 Tensor Tensor::hardsigmoid() const {
-  Tensor x = as_float(*this);
+  Tensor x = require_float("hardsigmoid", *this);
   return x.add(c(x, 3.0)).clamp(c(x, 0.0), c(x, 6.0)).div(c(x, 6.0));
 }
 Tensor Tensor::hardswish() const {
-  Tensor x = as_float(*this);
+  Tensor x = require_float("hardswish", *this);
   return x.mul(x.hardsigmoid());
 }
 

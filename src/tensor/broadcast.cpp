@@ -40,6 +40,18 @@ DType scalar_dtype(DType t, const Scalar& s) {
 
 Tensor scalar_like(const Tensor& t, const Scalar& s) { return Tensor::scalar(s, scalar_dtype(t.dtype(), s), t.device()); }
 
+Tensor scalar_operand(const std::string& op, const Tensor& t, const Scalar& s, bool is_bool) {
+  DType dt = t.dtype();
+  if (is_bool) return Tensor::scalar(s, dtypes::bool_, t.device());
+  if ((op == "div" || op == "rdiv") && !dt.is_float()) return Tensor::scalar(s, dtypes::float32, t.device());
+  bool selects = op == "maximum" || op == "minimum" || op == "clamp";
+  // PyTorch's overflow check: an unsigned dtype also takes negatives down to -2^(bits-1), which wrap.
+  i128 lo = dt.is_unsigned() ? -(i128(1) << (dt.bits() - 1)) : dt.int_min();
+  if (selects && dt.is_int() && s.is_int() && (s.as_int() < lo || s.as_int() > dt.int_max()))
+    throw DTypeError(op + ": the value " + s.str() + " does not fit " + dt.name());
+  return scalar_like(t, s);
+}
+
 Tensor full_like(const Tensor& t, const Scalar& v) { return Tensor::full(t.shape(), v, t.dtype(), t.device()); }
 
 DType promote_all(const std::vector<Tensor>& ts) {

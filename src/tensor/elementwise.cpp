@@ -37,8 +37,9 @@ Tensor Tensor::add(const Tensor& o) const { return binary("add", Ops::ADD, *this
 Tensor Tensor::mul(const Tensor& o) const { return binary("mul", Ops::MUL, *this, o); }
 
 Tensor Tensor::sub(const Tensor& o) const {
+  // PyTorch rejects a bool on either side, even when the other operand promotes it away.
+  require(!dtype().is_bool() && !o.dtype().is_bool(), "sub", dtypes::bool_, " (use bitwise_xor or logical_not)");
   auto v = elementwise_operands("sub", {*this, o});
-  require(!v[0].dtype().is_bool(), "sub", v[0].dtype(), " (use bitwise_xor or logical_not)");
   return make_alu(Ops::SUB, v);
 }
 
@@ -118,12 +119,12 @@ Tensor Tensor::where(const Tensor& a, const Tensor& b) const {
 
 // ---- with a scalar: the scalar is weakly typed (broadcast.h scalar_dtype)
 
-Tensor Tensor::add(Scalar s) const { return add(scalar_like(*this, s)); }
-Tensor Tensor::sub(Scalar s) const { return sub(scalar_like(*this, s)); }
-Tensor Tensor::rsub(Scalar s) const { return scalar_like(*this, s).sub(*this); }
-Tensor Tensor::mul(Scalar s) const { return mul(scalar_like(*this, s)); }
-Tensor Tensor::div(Scalar s) const { return div(scalar_like(*this, s)); }
-Tensor Tensor::rdiv(Scalar s) const { return scalar_like(*this, s).div(*this); }
+Tensor Tensor::add(Scalar s) const { return add(scalar_operand("add", *this, s)); }
+Tensor Tensor::sub(Scalar s) const { return sub(scalar_operand("sub", *this, s)); }
+Tensor Tensor::rsub(Scalar s) const { return scalar_operand("sub", *this, s).sub(*this); }
+Tensor Tensor::mul(Scalar s) const { return mul(scalar_operand("mul", *this, s)); }
+Tensor Tensor::div(Scalar s) const { return div(scalar_operand("div", *this, s)); }
+Tensor Tensor::rdiv(Scalar s) const { return scalar_operand("rdiv", *this, s).div(*this); }
 
 // ---- operators
 

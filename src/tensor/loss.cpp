@@ -10,6 +10,7 @@
 
 #include "tensor/broadcast.h"
 #include "tensor/shape_util.h"
+#include "tensor/dtype_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 
@@ -38,8 +39,6 @@ Tensor reduce_loss(const Tensor& loss, Reduction r) {
   if (r == Reduction::Mean) return loss.mean();
   return loss;
 }
-
-Tensor as_float(const Tensor& x) { return x.dtype().is_float() ? x : x.cast(dtypes::float32); }
 
 Tensor zero_like(const Tensor& t) { return scalar_like(t, ConstValue::from_int(0)); }
 

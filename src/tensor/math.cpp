@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "tensor/broadcast.h"
+#include "tensor/dtype_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 
@@ -13,7 +14,6 @@ namespace onegrad {
 
 namespace {
 
-Tensor as_float(const Tensor& x) { return x.dtype().is_float() ? x : x.cast(dtypes::float32); }
 Tensor c(const Tensor& like, double v) { return full_like(like, ConstValue::from_float(v)); }
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -38,7 +38,8 @@ Tensor Tensor::tan() const {
   return x.sin().div(x.cos());
 }
 Tensor Tensor::rsqrt() const { return sqrt().recip(); }
-Tensor Tensor::square() const { return mul(*this); }
+// bool squares to int64, as PyTorch (pow(bool, 2)).
+Tensor Tensor::square() const { return dtype().is_bool() ? cast(dtypes::int64).square() : mul(*this); }
 
 // sign: 1 above zero, -1 below (signed types), else 0 (also for NaN, as PyTorch); bool is its own
 // sign.
@@ -53,12 +54,12 @@ Tensor Tensor::sign() const {
 
 // floor/ceil from TRUNC + WHERE: trunc rounds toward zero, so step one away where it moved up/down.
 Tensor Tensor::floor() const {
-  if (!dtype().is_float()) return *this;
+  if (!reject_bool("floor", *this).dtype().is_float()) return *this;
   Tensor t = trunc();
   return lt(t).where(t.sub(c(t, 1.0)), t);
 }
 Tensor Tensor::ceil() const {
-  if (!dtype().is_float()) return *this;
+  if (!reject_bool("ceil", *this).dtype().is_float()) return *this;
   Tensor t = trunc();
   return gt(t).where(t.add(c(t, 1.0)), t);
 }
@@ -66,7 +67,7 @@ Tensor Tensor::ceil() const {
 // Half to even: f = floor(x), d = x - f; d < .5 -> f, d > .5 -> f + 1, d == .5 -> the even one of
 // f and f + 1. A zero result takes x's sign (x * 0), as torch.round(-0.4) is -0.
 Tensor Tensor::round() const {
-  if (!dtype().is_float()) return *this;
+  if (!reject_bool("round", *this).dtype().is_float()) return *this;
   Tensor f = floor();
   Tensor d = sub(f);
   Tensor f1 = f.add(c(f, 1.0));
@@ -85,10 +86,35 @@ Tensor Tensor::clamp(const std::optional<Tensor>& min, const std::optional<Tenso
   return r;
 }
 
-// erf: odd; for |x| < 0.5 its Maclaurin series to x^11 (error < 2e-8), else Abramowitz & Stegun
+namespace {
+
+// erf in float64 (<= 10 ulp against libm over [-7, 7]), for a = |x|:
+// - a < 2: 2/sqrt(pi) * exp(-a^2) * sum_n (2a^2)^n * a / (2n+1)!!, 35 terms; every term is positive,
+//   so nothing cancels (the Maclaurin series alternates and loses digits near 2);
+// - a >= 2: 1 - erfc(a), with erfc's continued fraction exp(-a^2)/sqrt(pi) / (a + (1/2)/(a + 1/(a +
+//   (3/2)/(a + ...)))) evaluated from 60 levels up; it gives 1 for +inf.
+Tensor erf_float64(const Tensor& a) {
+  Tensor a2 = a.mul(a);
+  Tensor term = a, sum = a;
+  for (int n = 0; n < 35; n++) {
+    term = term.mul(a2).mul(c(a, 2.0 / (2 * n + 3)));
+    sum = sum.add(term);
+  }
+  Tensor gauss = a2.neg().exp();
+  Tensor small = sum.mul(gauss).mul(c(a, 2.0 / std::sqrt(std::numbers::pi)));
+  Tensor f = a;
+  for (int k = 60; k >= 1; k--) f = a.add(c(a, k / 2.0).div(f));
+  Tensor big = c(a, 1.0).sub(gauss.mul(c(a, 1.0 / std::sqrt(std::numbers::pi))).div(f));
+  return a.lt(c(a, 2.0)).where(small, big);
+}
+
+}  // namespace
+
+// erf (float32 and narrower): odd; for |x| < 0.5 its Maclaurin series to x^11 (error < 2e-8), else Abramowitz & Stegun
 // 7.1.26: 1 - t*(a1 + t*(a2 + ... + t*a5)) * exp(-x^2), t = 1/(1 + p|x|) (error < 1.5e-7).
 Tensor Tensor::erf() const {
   Tensor x = as_float(*this);
+  if (x.dtype() == dtypes::float64) return odd_sign(x, erf_float64(x.abs()));
   Tensor a = x.abs();
   Tensor a2 = a.mul(a);
   // 2/sqrt(pi) * (a - a^3/3 + a^5/10 - a^7/42 + a^9/216 - a^11/1320)
@@ -115,6 +141,7 @@ Tensor Tensor::log1p() const {
 
 // expm1(x) = (u - 1) * x / log(u), u = exp(x) (x where u rounds to 1; -1 and +inf at the ends).
 Tensor Tensor::expm1() const {
+  if (is_half(dtype())) return cast(dtypes::float32).expm1().cast(dtype());
   Tensor x = as_float(*this);
   Tensor u = x.exp();
   Tensor um1 = u.sub(c(u, 1.0));

@@ -1,13 +1,15 @@
 // Reductions: one REDUCE node {ReduceArg{op, axes}} that keeps the reduced axes as size 1 (spec:
 // "collapse axes to 1"), then a RESHAPE that drops them unless keepdim.
 //
-// Accumulation dtypes follow PyTorch/numpy: sum and prod of bool and signed ints accumulate in
-// int64, of unsigned ints in uint64; float16/bfloat16 accumulate in float32 and are cast back.
+// Accumulation dtypes follow PyTorch: sum and prod of bool and every int that int64 holds
+// (uint8..uint32 too) accumulate in int64, of uint64 in uint64; float16/bfloat16 accumulate in
+// float32 and are cast back. mean is for floats only, as in PyTorch.
 // max keeps the dtype; min is max of the order-reversed values (negation for floats, bitwise not
 // for ints and bool). An empty axis sums to 0 and multiplies to 1; max/min of one raise.
 #include <algorithm>
 
 #include "tensor/broadcast.h"
+#include "tensor/dtype_util.h"
 #include "tensor/reduce_util.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
@@ -50,7 +52,7 @@ namespace {
 
 DType accumulate_dtype(DType dt) {
   if (dt.is_bool() || dt.is_signed_int()) return dtypes::int64;
-  if (dt.is_unsigned()) return dtypes::uint64;
+  if (dt.is_unsigned()) return dt == dtypes::uint64 ? dtypes::uint64 : dtypes::int64;
   if (dt == dtypes::float16 || dt == dtypes::bfloat16) return dtypes::float32;
   return dt;
 }
@@ -89,17 +91,16 @@ Tensor Tensor::min(std::vector<int64_t> axes, bool keepdim) const {
   return reduce_raw(bitwise_not(), Ops::MAX, ax, keepdim).bitwise_not();
 }
 
-// sum / count in float: ints and bool give float32, half floats divide in float32 and go back.
-// An empty reduction is 0/0 = NaN, as numpy.
+// sum / count: half floats divide in float32 and go back. Ints and bool are rejected, as in
+// PyTorch (x.float().mean() says what is meant). An empty reduction is 0/0 = NaN, as numpy.
 Tensor Tensor::mean(std::vector<int64_t> axes, bool keepdim) const {
+  require_float("mean", *this);
   Dims s = shape(), ax = reduce_axes("mean", s, axes);
   int64_t count = 1;
   for (int64_t a : ax) count *= s[a];
-  DType out = dtype().is_float() ? dtype() : dtypes::float32;
-  DType acc = accumulate_dtype(out);
-  Tensor total = reduce_raw(cast(accumulate_dtype(dtype())), Ops::ADD, ax, keepdim);
-  if (total.dtype() != acc) total = total.cast(acc);
-  return total.div(Tensor::scalar(ConstValue::from_int(count), acc, device_)).cast(out);
+  DType acc = accumulate_dtype(dtype());
+  Tensor total = reduce_raw(cast(acc), Ops::ADD, ax, keepdim);
+  return total.div(Tensor::scalar(ConstValue::from_int(count), acc, device_)).cast(dtype());
 }
 
 }  // namespace onegrad

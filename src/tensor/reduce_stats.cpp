@@ -6,6 +6,7 @@
 #include "tensor/broadcast.h"
 #include "tensor/reduce_util.h"
 #include "tensor/shape_util.h"
+#include "tensor/dtype_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 
@@ -20,9 +21,6 @@ Dims drop_axes(const Dims& s, const Dims& axes) {
     if (std::find(axes.begin(), axes.end(), int64_t(i)) == axes.end()) out.push_back(s[i]);
   return out;
 }
-
-// Ints and bool are computed in float32 (as softmax and mean); floats keep their dtype.
-Tensor as_float(const Tensor& x) { return x.dtype().is_float() ? x : x.cast(dtypes::float32); }
 
 bool has_empty_axis(const Dims& s, const Dims& axes) {
   return std::any_of(axes.begin(), axes.end(), [&](int64_t a) { return s[a] == 0; });

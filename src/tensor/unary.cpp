@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "tensor/broadcast.h"
+#include "tensor/dtype_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 
@@ -12,9 +13,6 @@ namespace onegrad {
 namespace {
 
 Tensor unary(Ops op, const Tensor& x) { return make_alu(op, {x}); }
-
-// The tensor as a float: float dtypes stay, others become float32.
-Tensor as_float(const Tensor& x) { return x.dtype().is_float() ? x : x.cast(dtypes::float32); }
 
 }  // namespace
 
@@ -26,7 +24,10 @@ Tensor Tensor::neg() const {
 Tensor Tensor::recip() const { return unary(Ops::RECIP, as_float(*this)); }
 
 // Ints and bool are already whole numbers.
-Tensor Tensor::trunc() const { return dtype().is_float() ? unary(Ops::TRUNC, *this) : *this; }
+Tensor Tensor::trunc() const {
+  reject_bool("trunc", *this);
+  return dtype().is_float() ? unary(Ops::TRUNC, *this) : *this;
+}
 
 Tensor Tensor::logical_not() const { return unary(Ops::NOT, cast(dtypes::bool_)); }
 
@@ -37,14 +38,19 @@ Tensor Tensor::bitwise_not() const {
   return make_alu(Ops::XOR, {*this, full_like(*this, ConstValue::from_int(-1))});
 }
 
-Tensor Tensor::relu() const { return make_alu(Ops::MAX, {*this, full_like(*this, ConstValue::from_int(0))}); }
+Tensor Tensor::relu() const {
+  reject_bool("relu", *this);
+  return make_alu(Ops::MAX, {*this, full_like(*this, ConstValue::from_int(0))});
+}
 
 Tensor Tensor::exp2() const { return unary(Ops::EXP2, as_float(*this)); }
 Tensor Tensor::log2() const { return unary(Ops::LOG2, as_float(*this)); }
 Tensor Tensor::sqrt() const { return unary(Ops::SQRT, as_float(*this)); }
 Tensor Tensor::sin() const { return unary(Ops::SIN, as_float(*this)); }
 
+// float16/bfloat16 go through float32: x*log2(e) rounded to 8 or 11 bits would cost a few percent.
 Tensor Tensor::exp() const {
+  if (is_half(dtype())) return cast(dtypes::float32).exp().cast(dtype());
   Tensor x = as_float(*this);
   return make_alu(Ops::MUL, {x, full_like(x, ConstValue::from_float(std::numbers::log2e))}).exp2();
 }
@@ -55,9 +61,9 @@ Tensor Tensor::log() const {
 }
 
 // |x| = MAX(x, -x): exact for floats and signed ints (the most negative int stays itself, as in
-// numpy); unsigned and bool are their own absolute value.
+// numpy); unsigned ints are their own absolute value; bool is rejected, as in PyTorch.
 Tensor Tensor::abs() const {
-  if (dtype().is_bool() || dtype().is_unsigned()) return *this;
+  if (reject_bool("abs", *this).dtype().is_unsigned()) return *this;
   return make_alu(Ops::MAX, {*this, neg()});
 }
 

@@ -248,7 +248,9 @@ float half_bits_to_float(uint16_t h) {
 
 uint16_t float_to_bfloat16_bits(float f) {
   uint32_t x = std::bit_cast<uint32_t>(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return uint16_t((x >> 16) | 0x40u);  // quiet nan
+  // NaN keeps its top 16 bits (a bfloat16 NaN, signaling or not, survives the round trip through
+  // float); a payload only in the low bits would truncate to inf, so it gets the quiet bit.
+  if ((x & 0x7fffffffu) > 0x7f800000u) return uint16_t((x >> 16) | (((x >> 16) & 0x7fu) ? 0u : 0x40u));
   uint32_t rounding = 0x7fffu + ((x >> 16) & 1u);
   return uint16_t((x + rounding) >> 16);
 }

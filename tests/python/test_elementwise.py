@@ -19,9 +19,12 @@ def promoted(a, b):
     return from_name(_C.promote_types(a.name, b.name))
 
 
-def weak_dtype(dt, s):
+def weak_dtype(dt, s, name=None):
     """docs/python.md: a number takes a float tensor's dtype; an int takes an int tensor's; a bool
-    takes any; otherwise the default of its kind (float32, int32)."""
+    takes any; otherwise the default of its kind (float32, int32). True division of an int or bool
+    tensor computes in float32, so the number is float32 there (torch)."""
+    if name == "div" and not dt.is_float:
+        return dtypes.float32
     if isinstance(s, bool) or dt.is_float:
         return dt
     if isinstance(s, int):
@@ -129,7 +132,9 @@ SCALAR_CASES = [(n, d, k) for n in OPS for d in DTYPES for k in SCALARS if BINAR
 
 def _scalar_ok(name, dt, s, reflected):
     """Skips the combinations that are undefined or refused, rather than hiding them in the data."""
-    sdt = weak_dtype(dt, s)
+    sdt = weak_dtype(dt, s, name)
+    if name == "sub" and isinstance(s, bool):
+        return False  # refused, as torch: test_sub_of_a_bool_number_is_refused
     r = promoted(dt, sdt)
     if not BINARY[name][2](r):
         return False
@@ -145,7 +150,7 @@ def _scalar_ok(name, dt, s, reflected):
 @pytest.mark.parametrize("name,dt,kind", SCALAR_CASES, ids=[f"{n}-{d}-{k}" for n, d, k in SCALAR_CASES])
 def test_binary_with_python_scalar(name, dt, kind):
     s = SCALARS[kind]
-    op, sdt = BINARY[name][0], weak_dtype(dt, s)
+    op, sdt = BINARY[name][0], weak_dtype(dt, s, name)
     sarr = np.array(s).astype(sdt.np)
     for reflected in (False, True):
         if not _scalar_ok(name, dt, s, reflected) or (reflected and name in ("maximum", "minimum")):
@@ -218,7 +223,7 @@ UNARY = {
     # name: (numpy function, dtypes it takes, data range, result is float)
     "neg": (np.negative, NOT_BOOL, None, False),
     "relu": (lambda x: np.maximum(x, np.zeros_like(x)), NOT_BOOL, None, False),
-    "abs": (np.abs, ANY, None, False),
+    "abs": (np.abs, NOT_BOOL, None, False),
     "trunc": (np.trunc, NOT_BOOL, None, False),
     "recip": (np.reciprocal, ANY, "nonzero", True),
     "exp": (np.exp, ANY, (-4, 4), True),
@@ -251,6 +256,39 @@ def test_unary(name, dt):
         want = fn(a.astype(rdt.np)) if name not in ("logical_not",) else fn(a)
     rtol, atol = UNARY_TOL.get(rdt.name, (0, 0))
     check(getattr(Tensor(a, dtype=dt), name)(), want, dtype=rdt, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("dt", [dtypes.int8, dtypes.float32, dtypes.bool], ids=str)
+def test_sub_of_a_bool_number_is_refused(dt):
+    # torch: "Subtraction, the `-` operator, with a bool tensor is not supported"
+    t = Tensor.ones(3, dtype=dt)
+    for f in (lambda: t - True, lambda: True - t, lambda: t.sub(False)):
+        with pytest.raises(onegrad.DTypeError, match=r"sub: not supported for bool \(use bitwise_xor or logical_not\)"):
+            f()
+
+
+@pytest.mark.parametrize("name", ["abs", "relu", "trunc", "floor", "ceil", "round"])
+def test_bool_refused_like_torch(name):
+    with pytest.raises(onegrad.DTypeError, match=rf"{name}: not supported for bool"):
+        getattr(Tensor([True, False]), name)()
+
+
+@pytest.mark.parametrize("name", ["silu", "gelu", "mish", "softplus", "elu", "leaky_relu", "hardswish", "hardsigmoid"])
+@pytest.mark.parametrize("dt", [dtypes.int32, dtypes.uint8, dtypes.bool], ids=str)
+def test_float_only_activations_refuse_ints(name, dt):
+    with pytest.raises(onegrad.DTypeError, match=rf"{name}: expected a floating-point tensor, got {dt.name}"):
+        getattr(Tensor.ones(3, dtype=dt), name)()
+
+
+def test_square_of_bool_is_int64():
+    check(Tensor([True, False]).square(), np.array([1, 0], np.int64), dtype=dtypes.int64)
+
+
+def test_true_division_by_a_number_computes_in_float32():
+    # torch: int8 / 1000 is float32 with 1000 exact (the number does not wrap to int8 first)
+    check(Tensor(np.array([100, -50], np.int8)) / 1000, np.array([0.1, -0.05], np.float32), dtype=dtypes.float32)
+    check(Tensor(np.array([3, 6], np.uint8)) / -3, np.array([-1, -2], np.float32), dtype=dtypes.float32)
+    check(6 / Tensor(np.array([3, 2], np.uint8)), np.array([2, 3], np.float32), dtype=dtypes.float32)
 
 
 @pytest.mark.parametrize("shape", [(), (0,), (2, 0, 3), (4,)], ids=str)

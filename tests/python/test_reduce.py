@@ -23,7 +23,8 @@ def np_reduce(name, a, axis, keepdim, dt):
         return np.asarray(out).astype(dt.np if dt.is_float else np.float32)
     if name in ("sum", "prod"):
         out = np.asarray(getattr(np, name)(wide, axis=axis, keepdims=keepdim))
-        return out.astype(a.dtype) if dt.is_float else out
+        # torch's rule: every int that int64 holds (and bool) accumulates in int64, uint64 in uint64
+        return out.astype(a.dtype) if dt.is_float else out.astype(np.uint64 if dt == dtypes.uint64 else np.int64)
     return np.asarray(getattr(np, "max" if name == "max" else "min")(a, axis=axis, keepdims=keepdim))
 
 
@@ -55,6 +56,10 @@ DT_CASES = [(n, d) for n in REDUCE_OPS for d in DTYPES]
 @pytest.mark.parametrize("name,dt", DT_CASES, ids=[f"{n}-{d}" for n, d in DT_CASES])
 def test_reduce_dtypes(name, dt):
     a = data((3, 5), dt, name)
+    if name == "mean" and not dt.is_float:  # as torch: say x.float().mean()
+        with pytest.raises(onegrad.DTypeError, match=rf"mean: expected a floating-point tensor, got {dt.name}"):
+            Tensor(a, dtype=dt).mean()
+        return
     for axis in (None, 1, (0,)):
         want = np_reduce(name, a, axis, False, dt)
         check(getattr(Tensor(a, dtype=dt), name)(axis), want, rtol=2e-3 if dt == dtypes.float16 else 1e-5,
@@ -96,7 +101,7 @@ def test_reduce_special_values():
     check(Tensor(i).min(1), np.min(i, 1))
     check(Tensor(i).max(0), np.max(i, 0))
     u = np.array([0, 255, 1], np.uint8)
-    check(Tensor(u).sum(), np.sum(u))  # uint64: no wrap at 255
+    check(Tensor(u).sum(), np.sum(u).astype(np.int64))  # int64 (torch's rule): no wrap at 255
     check(Tensor(u).min(), np.min(u))
 
 

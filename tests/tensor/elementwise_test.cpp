@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "reference_eval.h"
+#include "tensor/broadcast.h"
 #include "tensor_testing.h"
 
 using namespace onegrad;
@@ -83,6 +84,32 @@ TEST(TensorPromote, ScalarsAreWeaklyTyped) {
   EXPECT_EQ(verified(data({3}).rsub(ival(1))).uop()->op, Ops::SUB);
   EXPECT_EQ(ints(int32s({1, 2}, {2}).rsub(ival(10))), (std::vector<int64_t>{9, 8}));
   EXPECT_EQ(values(floats({2, 4}, {2}).rdiv(ival(1))), (std::vector<double>{0.5, 0.25}));
+}
+
+// scalar_operand: the per-op refinements that make Python numbers behave as in PyTorch.
+TEST(TensorPromote, ScalarOperandPerOp) {
+  Tensor i8 = Tensor::from_vector(std::vector<int8_t>{100, -50}, {2}, dtypes::int8);
+  // true division types the number float32: 1000 is not wrapped to int8 first
+  EXPECT_EQ(scalar_operand("div", i8, ival(1000)).dtype(), dtypes::float32);
+  EXPECT_EQ(values(i8.div(ival(1000))), (std::vector<double>{0.1f, -0.05f}));
+  EXPECT_EQ(scalar_operand("add", i8, ival(1000)).dtype(), dtypes::int8);  // arithmetic wraps, as torch
+  EXPECT_EQ(scalar_operand("sub", i8, ival(1), true).dtype(), dtypes::bool_);
+  EXPECT_THROW_MSG(i8.sub(scalar_operand("sub", i8, ival(1), true)), DTypeError,
+                   "sub: not supported for bool (use bitwise_xor or logical_not)");
+  EXPECT_THROW_MSG(scalar_operand("maximum", i8, ival(1000)), DTypeError, "maximum: the value 1000 does not fit int8");
+  Tensor u8 = data({2}, dtypes::uint8);
+  EXPECT_EQ(scalar_operand("clamp", u8, ival(-3)).dtype(), dtypes::uint8);  // torch wraps -3 to 253 here
+  EXPECT_THROW_MSG(scalar_operand("clamp", u8, ival(-129)), DTypeError, "clamp: the value -129 does not fit uint8");
+}
+
+TEST(TensorUnary, DtypesTorchRejects) {
+  EXPECT_THROW_MSG(data({2}, dtypes::int32).silu(), DTypeError,
+                   "silu: expected a floating-point tensor, got int32 (cast it first, e.g. x.float())");
+  EXPECT_THROW_MSG(data({2}, dtypes::bool_).gelu(false), DTypeError, "gelu: expected a floating-point tensor, got bool");
+  EXPECT_THROW_MSG(data({2}, dtypes::bool_).abs(), DTypeError, "abs: not supported for bool");
+  EXPECT_THROW_MSG(data({2}, dtypes::bool_).floor(), DTypeError, "floor: not supported for bool");
+  EXPECT_EQ(verified(data({2}, dtypes::bool_).square()).dtype(), dtypes::int64);
+  EXPECT_EQ(verified(data({2}, dtypes::uint8).abs()).dtype(), dtypes::uint8);
 }
 
 TEST(TensorArith, DivIsTrueDivision) {

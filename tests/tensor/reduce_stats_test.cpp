@@ -126,7 +126,7 @@ TEST(TensorScan, CumsumIsPrefixSum) {
   // the composition: one REDUCE ADD over windows (no other REDUCE)
   EXPECT_EQ(count_op(floats({1, 2, 3}, {3}).cumsum(0), Ops::REDUCE), 1u);
   EXPECT_EQ(verified(data({4}, dtypes::float32).cumsum(0)).dtype(), dtypes::float32);
-  EXPECT_EQ(verified(data({4}, dtypes::uint8).cumsum(0)).dtype(), dtypes::uint64);
+  EXPECT_EQ(verified(data({4}, dtypes::uint8).cumsum(0)).dtype(), dtypes::int64);
   EXPECT_EQ(verified(data({4}, dtypes::float16).cumsum(0)).dtype(), dtypes::float16);
   EXPECT_EQ(verified(data({2, 0}).cumsum(1)).shape(), (Dims{2, 0}));
   EXPECT_EQ(verified(Tensor::scalar(ival(3), dtypes::int32).cumsum(0)).shape(), Dims{});

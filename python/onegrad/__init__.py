@@ -12,6 +12,8 @@ from .dtype import DType, dtypes
 from .errors import (CompileError, DeviceError, DTypeError, Error, IndexShapeError, InternalError, ParseError,
                      RewriteError, ShapeError, VerifyError)
 from .tensor import Tensor
+from . import autograd
+from .autograd import enable_grad, no_grad, set_grad_enabled
 from . import nn
 # random (THREEFRY): torch-named free functions
 from ._random import (bernoulli, initial_seed, manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
@@ -24,5 +26,6 @@ __version__ = "0.1.0"
 
 __all__ = ["Tensor", "nn", "DType", "dtypes", "errors", "Error", "ShapeError", "IndexShapeError", "DTypeError",
            "DeviceError", "CompileError", "VerifyError", "RewriteError", "InternalError", "ParseError"]
+__all__ += ["autograd", "no_grad", "enable_grad", "set_grad_enabled"]  # autograd
 __all__ += ["manual_seed", "initial_seed", "rand", "randn", "randint", "randperm", "normal", "uniform", "multinomial",
             "bernoulli", "rand_like", "randn_like", "randint_like"]  # random

@@ -41,7 +41,7 @@ class Tensor:
     # numpy defers to our reflected operators (np_array + tensor -> Tensor.__radd__).
     __array_ufunc__ = None
 
-    def __init__(self, data, dtype=None, device=None):
+    def __init__(self, data, dtype=None, device=None, requires_grad=False):
         """Tensor(numpy_array), Tensor([[1, 2], [3, 4]]), Tensor(3.5), Tensor(other_tensor).
 
         Python data infers its dtype like torch but with tinygrad's defaults: floats -> float32,
@@ -72,6 +72,8 @@ class Tensor:
             self._t = _from_numpy(to_numpy(data, target), target, dev)
         else:
             raise TypeError(f"Tensor: cannot make a tensor from {type(data).__name__}")
+        if requires_grad:
+            self._t.requires_grad_(True)
 
     @classmethod
     def _wrap(cls, t) -> "Tensor":
@@ -220,6 +222,45 @@ class Tensor:
 
     def contiguous(self) -> "Tensor":
         return Tensor._wrap(self._t.contiguous())
+
+    # ---- autograd (docs/autograd.md)
+
+    @property
+    def requires_grad(self) -> bool:
+        """True for a leaf marked with requires_grad_() and for values computed from one."""
+        return self._t.requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, on):
+        self._t.requires_grad_(bool(on))
+
+    def requires_grad_(self, requires_grad=True) -> "Tensor":
+        """Marks this tensor as a leaf whose .grad backward() fills (floats only); realizes it."""
+        self._t.requires_grad_(bool(requires_grad))
+        return self
+
+    @property
+    def grad(self):
+        """The accumulated gradient of a leaf (a realized Tensor), or None before backward()."""
+        g = self._t.grad
+        return None if g is None else Tensor._wrap(g)
+
+    @grad.setter
+    def grad(self, g):
+        self._t.set_grad(None if g is None else (g if isinstance(g, Tensor) else Tensor(g, device=self.device))._t)
+
+    def backward(self, gradient=None) -> None:
+        """Adds d(self)/d(leaf) into .grad of every leaf this tensor is computed from."""
+        if gradient is not None and not isinstance(gradient, Tensor):
+            gradient = Tensor(gradient, dtype=self.dtype, device=self.device)
+        self._t.backward(None if gradient is None else gradient._t)
+
+    def detach(self) -> "Tensor":
+        """The same values with no gradient flowing through (DETACH)."""
+        return Tensor._wrap(self._t.detach())
+
+    def contiguous_backward(self) -> "Tensor":
+        return Tensor._wrap(self._t.contiguous_backward())
 
     def _graph(self) -> str:
         """The tensor graph in onegrad's text form (docs/text-form.md), for debugging."""

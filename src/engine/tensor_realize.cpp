@@ -49,7 +49,9 @@ void Tensor::realize_all(std::vector<Tensor*> ts) {
   std::vector<UOpRef> bufs = realize_graph(outs, device);
   for (size_t i = 0; i < todo.size(); i++) {
     std::vector<int64_t> shape = todo[i]->shape();
+    UOpRef old = todo[i]->uop_;
     todo[i]->uop_ = UOp::create(Ops::RESHAPE, {bufs[i], UOp::shape_operand(shape)});
+    note_realized(todo[i], old);  // autograd: copies follow, a leaf keeps its old graph as an alias
   }
 }
 

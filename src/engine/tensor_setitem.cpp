@@ -187,6 +187,7 @@ void Tensor::setitem(const std::vector<IndexItem>& index, const Tensor& value) {
   // t[t > 0] = 0, is computed from the old values)
   if (advanced) advanced_store(*this, buffer, index, value, device_);
   else store_into(buffer, *target, *v, device_);
+  note_written();
 }
 
 void Tensor::setitem(const std::vector<IndexItem>& index, Scalar value) {

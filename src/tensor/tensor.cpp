@@ -43,11 +43,13 @@ Tensor::Tensor(UOpRef u) : uop_(std::move(u)) {
   if (!uop_) throw InternalError("Tensor: null node");
   device_ = device_of(uop_);
   enroll();  // indexing: the live registry (live_tensors.cpp)
+  detach_if_no_grad();
 }
 
 Tensor::Tensor(UOpRef u, std::string device) : uop_(std::move(u)), device_(canonical_device(device)) {
   if (!uop_) throw InternalError("Tensor: null node");
   enroll();  // indexing: the live registry (live_tensors.cpp)
+  detach_if_no_grad();
 }
 
 // ---- creation

@@ -8,9 +8,11 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -20,6 +22,7 @@
 namespace onegrad {
 
 class Tensor;
+struct GradSlot;  // autograd: requires_grad and .grad, shared by the copies of a Tensor (autograd.cpp)
 
 // One item of an index: t[1], t[1:3], t[::-1], t[None], t[...] (basic indexing), and t[idx] with an
 // integer or bool Tensor (advanced indexing, numpy/PyTorch semantics: docs/tensor.md "getitem").
@@ -41,8 +44,10 @@ class Tensor {
   // indexing: every Tensor object is listed while it lives (live_tensors.cpp), so that setitem can
   // point the lazy values that read a buffer at a snapshot of it before it writes the buffer.
   Tensor() { enroll(); }
-  Tensor(const Tensor& o) : uop_(o.uop_), device_(o.device_) { enroll(); }
-  Tensor(Tensor&& o) noexcept : uop_(std::move(o.uop_)), device_(std::move(o.device_)) { enroll(); }
+  Tensor(const Tensor& o) : uop_(o.uop_), device_(o.device_), slot_(o.slot_) { enroll(); }
+  Tensor(Tensor&& o) noexcept : uop_(std::move(o.uop_)), device_(std::move(o.device_)), slot_(std::move(o.slot_)) {
+    enroll();
+  }
   Tensor& operator=(const Tensor&) = default;
   Tensor& operator=(Tensor&&) noexcept = default;
   ~Tensor() { withdraw(); }
@@ -324,6 +329,20 @@ class Tensor {
                      const std::string& mode = "nearest", std::optional<bool> align_corners = std::nullopt) const;
   // ---- end of neural-net ops
 
+  // ---- autograd (src/tensor/autograd.cpp, gradient.cpp, gradient_rules.cpp; docs/autograd.md)
+  // Reverse mode on the tensor graph itself: backward() differentiates this tensor's UOp graph with
+  // one rule per primitive and adds the results to .grad of the live tensors marked requires_grad
+  // (the leaves) that it depends on. The flag and the grad are shared by all copies of a Tensor.
+  bool requires_grad() const;  // a leaf's flag, or: depends on a leaf (not through detach())
+  Tensor& requires_grad_(bool on = true);  // floats only (DTypeError); only leaves can turn it off
+  std::optional<Tensor> grad() const;  // leaves only; absent before the first backward()
+  void set_grad(std::optional<Tensor> g);  // same shape as the tensor (ShapeError), cast to its dtype
+  // d(this)/d(leaf) added into every leaf's .grad (realized); a non-scalar needs `gradient`.
+  void backward(std::optional<Tensor> gradient = std::nullopt) const;
+  Tensor detach() const;  // DETACH: the same values, no gradient flows through
+  Tensor contiguous_backward() const;  // CONTIGUOUSBACKWARD: identity; its gradient is made contiguous
+  // ---- end autograd
+
   // ---- realization
   Tensor contiguous() const;  // a LOAD into GLOBAL memory on the same device
   // Runs the kernels that compute this tensor; afterwards uop() is a view of a realized BUFFER.
@@ -346,12 +365,37 @@ class Tensor {
   // may realize itself (copy_out) without changing what it is.
   mutable UOpRef uop_;
   std::string device_ = "CPU";  // canonical device name (device_name.h)
+  std::shared_ptr<GradSlot> slot_;  // autograd: null until requires_grad_ or set_grad
+  // autograd: a tensor built while gradients are off (NoGradGuard) that reads a leaf is DETACHed;
+  // realize() keeps a leaf's old graph as an alias so that graphs built before still find it.
+  void detach_if_no_grad();
+  static void note_realized(Tensor* t, const UOpRef& old);
+  void note_written();  // setitem wrote this tensor in place: its old graphs are an old value
+  static std::unordered_set<const UOp*> leaf_nodes(const std::vector<Tensor*>& live);
+  friend std::vector<Tensor> gradients(const Tensor& y, const std::vector<Tensor>& xs, std::optional<Tensor> dy);
   // ---- indexing: the registry of live Tensor objects (live_tensors.cpp)
   void enroll() noexcept;
   void withdraw() noexcept;
   static std::vector<Tensor*> live_tensors();
   // ---- end indexing
 };
+
+// ---- autograd
+// dy/dx for each x (lazy tensors of x's shape and dtype; zeros where y does not depend on x).
+// Never touches .grad; y need not be a scalar when dy (y's shape) is given.
+std::vector<Tensor> gradients(const Tensor& y, const std::vector<Tensor>& xs, std::optional<Tensor> dy = std::nullopt);
+// Gradients are recorded while enabled (the default, per thread). NoGradGuard turns them off in a scope.
+bool grad_enabled();
+void set_grad_enabled(bool on);
+struct NoGradGuard {
+  NoGradGuard() : prev_(grad_enabled()) { set_grad_enabled(false); }
+  ~NoGradGuard() { set_grad_enabled(prev_); }
+  NoGradGuard(const NoGradGuard&) = delete;
+  NoGradGuard& operator=(const NoGradGuard&) = delete;
+ private:
+  bool prev_;
+};
+// ---- end autograd
 
 Tensor operator+(const Tensor& a, const Tensor& b);
 Tensor operator-(const Tensor& a, const Tensor& b);

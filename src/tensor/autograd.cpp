@@ -1,0 +1,254 @@
+// The autograd API of Tensor (tensor.h "autograd"; docs/autograd.md). Leaves are the live Tensors
+// marked requires_grad: backward() finds those its graph reaches through the live-tensor registry
+// (live_tensors.cpp), as tinygrad finds them through all_tensors, differentiates the graph
+// (gradient.cpp) and adds the results into their .grad, realized, so that .grad stays a buffer
+// however many steps accumulate into it.
+#include <atomic>
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "tensor/broadcast.h"
+#include "tensor/gradient.h"
+#include "tensor/shape_util.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+struct GradSlot {
+  bool requires_grad = false;
+  std::optional<Tensor> grad;
+  // Graphs this leaf had before realize() replaced them by a buffer: graphs built from the lazy
+  // value still lead to it. Cleared by an in-place write (assign/setitem): then the old graphs are
+  // an old value, not this leaf.
+  std::vector<UOpRef> aliases;
+  ~GradSlot();
+};
+
+namespace {
+
+std::atomic<int64_t> live_leaves{0};    // slots with requires_grad set: none means nothing to detach
+std::atomic<uint64_t> leaves_version{0};  // bumped whenever a flag changes
+thread_local bool grad_on = true;
+
+// Under NoGradGuard: which nodes reach a leaf, remembered for the guard's lifetime (the refs keep
+// the nodes alive so that their addresses are not reused while remembered).
+struct NoGradMemo {
+  uint64_t version = ~uint64_t(0);
+  std::unordered_set<const UOp*> leaves;
+  std::unordered_map<const UOp*, bool> reaches;
+  std::vector<UOpRef> keep;
+};
+thread_local NoGradMemo no_grad_memo;
+
+// Whether the graph under u contains one of `leaves`, not looking under DETACH.
+bool reaches_leaf(const UOpRef& u, const std::unordered_set<const UOp*>& leaves,
+                  std::unordered_map<const UOp*, bool>& memo, std::vector<UOpRef>* keep) {
+  std::vector<std::pair<UOpRef, size_t>> stack{{u, 0}};
+  while (!stack.empty()) {
+    auto& [n, next] = stack.back();
+    if (memo.count(n.get())) {
+      stack.pop_back();
+      continue;
+    }
+    if (leaves.count(n.get())) {
+      memo[n.get()] = true;
+      if (keep) keep->push_back(n);
+      stack.pop_back();
+      continue;
+    }
+    if (n->op != Ops::DETACH && next < n->src.size()) {
+      UOpRef s = n->src[next++];
+      if (!memo.count(s.get())) stack.emplace_back(std::move(s), 0);
+      continue;
+    }
+    bool any = false;
+    if (n->op != Ops::DETACH)
+      for (const UOpRef& s : n->src) any = any || memo[s.get()];
+    memo[n.get()] = any;
+    if (keep) keep->push_back(n);
+    stack.pop_back();
+  }
+  return memo[u.get()];
+}
+
+std::string shape_of(const Tensor& t) { return shape_text(t.shape()); }
+
+}  // namespace
+
+GradSlot::~GradSlot() {
+  if (requires_grad) live_leaves--;
+}
+
+bool grad_enabled() { return grad_on; }
+
+void set_grad_enabled(bool on) {
+  grad_on = on;
+  if (on) no_grad_memo = NoGradMemo{};
+}
+
+// ---- the live leaves
+
+// Every node a live leaf is: its current graph and its aliases.
+std::unordered_set<const UOp*> Tensor::leaf_nodes(const std::vector<Tensor*>& live) {
+  std::unordered_set<const UOp*> out;
+  for (Tensor* t : live) {
+    if (!t->slot_ || !t->slot_->requires_grad || !t->uop_) continue;
+    out.insert(t->uop_.get());
+    for (const UOpRef& a : t->slot_->aliases) out.insert(a.get());
+  }
+  return out;
+}
+
+void Tensor::detach_if_no_grad() {
+  if (grad_on || live_leaves.load() == 0 || uop_->op == Ops::DETACH) return;
+  NoGradMemo& m = no_grad_memo;
+  if (m.version != leaves_version.load()) {
+    m = NoGradMemo{};
+    m.version = leaves_version.load();
+    m.leaves = leaf_nodes(live_tensors());
+  }
+  if (m.leaves.count(uop_.get())) return;  // a leaf itself (a copy of a parameter) stays one
+  if (reaches_leaf(uop_, m.leaves, m.reaches, &m.keep)) uop_ = UOp::create(Ops::DETACH, {uop_});
+}
+
+void Tensor::note_realized(Tensor* t, const UOpRef& old) {
+  // copies holding the very same graph become the buffer too (they are the same value)
+  for (Tensor* other : live_tensors())
+    if (other != t && other->uop_ == old) other->uop_ = t->uop_;
+  if (t->slot_ && t->slot_->requires_grad && old != t->uop_) t->slot_->aliases.push_back(old);
+}
+
+void Tensor::note_written() {
+  if (slot_) slot_->aliases.clear();
+}
+
+bool Tensor::requires_grad() const {
+  if (slot_ && slot_->requires_grad) return true;
+  if (live_leaves.load() == 0) return false;
+  std::unordered_map<const UOp*, bool> memo;
+  return reaches_leaf(uop_, leaf_nodes(live_tensors()), memo, nullptr);
+}
+
+Tensor& Tensor::requires_grad_(bool on) {
+  if (on && !dtype().is_float())
+    throw DTypeError("requires_grad_: only floating-point tensors can require gradients, got " + dtype().name());
+  bool leaf_flag = slot_ && slot_->requires_grad;
+  if (!on && !leaf_flag && requires_grad())
+    throw ArgumentError(
+        "requires_grad_: only leaves can stop requiring gradients; this tensor is computed from one "
+        "(use detach())");
+  // A leaf is a buffer of its own: a lazy value (a constant, zeros()) could be the very node of an
+  // unrelated tensor, since equal graphs are one node.
+  if (on) realize();
+  if (!slot_) slot_ = std::make_shared<GradSlot>();
+  if (on != leaf_flag) {
+    live_leaves += on ? 1 : -1;
+    leaves_version++;
+  }
+  slot_->requires_grad = on;
+  if (!on) slot_->aliases.clear();
+  return *this;
+}
+
+std::optional<Tensor> Tensor::grad() const {
+  if (!slot_) return std::nullopt;
+  return slot_->grad;
+}
+
+void Tensor::set_grad(std::optional<Tensor> g) {
+  if (g && g->shape() != shape())
+    throw ShapeError("set_grad: a gradient of shape " + shape_of(*g) + " for a tensor of shape " + shape_of(*this));
+  if (g && g->device() != device())
+    throw DeviceError("set_grad: a gradient on " + g->device() + " for a tensor on " + device());
+  if (!slot_) slot_ = std::make_shared<GradSlot>();
+  if (g && g->dtype() != dtype()) g = g->cast(dtype());
+  slot_->grad = std::move(g);
+}
+
+Tensor Tensor::detach() const { return Tensor(UOp::create(Ops::DETACH, {uop_}), device_); }
+
+Tensor Tensor::contiguous_backward() const {
+  return Tensor(UOp::create(Ops::CONTIGUOUSBACKWARD, {uop_}), device_);
+}
+
+// ---- gradients
+
+std::vector<Tensor> gradients(const Tensor& y, const std::vector<Tensor>& xs, std::optional<Tensor> dy) {
+  if (!y.dtype().is_float())
+    throw DTypeError("gradients: the differentiated tensor must be floating-point, got " + y.dtype().name());
+  if (!dy) {
+    if (y.numel() != 1)
+      throw ShapeError("gradients: a gradient can be implied only for a scalar output; got shape " + shape_of(y) +
+                       " (pass dy)");
+    dy = Tensor::ones(y.shape(), y.dtype(), y.device());
+  }
+  if (dy->shape() != y.shape())
+    throw ShapeError("gradients: dy of shape " + shape_of(*dy) + " for an output of shape " + shape_of(y));
+  std::vector<UOpRef> targets;
+  for (const Tensor& x : xs) {
+    targets.push_back(x.uop());
+    if (x.slot_)
+      for (const UOpRef& a : x.slot_->aliases) targets.push_back(a);
+  }
+  auto found = compute_gradient(y, dy->cast(y.dtype()), targets);
+  std::vector<Tensor> out;
+  for (const Tensor& x : xs) {
+    std::optional<Tensor> g;
+    auto add = [&](const UOp* u) {
+      auto it = found.find(u);
+      if (it == found.end()) return;
+      g = g ? g->add(it->second) : it->second;
+    };
+    add(x.uop().get());
+    if (x.slot_)
+      for (const UOpRef& a : x.slot_->aliases)
+        if (a != x.uop()) add(a.get());
+    out.push_back(g ? (g->dtype() == x.dtype() ? *g : g->cast(x.dtype()))
+                    : Tensor::zeros(x.shape(), x.dtype(), x.device()));
+  }
+  return out;
+}
+
+void Tensor::backward(std::optional<Tensor> gradient) const {
+  if (!dtype().is_float())
+    throw DTypeError("backward: only floating-point tensors have gradients, got " + dtype().name());
+  if (!gradient && numel() != 1)
+    throw ShapeError("backward: a gradient can be implied only for a scalar output; got shape " + shape_of(*this) +
+                     " (pass gradient=)");
+  if (gradient && gradient->shape() != shape())
+    throw ShapeError("backward: gradient of shape " + shape_of(*gradient) + " for a tensor of shape " +
+                     shape_of(*this));
+  // the leaves this graph reaches, one per slot (copies share it)
+  std::vector<Tensor*> live = live_tensors();
+  std::unordered_set<const UOp*> leaves = leaf_nodes(live);
+  std::unordered_map<const UOp*, bool> memo;
+  std::vector<Tensor> xs;
+  std::unordered_set<GradSlot*> taken;
+  if (!reaches_leaf(uop_, leaves, memo, nullptr))
+    throw ArgumentError("backward: the tensor does not require grad (no tensor it is computed from has "
+                        "requires_grad set)");
+  for (Tensor* t : live) {
+    if (!t->slot_ || !t->slot_->requires_grad || taken.count(t->slot_.get())) continue;
+    bool reached = memo.count(t->uop_.get()) && memo[t->uop_.get()];
+    for (const UOpRef& a : t->slot_->aliases) reached = reached || (memo.count(a.get()) && memo[a.get()]);
+    if (!reached) continue;
+    taken.insert(t->slot_.get());
+    xs.push_back(*t);
+  }
+  if (xs.empty())
+    throw ArgumentError("backward: the tensor does not require grad (no tensor it is computed from has "
+                        "requires_grad set)");
+  std::vector<Tensor> gs = gradients(*this, xs, gradient);
+  std::vector<Tensor> news;
+  for (size_t i = 0; i < xs.size(); i++) {
+    GradSlot& slot = *xs[i].slot_;
+    news.push_back(slot.grad ? slot.grad->add(gs[i]) : gs[i]);
+  }
+  std::vector<Tensor*> ptrs;
+  for (Tensor& n : news) ptrs.push_back(&n);
+  Tensor::realize_all(ptrs);
+  for (size_t i = 0; i < xs.size(); i++) xs[i].slot_->grad = news[i];
+}
+
+}  // namespace onegrad

@@ -1,0 +1,98 @@
+// compute_gradient: the walk (gradient.h). Nodes are ordered sources-first; the ones on a path to
+// a target are differentiated from the root down, each adding its sources' shares.
+#include "tensor/gradient.h"
+
+#include <unordered_set>
+
+#include "tensor/shape_util.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+// Ops whose result does not change with their float inputs (or that have none): nothing flows.
+bool gradient_is_zero(Ops op) {
+  switch (op) {
+    case Ops::CMPLT: case Ops::CMPNE: case Ops::CMPGT: case Ops::CMPGE: case Ops::CMPLE: case Ops::CMPEQ:
+    case Ops::TRUNC: case Ops::IDIV: case Ops::MOD: case Ops::NOT: case Ops::XOR: case Ops::OR: case Ops::AND:
+    case Ops::SHL: case Ops::SHR: case Ops::THREEFRY: case Ops::BITCAST: case Ops::CONST: case Ops::BUFFER:
+    case Ops::PARAM: case Ops::STACK: case Ops::DETACH:
+      return true;
+    default: return false;
+  }
+}
+
+// Sources-first order of the nodes below root, not looking under DETACH (nothing flows there).
+std::vector<UOpRef> topological_order(const UOpRef& root) {
+  std::vector<UOpRef> order;
+  std::unordered_set<const UOp*> seen{root.get()};
+  std::vector<std::pair<UOpRef, size_t>> stack{{root, 0}};
+  while (!stack.empty()) {
+    auto& [n, next] = stack.back();
+    if (n->op != Ops::DETACH && next < n->src.size()) {
+      UOpRef s = n->src[next++];
+      if (seen.insert(s.get()).second) stack.emplace_back(std::move(s), 0);
+      continue;
+    }
+    order.push_back(n);
+    stack.pop_back();
+  }
+  return order;
+}
+
+}  // namespace
+
+std::unordered_map<const UOp*, Tensor> compute_gradient(const Tensor& root, const Tensor& root_grad,
+                                                        const std::vector<UOpRef>& targets) {
+  std::unordered_set<const UOp*> target_set;
+  for (const UOpRef& t : targets) target_set.insert(t.get());
+  std::vector<UOpRef> order = topological_order(root.uop());
+  // on_path: the node is a target or reaches one (through differentiable float nodes)
+  std::unordered_set<const UOp*> on_path;
+  for (const UOpRef& n : order) {
+    if (target_set.count(n.get())) {
+      on_path.insert(n.get());
+      continue;
+    }
+    if (!n->dtype.is_float() || n->op == Ops::DETACH) continue;
+    for (const UOpRef& s : n->src)
+      if (on_path.count(s.get())) {
+        on_path.insert(n.get());
+        break;
+      }
+  }
+  std::unordered_map<const UOp*, Tensor> grads;
+  if (!on_path.count(root.uop().get())) return grads;
+  const std::string& device = root.device();
+  grads.emplace(root.uop().get(), root_grad);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const UOpRef& n = *it;
+    auto g = grads.find(n.get());
+    if (g == grads.end() || gradient_is_zero(n->op)) continue;
+    bool feeds_path = false;
+    for (const UOpRef& s : n->src) feeds_path = feeds_path || on_path.count(s.get());
+    if (!feeds_path) continue;
+    const GradRule* rule = gradient_rule(n->op);
+    if (!rule)
+      throw InternalError("backward: no gradient rule for " + std::string(op_name(n->op)) + " (" + n->brief() +
+                          "): a gradient would have to pass through it");
+    Tensor grad = g->second;  // a copy: adding shares below may rehash the map
+    std::vector<std::optional<Tensor>> shares = (*rule)(GradInput{n, grad, device});
+    for (size_t i = 0; i < shares.size() && i < n->src.size(); i++) {
+      const UOp* s = n->src[i].get();
+      if (!shares[i] || !on_path.count(s) || !s->dtype.is_float()) continue;
+      Tensor share = shares[i]->dtype() == s->dtype ? *shares[i] : shares[i]->cast(s->dtype);
+      auto [slot, fresh] = grads.try_emplace(s, share);
+      if (!fresh) slot->second = slot->second.add(share);
+    }
+  }
+  std::unordered_map<const UOp*, Tensor> out;
+  for (const UOp* t : target_set) {
+    auto g = grads.find(t);
+    if (g != grads.end()) out.emplace(t, g->second);
+  }
+  return out;
+}
+
+}  // namespace onegrad

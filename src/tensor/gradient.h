@@ -1,0 +1,37 @@
+// Reverse-mode differentiation of the tensor graph (docs/autograd.md). tinygrad's design: no tape;
+// the UOp graph a lazy Tensor holds is the record of how it was computed, and each primitive op has
+// one gradient rule (gradient_rules.cpp) that maps the gradient of a node to the gradients of its
+// sources, written with Tensor ops so that gradients are lazy graphs themselves (higher orders work).
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tensor/tensor.h"
+
+namespace onegrad {
+
+// The gradients of a node's sources given the node's own gradient (same shape and dtype as the
+// node); nullopt where none flows (integer operands, conditions, shape operands).
+struct GradInput {
+  const UOpRef& node;
+  const Tensor& grad;
+  const std::string& device;
+  Tensor src(size_t i) const { return Tensor(node->src.at(i), device); }
+  Tensor self() const { return Tensor(node, device); }
+};
+using GradRule = std::function<std::vector<std::optional<Tensor>>(const GradInput&)>;
+
+// The rule for an op; null for ops no gradient flows through (comparisons, bitwise ops, TRUNC,
+// DETACH, leaves) and for ops gradients cannot pass (see gradient.cpp).
+const GradRule* gradient_rule(Ops op);
+
+// d(root)/d(t) for each target node t, given d(root) = root_grad (root's shape and dtype). Only
+// nodes on a path from root to a target are differentiated; DETACH ends a path. Contributions to a
+// node from several consumers are summed. Targets root does not reach are absent from the map.
+std::unordered_map<const UOp*, Tensor> compute_gradient(const Tensor& root, const Tensor& root_grad,
+                                                        const std::vector<UOpRef>& targets);
+
+}  // namespace onegrad

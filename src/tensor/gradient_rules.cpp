@@ -1,0 +1,187 @@
+// One gradient rule per primitive of the tensor graph (docs/autograd.md, "Rules"). With x the node,
+// g its gradient and a, b, c its sources, each row returns (da, db, dc). Rules use Tensor ops, so a
+// gradient is a lazy graph of the forward values: differentiating it again gives higher orders.
+#include <numbers>
+
+#include "tensor/broadcast.h"
+#include "tensor/gradient.h"
+#include "tensor/shape_util.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+using Grads = std::vector<std::optional<Tensor>>;
+
+Tensor c(const Tensor& like, double v) { return full_like(like, ConstValue::from_float(v)); }
+
+// The ints of a shape operand (a STACK of CONSTs, or one CONST).
+Dims operand_ints(const UOpRef& operand, const char* op) {
+  std::vector<UOpRef> dims = operand->op == Ops::STACK ? operand->src : std::vector<UOpRef>{operand};
+  Dims out;
+  for (const UOpRef& d : dims) {
+    if (!d->is_const()) throw ShapeError(std::string("backward: ") + op + " with a symbolic shape");
+    out.push_back(int64_t(d->const_value().as_int()));
+  }
+  return out;
+}
+
+// x where the mask holds, else 0 (a mask of bools).
+Tensor masked(const Tensor& mask, const Tensor& x) { return mask.where(x, c(x, 0.0)); }
+
+// Binary MAX: ties split the gradient evenly (tinygrad, and PyTorch's maximum).
+Grads max_rule(const GradInput& in) {
+  Tensor a = in.src(0), b = in.src(1);
+  Tensor share = a.gt(b).cast(in.grad.dtype()).add(a.eq(b).cast(in.grad.dtype()).mul(c(in.grad, 0.5)));
+  return {in.grad.mul(share), in.grad.mul(c(in.grad, 1.0).sub(share))};
+}
+
+// REDUCE keeps the reduced axes as size 1, so g expands straight back to the source's shape.
+Grads reduce_rule(const GradInput& in) {
+  const auto& arg = in.node->arg.get<ReduceArg>();
+  Tensor a = in.src(0);
+  Tensor g = in.grad.expand(a.shape());
+  switch (arg.op) {
+    case Ops::ADD: return {g};
+    case Ops::MAX: {  // every maximum of a window gets an equal share
+      Tensor hit = a.eq(in.self().expand(a.shape())).cast(g.dtype());
+      Tensor count = Tensor(UOp::create(Ops::REDUCE, {hit.uop()}, ReduceArg{Ops::ADD, arg.axes}), in.device);
+      return {g.mul(hit).div(count.expand(a.shape()))};
+    }
+    case Ops::MUL: {  // x / a, with the product of the others where a is 0 (only one zero: else 0)
+      Tensor zero = a.eq(c(a, 0.0));
+      Tensor nonzero = zero.where(c(a, 1.0), a);
+      auto reduce = [&](const Tensor& t, Ops op) {
+        return Tensor(UOp::create(Ops::REDUCE, {t.uop()}, ReduceArg{op, arg.axes}), in.device).expand(a.shape());
+      };
+      Tensor zeros = reduce(zero.cast(a.dtype()), Ops::ADD), others = reduce(nonzero, Ops::MUL);
+      Tensor at_zero = zeros.eq(c(zeros, 1.0)).where(others, c(a, 0.0));
+      return {g.mul(zero.where(at_zero, in.self().expand(a.shape()).div(nonzero)))};
+    }
+    default: throw InternalError("backward: REDUCE " + std::string(op_name(arg.op)));
+  }
+}
+
+// POW(a, b) with a >= 0 (pow.cpp takes |a| and fixes signs around it): d/da = b * a^(b-1),
+// d/db = x * log(a), 0 at a = 0 (PyTorch's convention for 0^b).
+Grads pow_rule(const GradInput& in) {
+  Tensor a = in.src(0), b = in.src(1), g = in.grad;
+  Tensor da = g.mul(b).mul(make_alu(Ops::POW, {a, b.sub(c(b, 1.0))}));
+  Tensor db = masked(a.ne(c(a, 0.0)), g.mul(in.self()).mul(a.log()));
+  return {da, db};
+}
+
+Grads pad_rule(const GradInput& in) {
+  Dims offsets = operand_ints(in.node->src[1], "PAD");
+  Dims in_shape = in.src(0).shape();
+  std::vector<std::pair<int64_t, int64_t>> bounds;
+  for (size_t i = 0; i < offsets.size(); i++) bounds.emplace_back(offsets[i], offsets[i] + in_shape[i]);
+  return {in.grad.shrink(bounds), std::nullopt, std::nullopt};
+}
+
+Grads shrink_rule(const GradInput& in) {
+  Dims offsets = operand_ints(in.node->src[1], "SHRINK");
+  Dims in_shape = in.src(0).shape(), out = in.grad.shape();
+  std::vector<std::pair<int64_t, int64_t>> padding;
+  for (size_t i = 0; i < offsets.size(); i++) padding.emplace_back(offsets[i], in_shape[i] - offsets[i] - out[i]);
+  return {in.grad.pad(padding), std::nullopt, std::nullopt};
+}
+
+// EXPAND keeps the rank (new leading axes come from a RESHAPE): sum over the axes that grew.
+Grads expand_rule(const GradInput& in) {
+  Dims from = in.src(0).shape(), to = in.grad.shape();
+  std::vector<int64_t> axes;
+  for (size_t i = 0; i < from.size(); i++)
+    if (from[i] != to[i]) axes.push_back(int64_t(i));
+  if (axes.empty()) return {in.grad, std::nullopt};
+  Tensor summed(UOp::create(Ops::REDUCE, {in.grad.uop()}, ReduceArg{Ops::ADD, axes}), in.device);
+  return {summed, std::nullopt};
+}
+
+Grads permute_rule(const GradInput& in) {
+  const auto& order = in.node->arg.get<Arg::Ints>();
+  std::vector<int64_t> inverse(order.size());
+  for (size_t i = 0; i < order.size(); i++) inverse[order[i]] = int64_t(i);
+  return {in.grad.permute(inverse)};
+}
+
+Grads flip_rule(const GradInput& in) {
+  const auto& flags = in.node->arg.get<Arg::Bools>();
+  std::vector<int64_t> axes;
+  for (size_t i = 0; i < flags.size(); i++)
+    if (flags[i]) axes.push_back(int64_t(i));
+  return {in.grad.flip(axes)};
+}
+
+// float -> float casts carry the gradient back in the source's dtype; nothing flows to ints.
+Grads cast_rule(const GradInput& in) {
+  DType from = in.node->src[0]->dtype;
+  if (!from.is_float()) return {std::nullopt};
+  return {in.grad.cast(from)};
+}
+
+const std::vector<std::pair<Ops, GradRule>>& rule_table() {
+  static const std::vector<std::pair<Ops, GradRule>> table = {
+      // arithmetic
+      {Ops::ADD, [](const GradInput& in) -> Grads { return {in.grad, in.grad}; }},
+      {Ops::SUB, [](const GradInput& in) -> Grads { return {in.grad, in.grad.neg()}; }},
+      {Ops::NEG, [](const GradInput& in) -> Grads { return {in.grad.neg()}; }},
+      {Ops::MUL, [](const GradInput& in) -> Grads { return {in.grad.mul(in.src(1)), in.grad.mul(in.src(0))}; }},
+      {Ops::DIV, [](const GradInput& in) -> Grads {  // a/b: g/b, -g*x/b
+         Tensor b = in.src(1);
+         return {in.grad.div(b), in.grad.mul(in.self()).div(b).neg()};
+       }},
+      {Ops::RECIP, [](const GradInput& in) -> Grads {  // -g * x^2
+         Tensor x = in.self();
+         return {in.grad.mul(x).mul(x).neg()};
+       }},
+      {Ops::MULACC, [](const GradInput& in) -> Grads {  // a*b + c
+         return {in.grad.mul(in.src(1)), in.grad.mul(in.src(0)), in.grad};
+       }},
+      {Ops::MAX, max_rule},
+      {Ops::WHERE, [](const GradInput& in) -> Grads {  // nothing for the condition
+         Tensor cond = in.src(0);
+         return {std::nullopt, masked(cond, in.grad), masked(cond.logical_not(), in.grad)};
+       }},
+      // transcendentals: x = 2^a, log2(a), sin(a), sqrt(a), a^b
+      {Ops::EXP2, [](const GradInput& in) -> Grads {
+         return {in.grad.mul(in.self()).mul(c(in.grad, std::numbers::ln2))};
+       }},
+      {Ops::LOG2, [](const GradInput& in) -> Grads {
+         return {in.grad.div(in.src(0).mul(c(in.grad, std::numbers::ln2)))};
+       }},
+      {Ops::SIN, [](const GradInput& in) -> Grads { return {in.grad.mul(in.src(0).cos())}; }},
+      {Ops::SQRT, [](const GradInput& in) -> Grads { return {in.grad.div(in.self().mul(c(in.grad, 2.0)))}; }},
+      {Ops::POW, pow_rule},
+      {Ops::CAST, cast_rule},
+      {Ops::REDUCE, reduce_rule},
+      // movement ops map to their inverses
+      {Ops::RESHAPE, [](const GradInput& in) -> Grads {
+         return {in.grad.reshape(in.src(0).shape()), std::nullopt};
+       }},
+      {Ops::PERMUTE, permute_rule},
+      {Ops::EXPAND, expand_rule},
+      {Ops::PAD, pad_rule},
+      {Ops::SHRINK, shrink_rule},
+      {Ops::FLIP, flip_rule},
+      // markers and copies pass the gradient through
+      {Ops::LOAD, [](const GradInput& in) -> Grads { return {in.grad}; }},
+      {Ops::CONTIGUOUS, [](const GradInput& in) -> Grads { return {in.grad}; }},
+      {Ops::CONTIGUOUSBACKWARD, [](const GradInput& in) -> Grads { return {in.grad.contiguous()}; }},
+  };
+  return table;
+}
+
+}  // namespace
+
+const GradRule* gradient_rule(Ops op) {
+  static const auto by_op = [] {
+    std::vector<const GradRule*> v(kNumOps, nullptr);
+    for (const auto& [o, rule] : rule_table()) v[size_t(o)] = &rule;
+    return v;
+  }();
+  return by_op[size_t(op)];
+}
+
+}  // namespace onegrad

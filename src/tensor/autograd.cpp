@@ -3,6 +3,7 @@
 // (live_tensors.cpp), as tinygrad finds them through all_tensors, differentiates the graph
 // (gradient.cpp) and adds the results into their .grad, realized, so that .grad stays a buffer
 // however many steps accumulate into it.
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include "tensor/gradient.h"
 #include "tensor/shape_util.h"
 #include "uop/errors.h"
+#include "uop/substitute.h"
 
 namespace onegrad {
 
@@ -22,6 +24,9 @@ struct GradSlot {
   // value still lead to it. Cleared by an in-place write (assign/setitem): then the old graphs are
   // an old value, not this leaf.
   std::vector<UOpRef> aliases;
+  // A computed tensor (not a leaf) that realize() replaced by a buffer keeps the graph it came
+  // from: backward() through the buffer follows it (while the tensor lives).
+  std::optional<UOpRef> history;
   ~GradSlot();
 };
 
@@ -40,6 +45,7 @@ struct NoGradMemo {
   std::vector<UOpRef> keep;
 };
 thread_local NoGradMemo no_grad_memo;
+thread_local const std::vector<Tensor*>* no_history = nullptr;  // backward's gradients: no history
 
 // Whether the graph under u contains one of `leaves`, not looking under DETACH.
 bool reaches_leaf(const UOpRef& u, const std::unordered_set<const UOp*>& leaves,
@@ -113,10 +119,40 @@ void Tensor::detach_if_no_grad() {
 }
 
 void Tensor::note_realized(Tensor* t, const UOpRef& old) {
-  // copies holding the very same graph become the buffer too (they are the same value)
-  for (Tensor* other : live_tensors())
-    if (other != t && other->uop_ == old) other->uop_ = t->uop_;
-  if (t->slot_ && t->slot_->requires_grad && old != t->uop_) t->slot_->aliases.push_back(old);
+  if (old == t->uop_) return;
+  std::vector<Tensor*> live = live_tensors();
+  if (t->slot_ && t->slot_->requires_grad) {
+    t->slot_->aliases.push_back(old);
+  } else if (grad_on && live_leaves.load() > 0 &&
+             !(no_history && std::find(no_history->begin(), no_history->end(), t) != no_history->end())) {
+    std::unordered_map<const UOp*, bool> memo;
+    if (reaches_leaf(with_history(old), leaf_nodes(live), memo, nullptr)) {
+      if (!t->slot_) t->slot_ = std::make_shared<GradSlot>();
+      t->slot_->history = old;
+    }
+  }
+  // copies holding the very same graph become the buffer too (they are the same value), with its
+  // history when they have no slot of their own
+  for (Tensor* other : live) {
+    if (other == t || other->uop_ != old) continue;
+    other->uop_ = t->uop_;
+    if (!other->slot_) other->slot_ = t->slot_;
+  }
+}
+
+UOpRef Tensor::with_history(const UOpRef& u) {
+  Substitution subst;
+  for (Tensor* t : live_tensors())
+    if (t->slot_ && t->slot_->history && t->uop_ != *t->slot_->history) subst.emplace(t->uop_.get(), *t->slot_->history);
+  if (subst.empty()) return u;
+  // a history may read other realized values with histories: substitute until none is left
+  UOpRef out = u;
+  for (size_t round = 0; round <= subst.size(); round++) {
+    UOpRef next = substitute(out, subst);
+    if (next == out) break;
+    out = next;
+  }
+  return out;
 }
 
 void Tensor::note_written() {
@@ -127,7 +163,7 @@ bool Tensor::requires_grad() const {
   if (slot_ && slot_->requires_grad) return true;
   if (live_leaves.load() == 0) return false;
   std::unordered_map<const UOp*, bool> memo;
-  return reaches_leaf(uop_, leaf_nodes(live_tensors()), memo, nullptr);
+  return reaches_leaf(with_history(uop_), leaf_nodes(live_tensors()), memo, nullptr);
 }
 
 Tensor& Tensor::requires_grad_(bool on) {
@@ -191,7 +227,8 @@ std::vector<Tensor> gradients(const Tensor& y, const std::vector<Tensor>& xs, st
     if (x.slot_)
       for (const UOpRef& a : x.slot_->aliases) targets.push_back(a);
   }
-  auto found = compute_gradient(y, dy->cast(y.dtype()), targets);
+  Tensor root(Tensor::with_history(y.uop()), y.device());
+  auto found = compute_gradient(root, dy->cast(y.dtype()), targets);
   std::vector<Tensor> out;
   for (const Tensor& x : xs) {
     std::optional<Tensor> g;
@@ -225,7 +262,7 @@ void Tensor::backward(std::optional<Tensor> gradient) const {
   std::unordered_map<const UOp*, bool> memo;
   std::vector<Tensor> xs;
   std::unordered_set<GradSlot*> taken;
-  if (!reaches_leaf(uop_, leaves, memo, nullptr))
+  if (!reaches_leaf(with_history(uop_), leaves, memo, nullptr))
     throw ArgumentError("backward: the tensor does not require grad (no tensor it is computed from has "
                         "requires_grad set)");
   for (Tensor* t : live) {
@@ -245,9 +282,20 @@ void Tensor::backward(std::optional<Tensor> gradient) const {
     GradSlot& slot = *xs[i].slot_;
     news.push_back(slot.grad ? slot.grad->add(gs[i]) : gs[i]);
   }
-  std::vector<Tensor*> ptrs;
-  for (Tensor& n : news) ptrs.push_back(&n);
-  Tensor::realize_all(ptrs);
+  // The output is realized with the gradients: one schedule, so the forward work they share (a
+  // conv feeding both the loss and the relu mask) runs once, and reading the loss costs nothing.
+  std::vector<Tensor*> ptrs{const_cast<Tensor*>(this)};  // only uop_ (mutable) changes
+  std::vector<Tensor*> grads;
+  for (Tensor& n : news) grads.push_back(&n);
+  ptrs.insert(ptrs.end(), grads.begin(), grads.end());
+  no_history = &grads;  // .grad is a value, not a graph to differentiate again (use gradients())
+  try {
+    Tensor::realize_all(ptrs);
+  } catch (...) {
+    no_history = nullptr;
+    throw;
+  }
+  no_history = nullptr;
   for (size_t i = 0; i < xs.size(); i++) xs[i].slot_->grad = news[i];
 }
 

@@ -372,6 +372,7 @@ class Tensor {
   static void note_realized(Tensor* t, const UOpRef& old);
   void note_written();  // setitem wrote this tensor in place: its old graphs are an old value
   static std::unordered_set<const UOp*> leaf_nodes(const std::vector<Tensor*>& live);
+  static UOpRef with_history(const UOpRef& u);  // realized values swapped back for their graphs
   friend std::vector<Tensor> gradients(const Tensor& y, const std::vector<Tensor>& xs, std::optional<Tensor> dy);
   // ---- indexing: the registry of live Tensor objects (live_tensors.cpp)
   void enroll() noexcept;

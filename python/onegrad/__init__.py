@@ -13,6 +13,7 @@ from .errors import (CompileError, DeviceError, DTypeError, Error, IndexShapeErr
                      RewriteError, ShapeError, VerifyError)
 from .tensor import Tensor
 from . import autograd
+from . import optim
 from .autograd import enable_grad, no_grad, set_grad_enabled
 from . import nn
 # random (THREEFRY): torch-named free functions

@@ -259,6 +259,11 @@ class Tensor:
         """The same values with no gradient flowing through (DETACH)."""
         return Tensor._wrap(self._t.detach())
 
+    def assign(self, x) -> "Tensor":
+        """Writes x (same shape, cast to this dtype) into this tensor's buffer in place."""
+        self._t.assign((x if isinstance(x, Tensor) else Tensor(x, dtype=self.dtype, device=self.device))._t)
+        return self
+
     def contiguous_backward(self) -> "Tensor":
         return Tensor._wrap(self._t.contiguous_backward())
 

@@ -217,6 +217,7 @@ void bind_tensor(py::module_& m) {
       // ---- end of neural-net ops
       // ---- realization (mutates this handle: its graph becomes a view of the realized buffer)
       .def("realize", [](Tensor& t) { t.realize(); })
+      .def("assign", [](Tensor& t, const Tensor& v) { t.assign(v); })
       .def_static("realize_all", &realize_all)
       .def("copy_out", &copy_out);
 }

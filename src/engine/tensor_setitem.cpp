@@ -190,6 +190,14 @@ void Tensor::setitem(const std::vector<IndexItem>& index, const Tensor& value) {
   note_written();
 }
 
+Tensor& Tensor::assign(const Tensor& value) {
+  if (value.shape() != shape())
+    throw ShapeError("assign: a value of shape " + shape_text(value.shape()) + " for a tensor of shape " +
+                     shape_text(shape()));
+  setitem({}, value);
+  return *this;
+}
+
 void Tensor::setitem(const std::vector<IndexItem>& index, Scalar value) {
   setitem(index, Tensor::scalar(value, dtype(), device_));
 }

@@ -103,6 +103,10 @@ class Tensor {
   // broadcast to the indexed shape. t is realized first when it is not a view of a buffer.
   void setitem(const std::vector<IndexItem>& index, const Tensor& value);
   void setitem(const std::vector<IndexItem>& index, Scalar value);
+  // ---- assign: the whole tensor written in place (setitem over everything): a value of the same
+  // shape (ShapeError otherwise), cast to this dtype. Views of the buffer see it; lazy values built
+  // before keep the old values. Optimizers and load_state_dict update parameters this way.
+  Tensor& assign(const Tensor& value);
   // ---- end indexing: setitem
   static Tensor stack(const std::vector<Tensor>& ts, int64_t dim = 0);
   static Tensor cat(const std::vector<Tensor>& ts, int64_t dim = 0);

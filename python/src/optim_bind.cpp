@@ -1,0 +1,59 @@
+// onegrad._C.optim: the optimizers and schedules of src/nn (optimizer.h, lr_scheduler.h);
+// onegrad/optim.py gives them torch's signatures (param groups as dicts, betas as a pair).
+#include <pybind11/stl.h>
+
+#include "bind.h"
+#include "nn/lr_scheduler.h"
+#include "nn/optimizer.h"
+
+namespace onegrad::python {
+
+namespace {
+
+using nn::ParamGroup;
+using Groups = std::vector<std::pair<std::vector<Tensor>, std::map<std::string, double>>>;
+
+std::vector<ParamGroup> groups_of(const Groups& gs) {
+  std::vector<ParamGroup> out;
+  for (const auto& [params, options] : gs) out.push_back({params, options});
+  return out;
+}
+
+}  // namespace
+
+void bind_optim(py::module_& m) {
+  py::module_ o = m.def_submodule("optim", "optimizers and learning-rate schedules (src/nn)");
+  py::class_<nn::Optimizer>(o, "Optimizer")
+      .def("step", &nn::Optimizer::step)
+      .def("zero_grad", &nn::Optimizer::zero_grad, py::arg("set_to_none") = false)
+      .def("lr", &nn::Optimizer::lr, py::arg("group") = 0)
+      .def("set_lr", &nn::Optimizer::set_lr, py::arg("lr"), py::arg("group") = 0)
+      .def("num_groups", [](nn::Optimizer& opt) { return opt.param_groups().size(); })
+      .def("group_options", [](nn::Optimizer& opt, size_t i) { return opt.param_groups().at(i).options; })
+      .def("set_group_option", [](nn::Optimizer& opt, size_t i, const std::string& k, double v) {
+        opt.param_groups().at(i).options[k] = v;
+      });
+  py::class_<nn::SGD, nn::Optimizer>(o, "SGD").def(
+      py::init([](const Groups& g, double lr, double momentum, double dampening, double wd, bool nesterov,
+                  bool maximize) { return new nn::SGD(groups_of(g), lr, momentum, dampening, wd, nesterov, maximize); }));
+  py::class_<nn::Adam, nn::Optimizer>(o, "Adam").def(
+      py::init([](const Groups& g, double lr, double b1, double b2, double eps, double wd, bool amsgrad, bool maximize,
+                  bool decoupled) { return new nn::Adam(groups_of(g), lr, b1, b2, eps, wd, amsgrad, maximize, decoupled); }));
+  py::class_<nn::LRScheduler>(o, "LRScheduler")
+      .def("step", &nn::LRScheduler::step)
+      .def("get_last_lr", &nn::LRScheduler::get_last_lr)
+      .def_property_readonly("last_epoch", &nn::LRScheduler::last_epoch);
+  // a schedule keeps a reference to its optimizer: keep_alive ties their lifetimes
+  py::class_<nn::StepLR, nn::LRScheduler>(o, "StepLR")
+      .def(py::init<nn::Optimizer&, int64_t, double>(), py::keep_alive<1, 2>());
+  py::class_<nn::MultiStepLR, nn::LRScheduler>(o, "MultiStepLR")
+      .def(py::init<nn::Optimizer&, std::vector<int64_t>, double>(), py::keep_alive<1, 2>());
+  py::class_<nn::ExponentialLR, nn::LRScheduler>(o, "ExponentialLR")
+      .def(py::init<nn::Optimizer&, double>(), py::keep_alive<1, 2>());
+  py::class_<nn::CosineAnnealingLR, nn::LRScheduler>(o, "CosineAnnealingLR")
+      .def(py::init<nn::Optimizer&, int64_t, double>(), py::keep_alive<1, 2>());
+  py::class_<nn::LinearLR, nn::LRScheduler>(o, "LinearLR")
+      .def(py::init<nn::Optimizer&, double, double, int64_t>(), py::keep_alive<1, 2>());
+}
+
+}  // namespace onegrad::python

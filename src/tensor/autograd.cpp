@@ -221,14 +221,18 @@ std::vector<Tensor> gradients(const Tensor& y, const std::vector<Tensor>& xs, st
   }
   if (dy->shape() != y.shape())
     throw ShapeError("gradients: dy of shape " + shape_of(*dy) + " for an output of shape " + shape_of(y));
+  return Tensor::gradients_at(Tensor(Tensor::with_history(y.uop()), y.device()), xs, dy->cast(y.dtype()));
+}
+
+// d(root)/d(x) for root already carrying the histories of realized values (with_history).
+std::vector<Tensor> Tensor::gradients_at(const Tensor& root, const std::vector<Tensor>& xs, const Tensor& dy) {
   std::vector<UOpRef> targets;
   for (const Tensor& x : xs) {
     targets.push_back(x.uop());
     if (x.slot_)
       for (const UOpRef& a : x.slot_->aliases) targets.push_back(a);
   }
-  Tensor root(Tensor::with_history(y.uop()), y.device());
-  auto found = compute_gradient(root, dy->cast(y.dtype()), targets);
+  auto found = compute_gradient(root, dy, targets);
   std::vector<Tensor> out;
   for (const Tensor& x : xs) {
     std::optional<Tensor> g;
@@ -262,7 +266,8 @@ void Tensor::backward(std::optional<Tensor> gradient) const {
   std::unordered_map<const UOp*, bool> memo;
   std::vector<Tensor> xs;
   std::unordered_set<GradSlot*> taken;
-  if (!reaches_leaf(with_history(uop_), leaves, memo, nullptr))
+  Tensor root(with_history(uop_), device_);  // substituted once, for the search and the walk
+  if (!reaches_leaf(root.uop(), leaves, memo, nullptr))
     throw ArgumentError("backward: the tensor does not require grad (no tensor it is computed from has "
                         "requires_grad set)");
   for (Tensor* t : live) {
@@ -273,10 +278,8 @@ void Tensor::backward(std::optional<Tensor> gradient) const {
     taken.insert(t->slot_.get());
     xs.push_back(*t);
   }
-  if (xs.empty())
-    throw ArgumentError("backward: the tensor does not require grad (no tensor it is computed from has "
-                        "requires_grad set)");
-  std::vector<Tensor> gs = gradients(*this, xs, gradient);
+  Tensor dy = gradient ? gradient->cast(dtype()) : Tensor::ones(shape(), dtype(), device_);
+  std::vector<Tensor> gs = gradients_at(root, xs, dy);
   std::vector<Tensor> news;
   for (size_t i = 0; i < xs.size(); i++) {
     GradSlot& slot = *xs[i].slot_;

@@ -377,6 +377,7 @@ class Tensor {
   void note_written();  // setitem wrote this tensor in place: its old graphs are an old value
   static std::unordered_set<const UOp*> leaf_nodes(const std::vector<Tensor*>& live);
   static UOpRef with_history(const UOpRef& u);  // realized values swapped back for their graphs
+  static std::vector<Tensor> gradients_at(const Tensor& root, const std::vector<Tensor>& xs, const Tensor& dy);
   friend std::vector<Tensor> gradients(const Tensor& y, const std::vector<Tensor>& xs, std::optional<Tensor> dy);
   // ---- indexing: the registry of live Tensor objects (live_tensors.cpp)
   void enroll() noexcept;

@@ -1,35 +1,76 @@
 #include "engine/kernel_compiler.h"
 
-#include <map>
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <mutex>
-#include <unordered_map>
+#include <thread>
 
 #include "render/lower_kernel.h"
+#include "runtime/build_once.h"
 #include "runtime/program_cache.h"
 
 namespace onegrad {
 
+namespace {
+
+// Per device and lowering settings (a setting changes the C), by AST. Entries are never dropped (a
+// CompiledKernel is returned by reference); the count is bounded by the distinct kernels a process
+// runs. The entry holds the AST, so the node its key points at stays alive.
+using KernelKey = std::pair<std::string, const UOp*>;
+BuildOnce<KernelKey, std::shared_ptr<const CompiledKernel>>& kernel_cache() {
+  static auto* cache = new BuildOnce<KernelKey, std::shared_ptr<const CompiledKernel>>();
+  return *cache;
+}
+
+KernelKey key_of(const UOpRef& ast, const RuntimeDevice& device) {
+  return {device.name() + "|" + lowering_settings_key(), ast.get()};
+}
+
+}  // namespace
+
 const CompiledKernel& compiled_kernel(const UOpRef& ast, RuntimeDevice& device, bool* lowered) {
-  // Per device and lowering settings, by AST. Entries are never dropped (a CompiledKernel is returned by reference); the
-  // count is bounded by the distinct kernels a process runs.
-  static std::mutex mu;
-  static std::map<std::string, std::unordered_map<const UOp*, std::pair<UOpRef, std::unique_ptr<CompiledKernel>>>>
-      cache;
-  std::lock_guard<std::mutex> lock(mu);
-  auto& per_device = cache[device.name() + "|" + lowering_settings_key()];  // a setting changes the C
-  auto it = per_device.find(ast.get());
-  if (it != per_device.end()) {
-    if (lowered) *lowered = false;
-    return *it->second.second;
-  }
-  LoweredKernel lk = lower_kernel(ast);
-  auto ck = std::make_unique<CompiledKernel>();
-  ck->name = lk.spec.name;
-  ck->source = lk.spec.source;
-  ck->linear = lk.linear;
-  ck->program = default_program_cache().get(device, lk.spec);
-  if (lowered) *lowered = true;
-  return *per_device.emplace(ast.get(), std::make_pair(ast, std::move(ck))).first->second.second;
+  return *kernel_cache().get(
+      key_of(ast, device),
+      [&] {
+        LoweredKernel lk = lower_kernel(ast);
+        auto ck = std::make_shared<CompiledKernel>();
+        ck->ast = ast;
+        ck->name = lk.spec.name;
+        ck->source = lk.spec.source;
+        ck->linear = lk.linear;
+        ck->program = default_program_cache().get(device, lk.spec);
+        return std::shared_ptr<const CompiledKernel>(std::move(ck));
+      },
+      lowered);
+}
+
+std::unordered_set<const UOp*> build_kernels(const std::vector<UOpRef>& asts, RuntimeDevice& device) {
+  std::vector<const UOpRef*> missing;
+  for (const UOpRef& ast : asts)
+    if (kernel_cache().find(key_of(ast, device)) == nullptr) missing.push_back(&ast);
+  size_t workers = std::min<size_t>(missing.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::unordered_set<const UOp*> built;
+  if (workers <= 1) return built;  // one kernel (or none) builds when it is asked for
+  std::atomic<size_t> next{0};
+  std::mutex mu;
+  auto work = [&] {
+    for (size_t i; (i = next++) < missing.size();) {
+      try {
+        bool lowered = false;
+        compiled_kernel(*missing[i], device, &lowered);
+        std::lock_guard lock(mu);
+        if (lowered) built.insert(missing[i]->get());
+      } catch (...) {
+        // left for the caller: the same error comes again, in schedule order, when it asks
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < workers; t++) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+  return built;
 }
 
 }  // namespace onegrad

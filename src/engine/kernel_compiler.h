@@ -4,6 +4,8 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <unordered_set>
+#include <vector>
 
 #include "runtime/device.h"
 #include "runtime/program.h"
@@ -12,6 +14,7 @@
 namespace onegrad {
 
 struct CompiledKernel {
+  UOpRef ast;
   std::string name;
   std::string source;
   UOpRef linear;  // the LINEAR the source was rendered from
@@ -19,6 +22,13 @@ struct CompiledKernel {
 };
 
 // The compiled kernel of `ast` on `device`; `lowered` is set to whether this call lowered it.
+// Thread-safe; a kernel asked for by two threads is built once.
 const CompiledKernel& compiled_kernel(const UOpRef& ast, RuntimeDevice& device, bool* lowered = nullptr);
+
+// Builds the kernels of `asts` that are not built yet, on one thread per core (lowering is C++,
+// compiling a C compiler process: both run in parallel). A kernel that fails to build is left for
+// compiled_kernel to report when it is asked for, so errors come in schedule order.
+// Returns the ASTs it lowered.
+std::unordered_set<const UOp*> build_kernels(const std::vector<UOpRef>& asts, RuntimeDevice& device);
 
 }  // namespace onegrad

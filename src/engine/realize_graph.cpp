@@ -77,15 +77,21 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
 
   // A kernel that writes no elements has nothing to do: it is neither compiled nor run (its loops
   // have bound 0, which the simplifier may fold in ways no loop nest can hold).
-  static const CompiledKernel kEmpty{"(no elements)", "", nullptr, nullptr};
+  static const CompiledKernel kEmpty{nullptr, "(no elements)", "", nullptr, nullptr};
+  std::vector<UOpRef> to_build;
+  for (const ScheduledKernel& k : s.kernels)
+    if (s.buffers[size_t(k.buffers[0])].size != 0) to_build.push_back(k.ast);
+  std::unordered_set<const UOp*> built = build_kernels(to_build, dev);  // the new ones, in parallel
   std::vector<const CompiledKernel*> kernels;
   for (const ScheduledKernel& k : s.kernels) {
     if (s.buffers[size_t(k.buffers[0])].size == 0) {
       kernels.push_back(&kEmpty);
       continue;
     }
-    bool lowered = false;
-    kernels.push_back(&compiled_kernel(k.ast, dev, &lowered));
+    bool lowered = built.erase(k.ast.get()) != 0;  // counted once, as if built here
+    bool lowered_now = false;
+    kernels.push_back(&compiled_kernel(k.ast, dev, &lowered_now));
+    lowered = lowered || lowered_now;
     std::lock_guard<std::mutex> lock(stats_mu);
     (lowered ? stats.kernels_lowered : stats.kernel_hits)++;
   }

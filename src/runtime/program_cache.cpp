@@ -27,30 +27,29 @@ std::shared_ptr<Program> ProgramCache::get(RuntimeDevice& device, const ProgramS
   if (spec.num_buffers < 0 || spec.num_vars < 0)
     throw DeviceError("program '" + spec.name + "' declares a negative number of buffers or variables");
   std::string memory_key = device.name() + '\0' + spec.name + '\0' + std::string(key);
-  std::lock_guard lock(mu_);
-  if (auto it = loaded_.find(memory_key); it != loaded_.end()) {
-    ++memory_hits_;
-    return it->second;
-  }
+  bool built = false;
+  std::shared_ptr<Program> program = loaded_.get(memory_key, [&] { return load_or_compile(device, spec, key); }, &built);
+  if (!built) ++memory_hits_;
+  return program;
+}
+
+std::shared_ptr<Program> ProgramCache::load_or_compile(RuntimeDevice& device, const ProgramSpec& spec,
+                                                       std::string_view key) {
   fs::path path = object_path(device, spec, key);
-  std::shared_ptr<Program> program;
   std::error_code ec;
   if (fs::exists(path, ec)) {
     try {
-      program = device.loader().load(path, spec, device);
+      std::shared_ptr<Program> program = device.loader().load(path, spec, device);
       ++disk_hits_;
+      return program;
     } catch (const DeviceError&) {
       // A truncated or foreign file (a crash mid-copy, a disk error): build it again. The new
       // object replaces it by an atomic rename, so readers in other processes are unaffected.
     }
   }
-  if (program == nullptr) {
-    device.compiler().compile(spec.source, path);
-    ++compiles_;
-    program = device.loader().load(path, spec, device);
-  }
-  loaded_.emplace(std::move(memory_key), program);
-  return program;
+  device.compiler().compile(spec.source, path);
+  ++compiles_;
+  return device.loader().load(path, spec, device);
 }
 
 std::string spec_key(const RuntimeDevice& device, const ProgramSpec& spec) {

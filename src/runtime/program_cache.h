@@ -9,12 +9,11 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 
+#include "runtime/build_once.h"
 #include "runtime/device.h"
 #include "runtime/program.h"
 
@@ -48,10 +47,11 @@ class ProgramCache {
   ProgramCacheStats stats() const;
 
  private:
+  std::shared_ptr<Program> load_or_compile(RuntimeDevice& device, const ProgramSpec& spec, std::string_view key);
+
   std::filesystem::path dir_;
-  // One lock for lookups and compiles: two threads asking for one kernel must not both build it.
-  std::mutex mu_;
-  std::map<std::string, std::shared_ptr<Program>> loaded_;
+  // Two threads asking for one kernel never both build it; kernels of different keys build at once.
+  BuildOnce<std::string, std::shared_ptr<Program>> loaded_;
   std::atomic<uint64_t> compiles_{0}, disk_hits_{0}, memory_hits_{0};
 };
 

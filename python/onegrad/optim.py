@@ -97,10 +97,8 @@ class Optimizer:
                     continue
                 if k == "betas":
                     options["beta1"], options["beta2"] = float(v[0]), float(v[1])
-                elif k in self._option_names:
-                    options[k] = float(v)
                 else:
-                    raise ValueError(f"load_state_dict: unknown option {k!r} in a parameter group")
+                    options[k] = float(v)  # C++ checks the names against the optimizer's
             groups.append((options, [int(p) for p in g["params"]]))
         self._impl.load_state_dict(state, groups)
 

@@ -66,8 +66,12 @@ Tensor BatchNorm::forward(const Tensor& x) {
     throw ShapeError(name() + ": expected " + want + " input (got " + std::to_string(x.ndim()) + "D input)");
   }
   bool batch_stats = is_training() || !running_mean;
-  if (is_training() && running_mean) update_running_stats(x, *running_mean, *running_var, *num_batches_tracked, momentum);
-  return x.batch_norm(batch_stats ? std::nullopt : running_mean, batch_stats ? std::nullopt : running_var, weight,
+  Tensor in = x;
+  if (is_training() && running_mean) {
+    in.realize();  // computed once for the statistics and the output (it keeps its gradient history)
+    update_running_stats(in, *running_mean, *running_var, *num_batches_tracked, momentum);
+  }
+  return in.batch_norm(batch_stats ? std::nullopt : running_mean, batch_stats ? std::nullopt : running_var, weight,
                       bias, batch_stats, eps);
 }
 

@@ -41,6 +41,13 @@ void Optimizer::load_state_dict(const OptimizerState& s) {
                           std::to_string(s.group_params[gi].size()) + " vs " +
                           std::to_string(groups_[gi].params.size()) + " parameters)");
     for (size_t i = 0; i < s.group_params[gi].size(); i++) where[s.group_params[gi][i]] = {gi, i};
+    // the same option names (update() reads each of them)
+    std::string differ;
+    for (const auto& kv : s.group_options[gi])
+      if (!groups_[gi].options.count(kv.first)) differ += " unexpected " + kv.first;
+    for (const auto& kv : groups_[gi].options)
+      if (!s.group_options[gi].count(kv.first)) differ += " missing " + kv.first;
+    if (!differ.empty()) throw ArgumentError(op + ": the options of parameter group " + std::to_string(gi) + " differ:" + differ);
   }
   std::vector<std::string> names = state_names();
   for (const auto& [index, ps] : s.state) {

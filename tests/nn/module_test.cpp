@@ -186,3 +186,53 @@ TEST(Module, OptimizerStateDictRoundTrips) {
   Adam wrong({Tensor::zeros({3}).requires_grad_()}, 0.1);
   EXPECT_THROW_MSG(wrong.load_state_dict(s), ArgumentError, "doesn't match the size of optimizer's group");
 }
+
+TEST(Module, ErrorsNameTheLayerAndTheShapes) {
+  EXPECT_THROW_MSG(Linear(-1, 2), ArgumentError, "Linear: sizes must be >= 0, got in_features -1");
+  EXPECT_THROW_MSG(Linear(3, 2)(Tensor::zeros({2, 4})), ShapeError,
+                   "Linear: input of shape (2, 4) does not end in in_features = 3");
+  EXPECT_THROW_MSG(Conv2d(3, 4, {3}, {1}, {0}, {1}, 2), ArgumentError, "Conv2d: in_channels must be divisible by groups");
+  EXPECT_THROW_MSG(Conv2d(2, 4, {3, 3, 3}), ArgumentError, "Conv2d: kernel_size needs 1 or 2 values, got 3");
+  EXPECT_THROW_MSG(Conv2d(2, 4, {3})(Tensor::zeros({2, 5})), ShapeError, "Conv2d: expected a 3-D or 4-D input, got 2-D");
+  EXPECT_THROW_MSG(ConvTranspose2d(2, 4, {3})(Tensor::zeros({2, 5})), ShapeError,
+                   "ConvTranspose2d: expected a 3-D or 4-D input, got 2-D");
+  EXPECT_THROW_MSG(GroupNorm(3, 4), ArgumentError, "GroupNorm: num_channels (4) must be divisible by num_groups (3)");
+  EXPECT_THROW_MSG(RMSNorm({6})(Tensor::zeros({2, 5})), ShapeError,
+                   "rms_norm: input of shape (2, 5) does not end in normalized_shape (6,)");
+  EXPECT_THROW_MSG(GELU("fast"), ArgumentError, "GELU: approximate must be \"none\" or \"tanh\", got \"fast\"");
+  EXPECT_THROW_MSG(Embedding(4, 2, 4), ArgumentError, "Embedding: padding_idx must be within num_embeddings = 4, got 4");
+  EXPECT_THROW_MSG(Embedding(4, 2)(Tensor::zeros({3})), DTypeError, "Embedding: indices must be integers, got float32");
+  Sequential one({std::make_shared<ReLU>()});
+  EXPECT_THROW_MSG(one[5], ArgumentError, "Sequential: index 5 is out of range for 1 modules");
+  CrossEntropyLoss ce;  // as Sequential calls a child: one tensor
+  EXPECT_THROW_MSG(static_cast<Module&>(ce).forward(Tensor::zeros({2})), ArgumentError,
+                   "CrossEntropyLoss: forward does not take a single tensor");
+  EXPECT_THROW_MSG(one.state_dict().at("x"), ArgumentError, "state_dict: no key \"x\"");
+
+  EXPECT_THROW_MSG(MultiheadAttention(5, 2), ArgumentError,
+                   "MultiheadAttention: embed_dim (5) must be divisible by num_heads (2)");
+  MultiheadAttention attn(4, 2);
+  Tensor q = Tensor::zeros({3, 2, 4});
+  EXPECT_THROW_MSG(attn.forward(q, q, q, std::nullopt, true, Tensor::zeros({2, 2})), ShapeError,
+                   "MultiheadAttention: attn_mask must have shape (3, 3) or (4, 3, 3), got (2, 2)");
+  EXPECT_THROW_MSG(attn.forward(q, q, q, Tensor::zeros({2, 4})), ShapeError,
+                   "MultiheadAttention: key_padding_mask must have shape (2, 3), got (2, 4)");
+  EXPECT_THROW_MSG(attn.forward(q, Tensor::zeros({3, 1, 4}), q), ShapeError,
+                   "MultiheadAttention: key and value must have the query's batch size");
+}
+
+TEST(Module, OptimizerLoadRejectsForeignState) {
+  Tensor p = Tensor::zeros({2}).requires_grad_();
+  SGD opt({p}, 0.1, 0.9);
+  OptimizerState s = opt.state_dict();
+  s.state[0] = {1, {{"exp_avg", Tensor::zeros({2})}}};
+  EXPECT_THROW_MSG(opt.load_state_dict(s), ArgumentError, "SGD.load_state_dict: unexpected state \"exp_avg\" for parameter 0");
+  s.state.clear();
+  s.state[7] = {1, {}};
+  EXPECT_THROW_MSG(opt.load_state_dict(s), ArgumentError, "state for parameter 7, which no group lists");
+  s.state.clear();
+  s.group_options[0].erase("momentum");
+  EXPECT_THROW_MSG(opt.load_state_dict(s), ArgumentError, "the options of parameter group 0 differ: missing momentum");
+  s.group_params.clear();
+  EXPECT_THROW_MSG(opt.load_state_dict(s), ArgumentError, "loaded state dict has 0 parameter groups, the optimizer has 1");
+}

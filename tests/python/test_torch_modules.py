@@ -553,3 +553,48 @@ def test_sequential_and_module_list_indexing():
     from collections import OrderedDict
     named = nn.Sequential(OrderedDict([("fc", a), ("act", b)]))
     assert list(named.state_dict()) == ["fc.weight", "fc.bias"]
+
+
+LAYER_ERRORS = [
+    (lambda: nn.Conv2d(3, 4, 3, groups=2), ValueError, "Conv2d: in_channels must be divisible by groups"),
+    (lambda: nn.ConvTranspose2d(2, 3, 3, groups=2), ValueError, "ConvTranspose2d: out_channels must be divisible by groups"),
+    (lambda: nn.Conv2d(2, 2, 3, padding_mode="reflect"), NotImplementedError, "padding_mode 'reflect' is not supported"),
+    (lambda: nn.GroupNorm(3, 4), ValueError, r"GroupNorm: num_channels \(4\) must be divisible by num_groups \(3\)"),
+    (lambda: nn.MultiheadAttention(5, 2), ValueError, r"embed_dim \(5\) must be divisible by num_heads \(2\)"),
+    (lambda: nn.MultiheadAttention(4, 2, kdim=3), NotImplementedError, "kdim/vdim != embed_dim"),
+    (lambda: nn.Embedding(4, 2, padding_idx=4), ValueError, "padding_idx must be within num_embeddings = 4, got 4"),
+    (lambda: nn.Embedding(4, 2, max_norm=1.0), NotImplementedError, "max_norm"),
+    (lambda: nn.GELU("fast"), ValueError, "approximate must be 'none' or 'tanh', got 'fast'"),
+    (lambda: nn.Linear(3, 2)(Tensor.zeros(2, 4)), ShapeError, r"\(2, 4\).*\(3, 2\)"),
+    (lambda: nn.Module().register_buffer("b", 3), TypeError, "cannot assign 'int' object to buffer 'b'"),
+    (lambda: nn.Module().register_parameter("a.b", None), KeyError, "parameter name must not contain"),
+    (lambda: nn.MultiheadAttention(4, 2)(*[Tensor.zeros(3, 2, 4)] * 3, attn_mask=Tensor.zeros(2, 2)), ShapeError,
+     r"attn_mask must have shape \(3, 3\) or \(4, 3, 3\), got \(2, 2\)"),
+]
+
+
+@pytest.mark.parametrize("make,exc,msg", LAYER_ERRORS, ids=[str(i) for i in range(len(LAYER_ERRORS))])
+def test_layer_errors(make, exc, msg):
+    with pytest.raises(exc, match=msg):
+        make()
+
+
+def test_subclass_must_call_super_init():
+    class Bad(nn.Module):
+        def __init__(self):
+            self.fc = nn.Linear(1, 1)
+
+    with pytest.raises(AttributeError, match=r"Bad: call super\(\).__init__\(\) before assigning"):
+        Bad()
+
+
+def test_optimizer_load_state_dict_argument_errors():
+    opt = optim.SGD([Tensor.zeros(2).requires_grad_()], lr=0.1)
+    with pytest.raises(ValueError, match="expected a dict with 'state' and 'param_groups'"):
+        opt.load_state_dict({"x": 1})
+    sd = opt.state_dict()
+    sd["param_groups"][0]["betas"] = (0.9, 0.99)
+    del sd["param_groups"][0]["momentum"]
+    with pytest.raises(ValueError, match="SGD.load_state_dict: the options of parameter group 0 differ: unexpected beta1 "
+                                         "unexpected beta2 missing momentum"):
+        opt.load_state_dict(sd)

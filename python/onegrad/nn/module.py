@@ -80,7 +80,7 @@ class Module:
         if not isinstance(name, str):
             raise TypeError(f"{kind} name should be a string, got {type(name).__name__}")
         if "." in name or name == "":
-            raise KeyError(f'{kind} name can\'t contain "." and can\'t be empty, got "{name}"')
+            raise KeyError(f'{kind} name must not contain "." or be empty, got "{name}"')
 
     def register_parameter(self, name, param):
         self._check_init()

@@ -51,6 +51,8 @@ class _BatchNorm(Module):
             raise ShapeError(f"{type(self).__name__}: expected {want} input (got {input.ndim}D input)")
         tracking = self.training and self.running_mean is not None
         if tracking:
+            # computed once for the statistics and the output (it keeps its gradient history)
+            input = input.realize()
             _C.nn.update_running_stats(input._t, self.running_mean._t, self.running_var._t,
                                        self.num_batches_tracked._t, self.momentum)
         batch_stats = self.training or self.running_mean is None

@@ -68,3 +68,12 @@ class ParseError(Error, ValueError):
 # reductions/losses (issue 4)
 class ArgumentError(Error, ValueError):
     """An argument value an op does not take (a bad reduction name, label_smoothing outside [0, 1])."""
+
+
+# modules (issue 5): src/nn/state_dict.h's StateDictError
+class StateDictError(Error, RuntimeError):
+    """load_state_dict found missing or unexpected keys, or shapes that differ; .missing_keys and
+    .unexpected_keys list them (a RuntimeError, as torch raises)."""
+
+    missing_keys = ()
+    unexpected_keys = ()

@@ -1,6 +1,8 @@
 """Optimizers and learning-rate schedules with torch.optim's signatures, thin over the C++ ones
 (src/nn/optimizer.h, lr_scheduler.h; docs/nn.md). A step writes every parameter in place, so
 modules and any other handle on a parameter see the new values."""
+import numpy as np
+
 from . import _C
 from .tensor import Tensor
 
@@ -32,11 +34,73 @@ def _groups(params, names):
     return groups
 
 
+# torch's group options that have no meaning here (implementation switches): accepted and dropped
+# when a torch state dict is loaded.
+_TORCH_ONLY_OPTIONS = {"foreach", "capturable", "differentiable", "fused"}
+_BOOL_OPTIONS = {"nesterov", "amsgrad", "maximize"}
+
+
+def _as_tensor(v):
+    if isinstance(v, Tensor):
+        return v
+    if hasattr(v, "detach") and hasattr(v, "numpy"):  # a torch tensor
+        v = v.detach().numpy()
+    return Tensor(np.asarray(v))
+
+
 class Optimizer:
-    """The torch.optim.Optimizer surface: step(), zero_grad(), param_groups (lr is writable)."""
+    """The torch.optim.Optimizer surface: step(), zero_grad(), param_groups (lr is writable),
+    state_dict() and load_state_dict()."""
 
     def __init__(self, impl):
         self._impl = impl
+
+    def state_dict(self):
+        """torch's layout: {"state": {index: {"step": n, "exp_avg": Tensor, ...}}, "param_groups":
+        [{"lr": ..., "betas": (b1, b2), ..., "params": [index, ...]}]}, parameters numbered across
+        the groups in order. The tensors are the optimizer's own (each step replaces them)."""
+        state, groups = self._impl.state_dict()
+        out_state = {}
+        for i, (step, tensors) in state.items():
+            entry = {"step": step}
+            entry.update({k: Tensor._wrap(t) for k, t in tensors})
+            out_state[i] = entry
+        out_groups = []
+        for options, params in groups:
+            g = {}
+            for k, v in options.items():
+                if k == "beta1":
+                    g["betas"] = (v, options["beta2"])
+                elif k != "beta2":
+                    g[k] = bool(v) if k in _BOOL_OPTIONS else v
+            g["params"] = list(params)
+            out_groups.append(g)
+        return {"state": out_state, "param_groups": out_groups}
+
+    def load_state_dict(self, state_dict):
+        """Loads a state_dict() of an optimizer of the same kind over parameters of the same shapes
+        in the same groups (torch's own state dicts load too). Raises ValueError (ArgumentError)
+        for a different group layout, ShapeError for a state tensor of the wrong shape."""
+        if not isinstance(state_dict, dict) or "state" not in state_dict or "param_groups" not in state_dict:
+            raise ValueError("load_state_dict: expected a dict with 'state' and 'param_groups'")
+        state = {}
+        for i, entry in state_dict["state"].items():
+            step = entry.get("step", 0)
+            step = int(float(step.item() if hasattr(step, "item") else step))
+            tensors = [(k, _as_tensor(v)._t) for k, v in entry.items() if k != "step"]
+            state[int(i)] = (step, tensors)
+        groups = []
+        for g in state_dict["param_groups"]:
+            options = {}
+            for k, v in g.items():
+                if k == "params" or k in _TORCH_ONLY_OPTIONS:
+                    continue
+                if k == "betas":
+                    options["beta1"], options["beta2"] = float(v[0]), float(v[1])
+                else:
+                    options[k] = float(v)  # C++ checks the names against the optimizer's
+            groups.append((options, [int(p) for p in g["params"]]))
+        self._impl.load_state_dict(state, groups)
 
     def step(self):
         self._impl.step()
@@ -62,16 +126,19 @@ class _Group(dict):
 
 
 class SGD(Optimizer):
+    _option_names = {"lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize"}
+
     def __init__(self, params, lr, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, *, maximize=False):
-        names = {"lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize"}
-        super().__init__(_O.SGD(_groups(params, names), lr, momentum, dampening, weight_decay, nesterov, maximize))
+        super().__init__(_O.SGD(_groups(params, self._option_names), lr, momentum, dampening, weight_decay, nesterov,
+                                maximize))
 
 
 class Adam(Optimizer):
+    _option_names = {"lr", "eps", "weight_decay", "amsgrad", "maximize"}
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, amsgrad=False, *,
                  maximize=False):
-        names = {"lr", "eps", "weight_decay", "amsgrad", "maximize"}
-        super().__init__(_O.Adam(_groups(params, names), lr, betas[0], betas[1], eps, weight_decay, amsgrad, maximize,
+        super().__init__(_O.Adam(_groups(params, self._option_names), lr, betas[0], betas[1], eps, weight_decay, amsgrad, maximize,
                                  self._decoupled))
 
     _decoupled = False

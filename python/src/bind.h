@@ -19,6 +19,7 @@ void bind_random(py::module_& m);
 void bind_compose(py::module_& m);
 void bind_autograd(py::module_& m);
 void bind_optim(py::module_& m);  // optimizers and schedules (src/nn)  // autograd: after the Tensor class it extends
+void bind_nn(py::module_& m);  // modules: the layer math of src/nn (nn_bind.cpp)
 
 // ---- conversions (convert.cpp)
 

@@ -19,6 +19,27 @@ std::vector<ParamGroup> groups_of(const Groups& gs) {
   return out;
 }
 
+// OptimizerState as plain containers ({index: (step, [(name, tensor)])}, [(options, [index])]):
+// onegrad/optim.py turns them into torch's {"state": ..., "param_groups": ...}.
+using StateLists = std::map<int64_t, std::pair<int64_t, std::vector<std::pair<std::string, Tensor>>>>;
+using GroupLists = std::vector<std::pair<std::map<std::string, double>, std::vector<int64_t>>>;
+
+std::pair<StateLists, GroupLists> state_of(const nn::Optimizer& opt) {
+  nn::OptimizerState s = opt.state_dict();
+  StateLists state;
+  for (auto& [i, ps] : s.state) state[i] = {ps.step, ps.tensors};
+  GroupLists groups;
+  for (size_t g = 0; g < s.group_options.size(); g++) groups.emplace_back(s.group_options[g], s.group_params[g]);
+  return {state, groups};
+}
+
+void load_state(nn::Optimizer& opt, const StateLists& state, const GroupLists& groups) {
+  nn::OptimizerState s;
+  for (const auto& [i, st] : state) s.state[i] = {st.first, st.second};
+  for (const auto& [options, params] : groups) s.group_options.push_back(options), s.group_params.push_back(params);
+  opt.load_state_dict(s);
+}
+
 }  // namespace
 
 void bind_optim(py::module_& m) {
@@ -30,6 +51,8 @@ void bind_optim(py::module_& m) {
       .def("set_lr", &nn::Optimizer::set_lr, py::arg("lr"), py::arg("group") = 0)
       .def("num_groups", [](nn::Optimizer& opt) { return opt.param_groups().size(); })
       .def("group_options", [](nn::Optimizer& opt, size_t i) { return opt.param_groups().at(i).options; })
+      .def("state_dict", &state_of)
+      .def("load_state_dict", &load_state)
       .def("set_group_option", [](nn::Optimizer& opt, size_t i, const std::string& k, double v) {
         opt.param_groups().at(i).options[k] = v;
       });

@@ -12,6 +12,20 @@
 
 namespace onegrad::nn {
 
+// What Optimizer::state_dict gives and load_state_dict takes, in torch's layout: per parameter
+// (numbered across the groups in order, as torch numbers them) its step count and named state
+// tensors ("momentum_buffer"; "exp_avg", "exp_avg_sq", "max_exp_avg_sq"), and per group its
+// options and the numbers of its parameters.
+struct OptimizerState {
+  struct ParamState {
+    int64_t step = 0;
+    std::vector<std::pair<std::string, Tensor>> tensors;
+  };
+  std::map<int64_t, ParamState> state;  // parameters that have state (stepped at least once)
+  std::vector<std::map<std::string, double>> group_options;
+  std::vector<std::vector<int64_t>> group_params;
+};
+
 // Parameters with their own hyperparameters (torch's param groups): "lr", "momentum", ...
 struct ParamGroup {
   std::vector<Tensor> params;
@@ -29,6 +43,13 @@ class Optimizer {
   double lr(size_t group = 0) const { return groups_.at(group).options.at("lr"); }
   void set_lr(double lr, size_t group = 0) { groups_.at(group).options["lr"] = lr; }
   virtual std::string name() const = 0;
+  // The state (handles on the optimizer's own tensors, which each step replaces rather than
+  // writes) and a load of it into an optimizer over parameters of the same shapes in the same
+  // groups: options, step counts and state tensors (cast to each parameter's dtype). A different
+  // group layout is an ArgumentError, a state tensor of the wrong shape a ShapeError; nothing is
+  // changed when either is raised.
+  OptimizerState state_dict() const;
+  void load_state_dict(const OptimizerState& s);
 
  protected:
   // `defaults` fill what a group leaves out; every group's parameters are checked (floats, leaves).
@@ -37,6 +58,8 @@ class Optimizer {
   virtual Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
                         std::vector<Tensor>& state, int64_t step) = 0;
   void check_option(const std::string& key, bool ok, const std::string& why) const;
+  // The names of the state tensors update() keeps, in their order (torch's state keys).
+  virtual std::vector<std::string> state_names() const = 0;
 
  private:
   std::vector<ParamGroup> groups_;
@@ -57,6 +80,7 @@ class SGD : public Optimizer {
   std::string name() const override { return "SGD"; }
 
  protected:
+  std::vector<std::string> state_names() const override { return {"momentum_buffer"}; }
   Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
                 std::vector<Tensor>& state, int64_t step) override;
 };
@@ -74,6 +98,7 @@ class Adam : public Optimizer {
   std::string name() const override { return decoupled_ ? "AdamW" : "Adam"; }
 
  protected:
+  std::vector<std::string> state_names() const override { return {"exp_avg", "exp_avg_sq", "max_exp_avg_sq"}; }
   Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
                 std::vector<Tensor>& state, int64_t step) override;
 

@@ -1,6 +1,21 @@
-"""onegrad.nn: neural-network building blocks. `functional` holds the stateless ops under PyTorch's
-names (torch.nn.functional); layers and optimizers come with training (issue 5)."""
+"""onegrad.nn: neural-network building blocks under torch.nn's names. `functional` holds the
+stateless ops (torch.nn.functional); Module and the layers are in Python so models subclass them as
+in torch (docs/nn.md "Modules"); the C++ twins are in src/nn."""
 
-from . import functional
+from . import functional, init
+from .activation import GELU, LeakyReLU, MultiheadAttention, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .container import Flatten, ModuleList, Sequential
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
+from .dropout import Dropout
+from .linear import Identity, Linear
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .module import Module, Parameter
+from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm, RMSNorm
+from .pooling import AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .sparse import Embedding
 
-__all__ = ["functional"]
+__all__ = ["functional", "init", "Module", "Parameter", "Linear", "Identity", "Conv1d", "Conv2d", "Conv3d",
+           "ConvTranspose1d", "ConvTranspose2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm", "RMSNorm",
+           "Embedding", "Dropout", "MultiheadAttention", "Sequential", "ModuleList", "Flatten", "ReLU", "GELU", "Tanh",
+           "Sigmoid", "SiLU", "LeakyReLU", "Softmax", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d",
+           "CrossEntropyLoss", "MSELoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss"]

@@ -87,3 +87,54 @@ def pad(input, pad, mode="constant", value=None):
         raise TypeError(f"pad: expected a tuple of ints, got {pad!r}")
     return input._pad_mode(tuple(pad), mode, value)
 # ---- end shape ops
+# ---- modules (issue 5): the functions the layers of onegrad.nn call (docs/nn.md "Modules")
+from .. import _C  # noqa: E402
+from ..errors import DTypeError as _DTypeError  # noqa: E402
+
+
+def linear(input, weight, bias=None):
+    """input @ weight.T + bias (torch.nn.functional.linear)."""
+    y = input @ weight.T
+    return y if bias is None else y + bias
+
+
+def embedding(input, weight, padding_idx=None):
+    """Rows of weight picked by integer indices: (...) -> (..., dim); the row padding_idx passes
+    no gradient back (torch)."""
+    if not input.dtype.is_int:
+        raise _DTypeError(f"embedding: indices must be integers, got {input.dtype.name}")
+    w = weight
+    if padding_idx is not None:
+        is_pad = _Tensor.arange(weight.shape[0]).reshape(-1, 1).eq(int(padding_idx))
+        w = is_pad.where(weight.detach(), weight)
+    return w.index_select(0, input.flatten()).reshape(*input.shape, weight.shape[1])
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """input / sqrt(mean(input^2 over normalized_shape) + eps) * weight (torch 2.4; src/nn/norm_layers.h)."""
+    shape = [int(normalized_shape)] if isinstance(normalized_shape, int) else [int(d) for d in normalized_shape]
+    return input._wrap(_C.nn.rms_norm(input._t, shape, None if weight is None else weight._t,
+                                      None if eps is None else float(eps)))
+
+
+def relu(input, inplace=False):
+    return input.relu()
+
+
+def gelu(input, approximate="none"):
+    return input.gelu(approximate)
+
+
+def tanh(input):
+    return input.tanh()
+
+
+def sigmoid(input):
+    return input.sigmoid()
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    x = input if dtype is None else input.cast(dtype)
+    return x.softmax(dim=-1 if dim is None else dim)
+
+# ---- end modules

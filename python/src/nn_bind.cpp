@@ -1,0 +1,29 @@
+// onegrad._C.nn: the layer math of src/nn that Tensor has no method for (norm_layers.h,
+// attention_layer.h), so the Python layers in onegrad/nn stay thin and compute what the C++
+// layers compute.
+#include <pybind11/stl.h>
+
+#include "bind.h"
+#include "nn/attention_layer.h"
+#include "nn/norm_layers.h"
+
+namespace onegrad::python {
+
+void bind_nn(py::module_& m) {
+  py::module_ n = m.def_submodule("nn", "layer math of src/nn (norm_layers.h, attention_layer.h)");
+  n.def("update_running_stats", &nn::update_running_stats, py::arg("x"), py::arg("running_mean"),
+        py::arg("running_var"), py::arg("num_batches_tracked"), py::arg("momentum"));
+  n.def("rms_norm", &nn::rms_norm, py::arg("x"), py::arg("normalized_shape"), py::arg("weight"), py::arg("eps"));
+  n.def("multi_head_attention",
+        [](const Tensor& q, const Tensor& k, const Tensor& v, int64_t heads, const Tensor& in_w,
+           const std::optional<Tensor>& in_b, const Tensor& out_w, const std::optional<Tensor>& out_b,
+           const std::optional<Tensor>& key_padding_mask, bool need_weights, const std::optional<Tensor>& attn_mask,
+           bool average, double dropout_p, bool training, bool batch_first) {
+          nn::AttentionOutput r = nn::multi_head_attention(q, k, v, heads, in_w, in_b, out_w, out_b, key_padding_mask,
+                                                           need_weights, attn_mask, average, dropout_p, training,
+                                                           batch_first);
+          return std::make_pair(r.output, r.weights);
+        });
+}
+
+}  // namespace onegrad::python

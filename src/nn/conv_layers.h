@@ -1,0 +1,57 @@
+// Convolution layers (torch.nn.Conv1d, Conv2d, ConvTranspose2d) over Tensor::conv and
+// Tensor::conv_transpose. Spatial arguments hold one value for every axis or one per axis.
+#pragma once
+#include "nn/module.h"
+
+namespace onegrad::nn {
+
+// Weight (out, in/groups, k...) and bias (out,) ~ U(±1/sqrt(in/groups * prod(k))), as torch.
+class ConvNd : public Module {
+ public:
+  Tensor forward(const Tensor& x) override;
+  Tensor weight;
+  std::optional<Tensor> bias;
+  std::vector<int64_t> stride, padding, dilation;
+  int64_t groups;
+
+ protected:
+  ConvNd(int64_t nd, int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size,
+         std::vector<int64_t> stride, std::vector<int64_t> padding, std::vector<int64_t> dilation, int64_t groups,
+         bool bias);
+
+ private:
+  int64_t nd_;
+};
+
+class Conv1d : public ConvNd {
+ public:
+  Conv1d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size, std::vector<int64_t> stride = {1},
+         std::vector<int64_t> padding = {0}, std::vector<int64_t> dilation = {1}, int64_t groups = 1, bool bias = true)
+      : ConvNd(1, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias) {}
+  std::string name() const override { return "Conv1d"; }
+};
+
+class Conv2d : public ConvNd {
+ public:
+  Conv2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size, std::vector<int64_t> stride = {1},
+         std::vector<int64_t> padding = {0}, std::vector<int64_t> dilation = {1}, int64_t groups = 1, bool bias = true)
+      : ConvNd(2, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias) {}
+  std::string name() const override { return "Conv2d"; }
+};
+
+// torch's argument order (output_padding, groups, bias, then dilation); weight (in, out/groups, kh, kw).
+class ConvTranspose2d : public Module {
+ public:
+  ConvTranspose2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size,
+                  std::vector<int64_t> stride = {1}, std::vector<int64_t> padding = {0},
+                  std::vector<int64_t> output_padding = {0}, int64_t groups = 1, bool bias = true,
+                  std::vector<int64_t> dilation = {1});
+  Tensor forward(const Tensor& x) override;
+  std::string name() const override { return "ConvTranspose2d"; }
+  Tensor weight;
+  std::optional<Tensor> bias;
+  std::vector<int64_t> stride, padding, output_padding, dilation;
+  int64_t groups;
+};
+
+}  // namespace onegrad::nn

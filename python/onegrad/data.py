@@ -13,6 +13,8 @@ next epoch. A missing data set raises onegrad.errors.FileError saying how to ins
 import os
 from collections import namedtuple
 
+import numpy as np
+
 from . import _C
 from .tensor import Tensor
 
@@ -55,9 +57,9 @@ class DataLoader:
     len() is the number of batches per epoch."""
 
     def __init__(self, dataset, batch_size=1, shuffle=False, drop_last=False, seed=0):
-        self._single = isinstance(dataset, Tensor)
+        self._single = isinstance(dataset, (Tensor, np.ndarray))
         if self._single:
-            tensors = (dataset,)
+            tensors = (dataset if isinstance(dataset, Tensor) else Tensor(dataset),)
         elif isinstance(dataset, TensorDataset):
             tensors = dataset.tensors
         else:

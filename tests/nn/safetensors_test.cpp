@@ -170,6 +170,11 @@ TEST(Safetensors, MalformedFilesNameTheFileAndTheProblem) {
                       "tensor 'x': BOOL element 1 is byte 2, neither 0 nor 1");
 }
 
+TEST(Safetensors, ADeeplyNestedHeaderIsRejectedWithoutOverflowingTheStack) {
+  std::string deep = "{\"x\": " + std::string(200000, '[') + std::string(200000, ']') + "}";
+  expect_format_error(hand_file(deep, {}), "tensor 'x': the entry is a JSON array, not an object");
+}
+
 TEST(Safetensors, AnEmptyHeaderIsAFileOfNoTensors) {
   SafetensorsContents c = parse_safetensors(hand_file("{}", {}), "empty");
   EXPECT_TRUE(c.tensors.empty());

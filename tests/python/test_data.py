@@ -94,6 +94,8 @@ def test_data_loader_batches_in_order():
     assert len(DataLoader([Tensor(x), Tensor(y)], batch_size=4, drop_last=True)) == 2
     single = list(DataLoader(Tensor(y), batch_size=6))  # a single Tensor yields Tensors
     assert isinstance(single[0], Tensor) and single[1].numpy().tolist() == [6, 7, 8, 9]
+    from_numpy = list(DataLoader(x, batch_size=8))  # a numpy array is one tensor, not a list of rows
+    np.testing.assert_array_equal(from_numpy[1].numpy(), x[8:])
 
 
 def test_data_loader_shuffle_is_seeded_and_each_pass_is_the_next_epoch():

@@ -96,7 +96,7 @@ TEST(FashionMNIST, TheDebianFilesLoadFast) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(train.images.shape, (std::vector<int64_t>{60000, 1, 28, 28}));
   EXPECT_EQ(train.labels.shape, std::vector<int64_t>{60000});
-  // A generous bound for a shared machine; it takes about a fifth of a second alone.
+  // A generous bound for a shared machine; it takes 0.2-0.4 s, mostly inflating.
   EXPECT_LT(seconds, 3.0);
   std::cout << "[ info ] Fashion-MNIST train split read in " << seconds << " s\n";
   FashionMNIST test = load_fashion_mnist(false);

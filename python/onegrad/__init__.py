@@ -16,6 +16,9 @@ from . import autograd
 from . import optim
 from .autograd import enable_grad, no_grad, set_grad_enabled
 from . import nn
+# data (issue 5): IDX files, Fashion-MNIST, DataLoader; the safetensors format
+from . import data, safetensors
+from .errors import FileError, FormatError
 # random (THREEFRY): torch-named free functions
 from ._random import (bernoulli, initial_seed, manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
                       randn, randn_like, randperm, uniform)
@@ -30,3 +33,4 @@ __all__ = ["Tensor", "nn", "DType", "dtypes", "errors", "Error", "ShapeError", "
 __all__ += ["autograd", "no_grad", "enable_grad", "set_grad_enabled"]  # autograd
 __all__ += ["manual_seed", "initial_seed", "rand", "randn", "randint", "randperm", "normal", "uniform", "multinomial",
             "bernoulli", "rand_like", "randn_like", "randint_like"]  # random
+__all__ += ["data", "safetensors", "FormatError", "FileError"]  # data (issue 5)

@@ -15,6 +15,8 @@ catches ValueError around a bad reshape, or TypeError around a bad dtype, keeps 
     InternalError  RuntimeError   a broken invariant (a bug in onegrad)
     ParseError     ValueError     text that does not parse (.line and .column)
     ArgumentError  ValueError     an argument value an op does not take (reduction='avg')
+    FormatError    ValueError     a file whose contents break its format (safetensors, IDX, gzip)
+    FileError      OSError        a file that cannot be opened/read/written, or a data set not installed
 
 Error itself is not a RuntimeError: a shape mistake is a ValueError, not a runtime failure.
 """
@@ -77,3 +79,14 @@ class StateDictError(Error, RuntimeError):
 
     missing_keys = ()
     unexpected_keys = ()
+
+
+# data (issue 5)
+class FormatError(Error, ValueError):
+    """A file whose contents break its format (a bad safetensors header, an IDX file cut short); the
+    message names the file and the problem."""
+
+
+class FileError(Error, OSError):
+    """A file that cannot be opened, read or written, or a data set that is not installed; the
+    message names the path and says what to do."""

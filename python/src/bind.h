@@ -18,6 +18,8 @@ void bind_random(py::module_& m);
 // compose (issue 4 item 4): matmul family, einsum, gather/scatter, constructors; _C.spec (compose_bind.cpp).
 void bind_compose(py::module_& m);
 void bind_autograd(py::module_& m);
+// data (issue 5): safetensors, IDX, Fashion-MNIST, DataLoader as _C.data (data_bind.cpp).
+void bind_data(py::module_& m);
 void bind_optim(py::module_& m);  // optimizers and schedules (src/nn)  // autograd: after the Tensor class it extends
 void bind_nn(py::module_& m);  // modules: the layer math of src/nn (nn_bind.cpp)
 

@@ -3,7 +3,7 @@
 // which is one line in Python. The class is looked up when an error happens, so the import order
 // of onegrad/__init__.py does not matter.
 #include "bind.h"
-#include "uop/errors.h"
+#include "uop/file_errors.h"
 
 namespace onegrad::python {
 
@@ -51,6 +51,10 @@ void bind_errors(py::module_& m) {
       set_error("RewriteError", e);
     } catch (const ArgumentError& e) {  // reductions/losses (issue 4)
       set_error("ArgumentError", e);
+    } catch (const FormatError& e) {  // data (issue 5)
+      set_error("FormatError", e);
+    } catch (const FileError& e) {  // data (issue 5)
+      set_error("FileError", e);
     } catch (const InternalError& e) {
       set_error("InternalError", e);
     } catch (const Error& e) {

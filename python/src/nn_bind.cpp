@@ -5,12 +5,39 @@
 
 #include "bind.h"
 #include "nn/attention_layer.h"
+#include "nn/checkpoint.h"
 #include "nn/norm_layers.h"
 
 namespace onegrad::python {
 
+namespace {
+
+// A Python module's state dict arrives as (name, tensor) pairs in its order.
+nn::StateDict state_dict_of(const std::vector<std::pair<std::string, Tensor>>& entries) {
+  nn::StateDict d;
+  for (const auto& [name, t] : entries) d.set(name, t);
+  return d;
+}
+
+}  // namespace
+
 void bind_nn(py::module_& m) {
-  py::module_ n = m.def_submodule("nn", "layer math of src/nn (norm_layers.h, attention_layer.h)");
+  py::module_ n = m.def_submodule("nn", "layer math of src/nn (norm_layers.h, attention_layer.h, checkpoint.h)");
+  // checkpoints: the file layout is checkpoint.h's, whichever language wrote it
+  n.def(
+      "save_checkpoint",
+      [](const std::string& path, const std::vector<std::pair<std::string, Tensor>>& model, nn::Optimizer* opt) {
+        nn::save_checkpoint(path, state_dict_of(model), opt);
+      },
+      py::arg("path"), py::arg("model_state"), py::arg("optimizer") = nullptr);
+  n.def(
+      "read_checkpoint",
+      [](const std::string& path, nn::Optimizer* opt) {
+        std::vector<std::pair<std::string, Tensor>> out;
+        for (const auto& [name, t] : nn::read_checkpoint(path, opt)) out.emplace_back(name, t);
+        return out;
+      },
+      py::arg("path"), py::arg("optimizer") = nullptr);
   n.def("update_running_stats", &nn::update_running_stats, py::arg("x"), py::arg("running_mean"),
         py::arg("running_var"), py::arg("num_batches_tracked"), py::arg("momentum"));
   n.def("rms_norm", &nn::rms_norm, py::arg("x"), py::arg("normalized_shape"), py::arg("weight"), py::arg("eps"));

@@ -3,10 +3,12 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "cli.h"
+#include "uop/file_errors.h"
 #include "uop/text.h"
 
 using namespace onegrad;
@@ -137,4 +139,72 @@ TEST(CliProcess, ExitCodesAndStreams) {
   ASSERT_NE(fgets(buf, sizeof buf, p), nullptr);
   pclose(p);
   EXPECT_STREQ(buf, "x\n");
+}
+
+// ---- onegrad train (tools/onegrad/train_command.cpp) on a tiny data set in Fashion-MNIST's layout
+
+namespace {
+
+// An IDX file of uint8 (magic 0x00 0x00 0x08 ndim, big-endian dims, the bytes).
+void write_idx_u8(const std::string& path, const std::vector<uint32_t>& dims, const std::vector<uint8_t>& values) {
+  std::ofstream f(path, std::ios::binary);
+  f.put(0).put(0).put(0x08).put(char(dims.size()));
+  for (uint32_t d : dims) f.put(char(d >> 24)).put(char(d >> 16)).put(char(d >> 8)).put(char(d));
+  f.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size()));
+}
+
+// n images of class i % 10 whose brightness says the class, as split `prefix` ("train" or "t10k").
+void write_split(const std::string& dir, const std::string& prefix, uint32_t n) {
+  std::vector<uint8_t> pixels, labels;
+  for (uint32_t i = 0; i < n; i++) {
+    labels.push_back(uint8_t(i % 10));
+    pixels.insert(pixels.end(), 28 * 28, uint8_t(25 * (i % 10)));
+  }
+  write_idx_u8(dir + "/" + prefix + "-images-idx3-ubyte", {n, 28, 28}, pixels);
+  write_idx_u8(dir + "/" + prefix + "-labels-idx1-ubyte", {n}, labels);
+}
+
+}  // namespace
+
+TEST(CliTrain, TrainsEvaluatesAndSavesACheckpoint) {
+  std::string dir = ::testing::TempDir() + "onegrad_cli_train";
+  std::filesystem::create_directories(dir);
+  write_split(dir, "train", 40);
+  write_split(dir, "t10k", 20);
+  std::string ck = dir + "/ck.safetensors";
+  Result r = run({"train", "--data", dir, "--epochs", "2", "--batch", "8", "--lr", "0.01", "--checkpoint", ck});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("Fashion-MNIST: 40 training and 20 test images"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("epoch 2: train loss"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("done: 2 epochs"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("epoch 1/2 ["), std::string::npos) << r.err;  // the progress bar
+  EXPECT_NE(r.err.find("images/s"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(ck));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliTrain, BadOptionsAndMissingDataAreReported) {
+  Result r = run({"train", "--epochs", "0"});
+  EXPECT_EQ(r.code, cli::kUsage);
+  EXPECT_NE(r.err.find("must be positive"), std::string::npos) << r.err;
+  r = run({"train", "--batch", "x"});
+  EXPECT_EQ(r.code, cli::kUsage);
+  EXPECT_NE(r.err.find("bad value 'x' for --batch"), std::string::npos) << r.err;
+  r = run({"train", "--speed", "3"});
+  EXPECT_EQ(r.code, cli::kUsage);
+  EXPECT_NE(r.err.find("unknown option --speed"), std::string::npos) << r.err;
+  r = run({"train", "--lr"});
+  EXPECT_NE(r.err.find("--lr needs a value"), std::string::npos) << r.err;
+  std::string empty = ::testing::TempDir() + "onegrad_cli_no_data";
+  std::filesystem::create_directories(empty);
+  EXPECT_THROW(
+      {
+        try {
+          run({"train", "--data", empty});
+        } catch (const FileError& e) {
+          EXPECT_NE(std::string(e.what()).find("apt-get install dataset-fashion-mnist"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      FileError);
 }

@@ -16,6 +16,8 @@ commands:
       'a if c else b'); each variable needs bounds. --trace lists the rules that fired.
   uop print FILE
       parse a UOp graph in the text form (FILE or - for stdin), verify it, print it back
+  train [--epochs N] [--batch N] [--lr X] [--seed N] [--limit N] [--data DIR] [--checkpoint FILE]
+      train a small CNN on Fashion-MNIST on the CPU, evaluate it and save a checkpoint
   help
       this text
 )";
@@ -35,6 +37,7 @@ int run(const Args& args, std::ostream& out, std::ostream& err) {
   }
   if (cmd == "simplify") return run_simplify(rest, out, err);
   if (cmd == "uop") return run_uop(rest, out, err);
+  if (cmd == "train") return run_train(rest, out, err);
   err << "onegrad: unknown command '" << cmd << "'\n\n" << kUsageText;
   return kUsage;
 }

@@ -16,6 +16,7 @@ using Args = std::vector<std::string>;
 
 int run_simplify(const Args& args, std::ostream& out, std::ostream& err);
 int run_uop(const Args& args, std::ostream& out, std::ostream& err);
+int run_train(const Args& args, std::ostream& out, std::ostream& err);
 int run(const Args& args, std::ostream& out, std::ostream& err);  // the whole tool, argv[1..]
 
 }  // namespace onegrad::cli

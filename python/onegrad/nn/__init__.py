@@ -4,6 +4,7 @@ in torch (docs/nn.md "Modules"); the C++ twins are in src/nn."""
 
 from . import functional, init
 from .activation import GELU, LeakyReLU, MultiheadAttention, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .checkpoint import load_checkpoint, save_checkpoint
 from .container import Flatten, ModuleList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout
@@ -18,4 +19,5 @@ __all__ = ["functional", "init", "Module", "Parameter", "Linear", "Identity", "C
            "ConvTranspose1d", "ConvTranspose2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm", "RMSNorm",
            "Embedding", "Dropout", "MultiheadAttention", "Sequential", "ModuleList", "Flatten", "ReLU", "GELU", "Tanh",
            "Sigmoid", "SiLU", "LeakyReLU", "Softmax", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d",
-           "CrossEntropyLoss", "MSELoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss"]
+           "CrossEntropyLoss", "MSELoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
+           "save_checkpoint", "load_checkpoint"]

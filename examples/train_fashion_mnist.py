@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""The main job: train a small CNN on Fashion-MNIST on the CPU, evaluate it, save a checkpoint.
+
+  PYTHONPATH=build/python /usr/bin/python3 examples/train_fashion_mnist.py [--epochs 3] [--batch 64]
+
+The data comes from Debian's dataset-fashion-mnist (/usr/share/datasets/fashion-mnist/; set
+ONEGRAD_FASHION_MNIST to read it from elsewhere). The model is two conv layers with pooling and two
+linear layers, trained with Adam; each epoch prints a progress bar (loss, accuracy, images/s) and
+the test accuracy. The checkpoint is a safetensors file (model weights and the optimizer's state).
+"""
+import argparse
+import sys
+import time
+
+import numpy as np
+
+import onegrad
+from onegrad import Tensor, nn
+from onegrad.data import DataLoader, load_fashion_mnist
+from onegrad.progress import ProgressBar
+
+
+def make_model():
+    return nn.Sequential(
+        nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Linear(16 * 7 * 7, 64), nn.ReLU(), nn.Linear(64, 10))
+
+
+def normalize(images: Tensor) -> Tensor:
+    """uint8 pixels to float32 in [-1, 1]."""
+    return images.float() * (2.0 / 255.0) - 1.0
+
+
+def train_epoch(model, opt, loader, epoch, epochs):
+    model.train()
+    bar = ProgressBar(len(loader), f"epoch {epoch}/{epochs}")
+    seen = correct = 0
+    loss_sum = 0.0
+    for images, labels in loader:
+        opt.zero_grad()
+        logits = model(normalize(images))
+        loss = logits.cross_entropy(labels)
+        loss.backward()
+        opt.step()
+        hits = logits.argmax(-1).eq(labels).sum()
+        Tensor.realize_all(loss, hits)  # one schedule: the step's kernels and the accuracy count
+        n = labels.shape[0]
+        seen += n
+        correct += int(hits.item())
+        loss_sum += loss.item() * n
+        bar.update(n, loss=loss_sum / seen, acc=correct / seen)
+    bar.close()
+    return loss_sum / seen, correct / seen
+
+
+def evaluate(model, loader):
+    model.eval()
+    correct = seen = 0
+    with onegrad.no_grad():
+        for images, labels in loader:
+            correct += int(model(normalize(images)).argmax(-1).eq(labels).sum().item())
+            seen += labels.shape[0]
+    return correct / seen
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--limit", type=int, default=0, help="train on the first N images only (a quick check)")
+    ap.add_argument("--checkpoint", default="fashion_mnist_cnn.safetensors")
+    args = ap.parse_args()
+
+    onegrad.manual_seed(args.seed)
+    try:
+        train, test = load_fashion_mnist(train=True), load_fashion_mnist(train=False)
+    except onegrad.FileError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    train_images, train_labels = train
+    if args.limit:
+        train_images, train_labels = train_images[:args.limit], train_labels[:args.limit]
+    print(f"Fashion-MNIST: {train_images.shape[0]} training and {test.images.shape[0]} test images")
+    train_loader = DataLoader((train_images, train_labels), batch_size=args.batch, shuffle=True, seed=args.seed)
+    test_loader = DataLoader(test, batch_size=1000)
+
+    model = make_model()
+    opt = onegrad.optim.Adam(model.parameters(), lr=args.lr)
+    print(f"model: {sum(p.numel() for p in model.parameters())} parameters, Adam lr {args.lr}, batch {args.batch}")
+
+    start = time.perf_counter()
+    accuracy = 0.0
+    for epoch in range(1, args.epochs + 1):
+        loss, train_acc = train_epoch(model, opt, train_loader, epoch, args.epochs)
+        accuracy = evaluate(model, test_loader)
+        print(f"  epoch {epoch}: train loss {loss:.4f}, train accuracy {train_acc:.2%}, test accuracy {accuracy:.2%}")
+    elapsed = time.perf_counter() - start
+
+    nn.save_checkpoint(args.checkpoint, model, opt)
+    images = args.epochs * train_images.shape[0]
+    print(f"done: {args.epochs} epochs in {elapsed:.1f} s ({images / elapsed:.0f} images/s overall), "
+          f"test accuracy {accuracy:.2%}, checkpoint {args.checkpoint}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

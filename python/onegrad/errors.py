@@ -15,6 +15,7 @@ catches ValueError around a bad reshape, or TypeError around a bad dtype, keeps 
     InternalError  RuntimeError   a broken invariant (a bug in onegrad)
     ParseError     ValueError     text that does not parse (.line and .column)
     ArgumentError  ValueError     an argument value an op does not take (reduction='avg')
+    FunctionError  TypeError      a traced function used wrongly (implicit capture; docs/function.md)
 
 Error itself is not a RuntimeError: a shape mistake is a ValueError, not a runtime failure.
 """
@@ -68,3 +69,9 @@ class ParseError(Error, ValueError):
 # reductions/losses (issue 4)
 class ArgumentError(Error, ValueError):
     """An argument value an op does not take (a bad reduction name, label_smoothing outside [0, 1])."""
+
+
+# function (issue 5)
+class FunctionError(Error, TypeError):
+    """A traced function (@onegrad.function) used wrongly: it reads a tensor that is not one of its
+    arguments, or realizes a value traced from them. The message names the function."""

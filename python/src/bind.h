@@ -19,6 +19,7 @@ void bind_random(py::module_& m);
 void bind_compose(py::module_& m);
 void bind_autograd(py::module_& m);
 void bind_optim(py::module_& m);  // optimizers and schedules (src/nn)  // autograd: after the Tensor class it extends
+void bind_function(py::module_& m);  // function (issue 5): _C.TracedFunction, _C.engine_stats
 
 // ---- conversions (convert.cpp)
 

@@ -51,6 +51,8 @@ void bind_errors(py::module_& m) {
       set_error("RewriteError", e);
     } catch (const ArgumentError& e) {  // reductions/losses (issue 4)
       set_error("ArgumentError", e);
+    } catch (const FunctionError& e) {  // function (issue 5)
+      set_error("FunctionError", e);
     } catch (const InternalError& e) {
       set_error("InternalError", e);
     } catch (const Error& e) {

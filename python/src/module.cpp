@@ -34,6 +34,7 @@ PYBIND11_MODULE(_C, m) {
   python::bind_compose(m);  // compose (issue 4 item 4): after the Tensor class it extends
   python::bind_autograd(m);  // autograd (issue 5)
   python::bind_optim(m);
+  python::bind_function(m);  // function (issue 5)
   m.def("dtype_info", &python::dtype_info);
   m.def("promote_types", [](const std::string& a, const std::string& b) {
     return promote_types(python::to_dtype(a), python::to_dtype(b)).name();

@@ -6,6 +6,7 @@
 
 #include "tensor/shape_util.h"
 #include "uop/errors.h"
+#include "uop/resolve_function.h"
 
 namespace onegrad {
 
@@ -41,10 +42,32 @@ std::vector<UOpRef> topological_order(const UOpRef& root) {
   return order;
 }
 
+std::unordered_map<const UOp*, Tensor> gradient_walk(const Tensor& root, const Tensor& root_grad,
+                                                     const std::vector<UOpRef>& targets);
+
 }  // namespace
 
+// spec: FUNCTION is "Gradient-able". Its gradient is the gradient of the resolved graph (each PARAM
+// k substituted by a_k): the per-primitive rules apply unchanged, a FUNCTION with several outputs
+// gathers the shares of all its GETTUPLEs, and the schedule resolves FUNCTIONs anyway, so a
+// backward FUNCTION would not make fewer kernels (docs/function.md, "Gradient").
 std::unordered_map<const UOp*, Tensor> compute_gradient(const Tensor& root, const Tensor& root_grad,
                                                         const std::vector<UOpRef>& targets) {
+  UOpRef resolved = resolve_functions(root.uop());
+  if (resolved == root.uop()) return gradient_walk(root, root_grad, targets);
+  std::vector<UOpRef> resolved_targets;
+  for (const UOpRef& t : targets) resolved_targets.push_back(resolve_functions(t));
+  auto found = gradient_walk(Tensor(resolved, root.device()), root_grad, resolved_targets);
+  std::unordered_map<const UOp*, Tensor> out;
+  for (size_t i = 0; i < targets.size(); i++)
+    if (auto it = found.find(resolved_targets[i].get()); it != found.end()) out.emplace(targets[i].get(), it->second);
+  return out;
+}
+
+namespace {
+
+std::unordered_map<const UOp*, Tensor> gradient_walk(const Tensor& root, const Tensor& root_grad,
+                                                     const std::vector<UOpRef>& targets) {
   std::unordered_set<const UOp*> target_set;
   for (const UOpRef& t : targets) target_set.insert(t.get());
   std::vector<UOpRef> order = topological_order(root.uop());
@@ -94,5 +117,7 @@ std::unordered_map<const UOp*, Tensor> compute_gradient(const Tensor& root, cons
   }
   return out;
 }
+
+}  // namespace
 
 }  // namespace onegrad

@@ -58,6 +58,13 @@ struct CompileError : Error {
   using Error::Error;
 };
 
+// function (issue 5): a traced function used wrongly: a tensor it reads that is not one of its
+// arguments (implicit capture), an argument that is neither a Tensor nor a number, a value traced in
+// its body realized while tracing. The message names the function. Python: onegrad.errors.FunctionError.
+struct FunctionError : Error {
+  using Error::Error;
+};
+
 // A broken internal invariant: a bug in onegrad, not in the user's program.
 struct InternalError : Error {
   using Error::Error;

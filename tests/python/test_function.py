@@ -230,3 +230,33 @@ def test_realizing_a_traced_value_is_an_error():
 
     with pytest.raises(FunctionError, match=r"function 'peeks': realize: the value reads PARAM"):
         f(Tensor(np.ones(3, np.float32)))
+
+
+def test_training_steps_through_a_function_match_torch(rng):
+    """SGD on a two-layer net whose forward is a function: the weights are arguments (updated in
+    place by the optimizer), so every step calls one traced body; after the first step nothing is
+    traced or compiled, and the weights follow torch's step for step."""
+    @onegrad.function
+    def forward(x, w1, w2):
+        return (x @ w1).relu() @ w2
+
+    arrays = [rng.standard_normal((5, 4)) * 0.5, rng.standard_normal((4, 3)) * 0.5]
+    ws = [Tensor(a, requires_grad=True) for a in arrays]
+    tws = [torch.tensor(a, requires_grad=True) for a in arrays]
+    opt, topt = onegrad.optim.SGD(ws, lr=0.1, momentum=0.9), torch.optim.SGD(tws, lr=0.1, momentum=0.9)
+    for step in range(3):
+        x, y = rng.standard_normal((8, 5)), rng.standard_normal((8, 3))
+        loss = ((forward(Tensor(x), *ws) - Tensor(y)) ** 2).mean()
+        tloss = ((torch.relu(torch.tensor(x) @ tws[0]) @ tws[1] - torch.tensor(y)) ** 2).mean()
+        opt.zero_grad()
+        topt.zero_grad()
+        loss.backward()
+        tloss.backward()
+        opt.step()
+        topt.step()
+        np.testing.assert_allclose(loss.numpy(), tloss.item(), rtol=1e-12)
+        if step == 1:
+            before = compiled()
+    assert compiled() == before and forward.traces == 1
+    for w, tw in zip(ws, tws):
+        np.testing.assert_allclose(w.numpy(), tw.detach().numpy(), rtol=1e-10, atol=1e-12)

@@ -185,3 +185,8 @@ TEST(Function, RealizingATracedValueIsAnError) {
   }, {"peeks"});
   EXPECT_THROW_MSG(f(floats({1}, {1})), FunctionError, "function 'peeks': realize: the value reads PARAM");
 }
+
+TEST(Function, AnEmptyTensorArgumentIsAnError) {
+  auto f = function([](const Tensor& x) { return x; }, {"identity"});
+  EXPECT_THROW_MSG(f(Tensor()), FunctionError, "function 'identity': an argument is an empty Tensor");
+}

@@ -260,3 +260,23 @@ def test_training_steps_through_a_function_match_torch(rng):
     assert compiled() == before and forward.traces == 1
     for w, tw in zip(ws, tws):
         np.testing.assert_allclose(w.numpy(), tw.detach().numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_captured_weights_follow_optimizer_steps(rng):
+    """allow_implicit with a weight the optimizer updates in place: the capture is the same buffer,
+    so each step's gradient and update match torch, with one trace."""
+    a = rng.standard_normal((4, 3))
+    w, tw = Tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+    f = onegrad.function(lambda x: (x @ w).tanh(), allow_implicit=True)
+    opt, topt = onegrad.optim.SGD([w], lr=0.1), torch.optim.SGD([tw], lr=0.1)
+    for _ in range(3):
+        x = rng.standard_normal((2, 4))
+        opt.zero_grad()
+        topt.zero_grad()
+        f(Tensor(x)).sum().backward()
+        torch.tanh(torch.tensor(x) @ tw).sum().backward()
+        np.testing.assert_allclose(w.grad.numpy(), tw.grad.numpy(), rtol=1e-12, atol=1e-14)
+        opt.step()
+        topt.step()
+        np.testing.assert_allclose(w.numpy(), tw.detach().numpy(), rtol=1e-12, atol=1e-14)
+    assert f.traces == 1

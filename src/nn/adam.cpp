@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "nn/optimizer.h"
+#include "nn/step_scalar.h"
 
 namespace onegrad::nn {
 
@@ -28,7 +29,7 @@ Tensor Adam::update(const Tensor& p0, const Tensor& grad, const std::map<std::st
   double lr = o.at("lr"), b1 = o.at("beta1"), b2 = o.at("beta2"), wd = o.at("weight_decay");
   Tensor g = o.at("maximize") ? grad.neg() : grad;
   Tensor p = p0;
-  if (decoupled_) p = p * (1 - lr * wd);
+  if (decoupled_) p = p * step_scalar(1 - lr * wd, p);
   else if (wd != 0) g = g + p * wd;
   if (state.empty()) {
     Tensor zeros = Tensor::zeros(p.shape(), p.dtype(), p.device());
@@ -40,8 +41,9 @@ Tensor Adam::update(const Tensor& p0, const Tensor& grad, const std::map<std::st
   double bc1 = 1 - std::pow(b1, double(step)), bc2 = 1 - std::pow(b2, double(step));
   Tensor v = state[1];
   if (o.at("amsgrad")) v = state[2] = state[2].maximum(state[1]);
-  Tensor denom = v.sqrt() / std::sqrt(bc2) + o.at("eps");
-  return p - state[0] / denom * (lr / bc1);
+  // the step-dependent factors as buffers (step_scalar.h): one graph, compiled once, for every step
+  Tensor denom = v.sqrt() / step_scalar(std::sqrt(bc2), p) + o.at("eps");
+  return p - state[0] / denom * step_scalar(lr / bc1, p);
 }
 
 }  // namespace onegrad::nn

@@ -2,6 +2,7 @@
 // b = g at the first step, then μ·b + (1 − dampening)·g; nesterov steps along g + μ·b, else b;
 // p ← p − lr·step.
 #include "nn/optimizer.h"
+#include "nn/step_scalar.h"
 
 namespace onegrad::nn {
 
@@ -29,7 +30,7 @@ Tensor SGD::update(const Tensor& p, const Tensor& grad, const std::map<std::stri
     else state[0] = state[0] * mu + g * (1 - o.at("dampening"));
     g = o.at("nesterov") ? g + state[0] * mu : state[0];
   }
-  return p - g * o.at("lr");
+  return p - g * step_scalar(o.at("lr"), p);  // lr as a buffer: schedules change it
 }
 
 }  // namespace onegrad::nn

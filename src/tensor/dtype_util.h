@@ -13,6 +13,9 @@ namespace onegrad {
 // The tensor as a float: float dtypes stay, ints and bool become float32.
 inline Tensor as_float(const Tensor& x) { return x.dtype().is_float() ? x : x.cast(dtypes::float32); }
 
+// A constant of x's dtype and shape holding v (for the float math written as tensor expressions).
+inline Tensor float_const(const Tensor& like, double v) { return full_like(like, ConstValue::from_float(v)); }
+
 inline bool is_half(DType dt) { return dt == dtypes::float16 || dt == dtypes::bfloat16; }
 
 // DTypeError unless x is a float: "<op>: expected a floating-point tensor, got int32".

@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "tensor/broadcast.h"
+#include "tensor/dtype_util.h"
 #include "tensor/gradient.h"
 #include "tensor/shape_util.h"
 #include "uop/errors.h"
@@ -13,8 +14,6 @@ namespace onegrad {
 namespace {
 
 using Grads = std::vector<std::optional<Tensor>>;
-
-Tensor c(const Tensor& like, double v) { return full_like(like, ConstValue::from_float(v)); }
 
 // The ints of a shape operand (a STACK of CONSTs, or one CONST).
 Dims operand_ints(const UOpRef& operand, const char* op) {
@@ -28,13 +27,13 @@ Dims operand_ints(const UOpRef& operand, const char* op) {
 }
 
 // x where the mask holds, else 0 (a mask of bools).
-Tensor masked(const Tensor& mask, const Tensor& x) { return mask.where(x, c(x, 0.0)); }
+Tensor masked(const Tensor& mask, const Tensor& x) { return mask.where(x, float_const(x, 0.0)); }
 
 // Binary MAX: ties split the gradient evenly (tinygrad, and PyTorch's maximum).
 Grads max_rule(const GradInput& in) {
   Tensor a = in.src(0), b = in.src(1);
-  Tensor share = a.gt(b).cast(in.grad.dtype()).add(a.eq(b).cast(in.grad.dtype()).mul(c(in.grad, 0.5)));
-  return {in.grad.mul(share), in.grad.mul(c(in.grad, 1.0).sub(share))};
+  Tensor share = a.gt(b).cast(in.grad.dtype()).add(a.eq(b).cast(in.grad.dtype()).mul(float_const(in.grad, 0.5)));
+  return {in.grad.mul(share), in.grad.mul(float_const(in.grad, 1.0).sub(share))};
 }
 
 // REDUCE keeps the reduced axes as size 1, so g expands straight back to the source's shape.
@@ -50,13 +49,13 @@ Grads reduce_rule(const GradInput& in) {
       return {g.mul(hit).div(count.expand(a.shape()))};
     }
     case Ops::MUL: {  // x / a, with the product of the others where a is 0 (only one zero: else 0)
-      Tensor zero = a.eq(c(a, 0.0));
-      Tensor nonzero = zero.where(c(a, 1.0), a);
+      Tensor zero = a.eq(float_const(a, 0.0));
+      Tensor nonzero = zero.where(float_const(a, 1.0), a);
       auto reduce = [&](const Tensor& t, Ops op) {
         return Tensor(UOp::create(Ops::REDUCE, {t.uop()}, ReduceArg{op, arg.axes}), in.device).expand(a.shape());
       };
       Tensor zeros = reduce(zero.cast(a.dtype()), Ops::ADD), others = reduce(nonzero, Ops::MUL);
-      Tensor at_zero = zeros.eq(c(zeros, 1.0)).where(others, c(a, 0.0));
+      Tensor at_zero = zeros.eq(float_const(zeros, 1.0)).where(others, float_const(a, 0.0));
       return {g.mul(zero.where(at_zero, in.self().expand(a.shape()).div(nonzero)))};
     }
     default: throw InternalError("backward: REDUCE " + std::string(op_name(arg.op)));
@@ -67,8 +66,8 @@ Grads reduce_rule(const GradInput& in) {
 // d/db = x * log(a), 0 at a = 0 (PyTorch's convention for 0^b).
 Grads pow_rule(const GradInput& in) {
   Tensor a = in.src(0), b = in.src(1), g = in.grad;
-  Tensor da = g.mul(b).mul(make_alu(Ops::POW, {a, b.sub(c(b, 1.0))}));
-  Tensor db = masked(a.ne(c(a, 0.0)), g.mul(in.self()).mul(a.log()));
+  Tensor da = g.mul(b).mul(make_alu(Ops::POW, {a, b.sub(float_const(b, 1.0))}));
+  Tensor db = masked(a.ne(float_const(a, 0.0)), g.mul(in.self()).mul(a.log()));
   return {da, db};
 }
 
@@ -146,13 +145,13 @@ const std::vector<std::pair<Ops, GradRule>>& rule_table() {
        }},
       // transcendentals: x = 2^a, log2(a), sin(a), sqrt(a), a^b
       {Ops::EXP2, [](const GradInput& in) -> Grads {
-         return {in.grad.mul(in.self()).mul(c(in.grad, std::numbers::ln2))};
+         return {in.grad.mul(in.self()).mul(float_const(in.grad, std::numbers::ln2))};
        }},
       {Ops::LOG2, [](const GradInput& in) -> Grads {
-         return {in.grad.div(in.src(0).mul(c(in.grad, std::numbers::ln2)))};
+         return {in.grad.div(in.src(0).mul(float_const(in.grad, std::numbers::ln2)))};
        }},
       {Ops::SIN, [](const GradInput& in) -> Grads { return {in.grad.mul(in.src(0).cos())}; }},
-      {Ops::SQRT, [](const GradInput& in) -> Grads { return {in.grad.div(in.self().mul(c(in.grad, 2.0)))}; }},
+      {Ops::SQRT, [](const GradInput& in) -> Grads { return {in.grad.div(in.self().mul(float_const(in.grad, 2.0)))}; }},
       {Ops::POW, pow_rule},
       {Ops::CAST, cast_rule},
       {Ops::REDUCE, reduce_rule},

@@ -14,12 +14,11 @@ namespace onegrad {
 
 namespace {
 
-Tensor c(const Tensor& like, double v) { return full_like(like, ConstValue::from_float(v)); }
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // where(x < 0, -r, where(x > 0, r, x)): r carries |result|, zeros (with their sign) and NaN pass.
 Tensor odd_sign(const Tensor& x, const Tensor& r) {
-  Tensor zero = c(x, 0.0);
+  Tensor zero = float_const(x, 0.0);
   return x.lt(zero).where(r.neg(), x.gt(zero).where(r, x));
 }
 
@@ -56,12 +55,12 @@ Tensor Tensor::sign() const {
 Tensor Tensor::floor() const {
   if (!reject_bool("floor", *this).dtype().is_float()) return *this;
   Tensor t = trunc();
-  return lt(t).where(t.sub(c(t, 1.0)), t);
+  return lt(t).where(t.sub(float_const(t, 1.0)), t);
 }
 Tensor Tensor::ceil() const {
   if (!reject_bool("ceil", *this).dtype().is_float()) return *this;
   Tensor t = trunc();
-  return gt(t).where(t.add(c(t, 1.0)), t);
+  return gt(t).where(t.add(float_const(t, 1.0)), t);
 }
 
 // Half to even: f = floor(x), d = x - f; d < .5 -> f, d > .5 -> f + 1, d == .5 -> the even one of
@@ -70,11 +69,11 @@ Tensor Tensor::round() const {
   if (!reject_bool("round", *this).dtype().is_float()) return *this;
   Tensor f = floor();
   Tensor d = sub(f);
-  Tensor f1 = f.add(c(f, 1.0));
-  Tensor f_even = f.sub(f.mul(c(f, 0.5)).floor().mul(c(f, 2.0))).eq(c(f, 0.0));
+  Tensor f1 = f.add(float_const(f, 1.0));
+  Tensor f_even = f.sub(f.mul(float_const(f, 0.5)).floor().mul(float_const(f, 2.0))).eq(float_const(f, 0.0));
   Tensor half = f_even.where(f, f1);
-  Tensor r = d.lt(c(d, 0.5)).where(f, d.gt(c(d, 0.5)).where(f1, half));
-  return r.eq(c(r, 0.0)).where(mul(c(*this, 0.0)), r);
+  Tensor r = d.lt(float_const(d, 0.5)).where(f, d.gt(float_const(d, 0.5)).where(f1, half));
+  return r.eq(float_const(r, 0.0)).where(mul(float_const(*this, 0.0)), r);
 }
 
 // clamp(x, lo, hi) = minimum(maximum(x, lo), hi): lo > hi gives hi (PyTorch); NaN propagates.
@@ -97,15 +96,15 @@ Tensor erf_float64(const Tensor& a) {
   Tensor a2 = a.mul(a);
   Tensor term = a, sum = a;
   for (int n = 0; n < 35; n++) {
-    term = term.mul(a2).mul(c(a, 2.0 / (2 * n + 3)));
+    term = term.mul(a2).mul(float_const(a, 2.0 / (2 * n + 3)));
     sum = sum.add(term);
   }
   Tensor gauss = a2.neg().exp();
-  Tensor small = sum.mul(gauss).mul(c(a, 2.0 / std::sqrt(std::numbers::pi)));
+  Tensor small = sum.mul(gauss).mul(float_const(a, 2.0 / std::sqrt(std::numbers::pi)));
   Tensor f = a;
-  for (int k = 60; k >= 1; k--) f = a.add(c(a, k / 2.0).div(f));
-  Tensor big = c(a, 1.0).sub(gauss.mul(c(a, 1.0 / std::sqrt(std::numbers::pi))).div(f));
-  return a.lt(c(a, 2.0)).where(small, big);
+  for (int k = 60; k >= 1; k--) f = a.add(float_const(a, k / 2.0).div(f));
+  Tensor big = float_const(a, 1.0).sub(gauss.mul(float_const(a, 1.0 / std::sqrt(std::numbers::pi))).div(f));
+  return a.lt(float_const(a, 2.0)).where(small, big);
 }
 
 }  // namespace
@@ -119,24 +118,24 @@ Tensor Tensor::erf() const {
   Tensor a2 = a.mul(a);
   // 2/sqrt(pi) * (a - a^3/3 + a^5/10 - a^7/42 + a^9/216 - a^11/1320)
   const double k[] = {-1.0 / 1320, 1.0 / 216, -1.0 / 42, 1.0 / 10, -1.0 / 3, 1.0};
-  Tensor s = c(a, k[0]);
-  for (int i = 1; i < 6; i++) s = s.mul(a2).add(c(a, k[i]));
-  Tensor small = s.mul(a).mul(c(a, 2.0 / std::sqrt(std::numbers::pi)));
-  Tensor t = a.mul(c(a, 0.3275911)).add(c(a, 1.0)).recip();
+  Tensor s = float_const(a, k[0]);
+  for (int i = 1; i < 6; i++) s = s.mul(a2).add(float_const(a, k[i]));
+  Tensor small = s.mul(a).mul(float_const(a, 2.0 / std::sqrt(std::numbers::pi)));
+  Tensor t = a.mul(float_const(a, 0.3275911)).add(float_const(a, 1.0)).recip();
   const double p[] = {1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592};
-  Tensor q = c(a, p[0]);
-  for (int i = 1; i < 5; i++) q = q.mul(t).add(c(a, p[i]));
-  Tensor big = c(a, 1.0).sub(q.mul(t).mul(a2.neg().exp()));
-  Tensor r = a.lt(c(a, 0.5)).where(small, big);
+  Tensor q = float_const(a, p[0]);
+  for (int i = 1; i < 5; i++) q = q.mul(t).add(float_const(a, p[i]));
+  Tensor big = float_const(a, 1.0).sub(q.mul(t).mul(a2.neg().exp()));
+  Tensor r = a.lt(float_const(a, 0.5)).where(small, big);
   return odd_sign(x, r);
 }
 
 // log1p(x) = log(u) * x / (u - 1), u = 1 + x (exact where u rounds to 1: x); +inf stays.
 Tensor Tensor::log1p() const {
   Tensor x = as_float(*this);
-  Tensor u = x.add(c(x, 1.0));
-  Tensor r = u.log().mul(x).div(u.sub(c(u, 1.0)));
-  return u.eq(c(u, 1.0)).where(x, u.eq(c(u, kInf)).where(u, r));
+  Tensor u = x.add(float_const(x, 1.0));
+  Tensor r = u.log().mul(x).div(u.sub(float_const(u, 1.0)));
+  return u.eq(float_const(u, 1.0)).where(x, u.eq(float_const(u, kInf)).where(u, r));
 }
 
 // expm1(x) = (u - 1) * x / log(u), u = exp(x) (x where u rounds to 1; -1 and +inf at the ends).
@@ -144,9 +143,9 @@ Tensor Tensor::expm1() const {
   if (is_half(dtype())) return cast(dtypes::float32).expm1().cast(dtype());
   Tensor x = as_float(*this);
   Tensor u = x.exp();
-  Tensor um1 = u.sub(c(u, 1.0));
+  Tensor um1 = u.sub(float_const(u, 1.0));
   Tensor r = um1.mul(x).div(u.log());
-  return u.eq(c(u, 1.0)).where(x, um1.eq(c(u, -1.0)).where(um1, u.eq(c(u, kInf)).where(u, r)));
+  return u.eq(float_const(u, 1.0)).where(x, um1.eq(float_const(u, -1.0)).where(um1, u.eq(float_const(u, kInf)).where(u, r)));
 }
 
 // isnan: x != x; isinf: |x| == inf; isfinite: |x| < inf (false for NaN). Ints: false/false/true.
@@ -156,11 +155,11 @@ Tensor Tensor::isnan() const {
 }
 Tensor Tensor::isinf() const {
   if (!dtype().is_float()) return full_like(*this, ConstValue::from_int(0)).cast(dtypes::bool_);
-  return abs().eq(c(*this, kInf));
+  return abs().eq(float_const(*this, kInf));
 }
 Tensor Tensor::isfinite() const {
   if (!dtype().is_float()) return full_like(*this, ConstValue::from_int(1)).cast(dtypes::bool_);
-  return abs().lt(c(*this, kInf));
+  return abs().lt(float_const(*this, kInf));
 }
 
 // Logical ops: both sides as bool, then the bitwise op on bools.

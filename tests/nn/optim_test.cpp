@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "engine/realize_graph.h"
 #include "nn/lr_scheduler.h"
 #include "nn/optimizer.h"
 #include "tensor/tensor_testing.h"
@@ -104,4 +105,27 @@ TEST(Optim, Errors) {
   EXPECT_THROW_MSG(w.assign(Tensor::zeros({2})), ShapeError, "assign: a value of shape (2,) for a tensor of shape (1,)");
   SGD opt({w}, 0.1);
   EXPECT_THROW_MSG(StepLR(opt, 0), ArgumentError, "StepLR: step_size must be positive, got 0");
+}
+
+// The step count and the lr enter the update as buffers (step_scalar.h), so every step after the
+// first runs the kernels the first one lowered: a training loop compiles once.
+TEST(Optim, LaterStepsLowerNoNewKernels) {
+  Tensor w = param({1, 2, 3});
+  Adam adam({w}, 0.1);
+  SGD sgd({w}, 0.1);
+  CosineAnnealingLR sched(sgd, 10);
+  for (int step = 0; step < 2; step++) {
+    set_grad(w, {1, -1, 0.5});
+    adam.step();
+    sgd.step();
+    sched.step();
+  }
+  uint64_t lowered = engine_stats().kernels_lowered;
+  for (int step = 0; step < 3; step++) {
+    set_grad(w, {1, -1, 0.5});
+    adam.step();
+    sgd.step();
+    sched.step();
+  }
+  EXPECT_EQ(engine_stats().kernels_lowered, lowered);
 }

@@ -11,6 +11,7 @@ from . import errors
 from .dtype import DType, dtypes
 from .errors import (CompileError, DeviceError, DTypeError, Error, IndexShapeError, InternalError, ParseError,
                      RewriteError, ShapeError, VerifyError)
+from .errors import FunctionError  # function (issue 5)
 from .tensor import Tensor
 from . import autograd
 from . import optim
@@ -19,6 +20,7 @@ from . import nn
 # data (issue 5): IDX files, Fashion-MNIST, DataLoader; the safetensors format
 from . import data, safetensors
 from .errors import FileError, FormatError
+from .function import Function, function  # function (issue 5): the @function decorator
 # random (THREEFRY): torch-named free functions
 from ._random import (bernoulli, initial_seed, manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
                       randn, randn_like, randperm, uniform)
@@ -31,6 +33,7 @@ __version__ = "0.1.0"
 __all__ = ["Tensor", "nn", "DType", "dtypes", "errors", "Error", "ShapeError", "IndexShapeError", "DTypeError",
            "DeviceError", "CompileError", "VerifyError", "RewriteError", "InternalError", "ParseError"]
 __all__ += ["autograd", "no_grad", "enable_grad", "set_grad_enabled"]  # autograd
+__all__ += ["function", "Function", "FunctionError"]  # function (issue 5)
 __all__ += ["manual_seed", "initial_seed", "rand", "randn", "randint", "randperm", "normal", "uniform", "multinomial",
             "bernoulli", "rand_like", "randn_like", "randint_like"]  # random
 __all__ += ["data", "safetensors", "FormatError", "FileError"]  # data (issue 5)

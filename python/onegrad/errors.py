@@ -17,6 +17,7 @@ catches ValueError around a bad reshape, or TypeError around a bad dtype, keeps 
     ArgumentError  ValueError     an argument value an op does not take (reduction='avg')
     FormatError    ValueError     a file whose contents break its format (safetensors, IDX, gzip)
     FileError      OSError        a file that cannot be opened/read/written, or a data set not installed
+    FunctionError  TypeError      a traced function used wrongly (implicit capture; docs/function.md)
 
 Error itself is not a RuntimeError: a shape mistake is a ValueError, not a runtime failure.
 """
@@ -90,3 +91,9 @@ class FormatError(Error, ValueError):
 class FileError(Error, OSError):
     """A file that cannot be opened, read or written, or a data set that is not installed; the
     message names the path and says what to do."""
+
+
+# function (issue 5)
+class FunctionError(Error, TypeError):
+    """A traced function (@onegrad.function) used wrongly: it reads a tensor that is not one of its
+    arguments, or realizes a value traced from them. The message names the function."""

@@ -3,7 +3,7 @@
 // which is one line in Python. The class is looked up when an error happens, so the import order
 // of onegrad/__init__.py does not matter.
 #include "bind.h"
-#include "uop/file_errors.h"
+#include "uop/errors.h"
 
 namespace onegrad::python {
 
@@ -55,6 +55,8 @@ void bind_errors(py::module_& m) {
       set_error("FormatError", e);
     } catch (const FileError& e) {  // data (issue 5)
       set_error("FileError", e);
+    } catch (const FunctionError& e) {  // function (issue 5)
+      set_error("FunctionError", e);
     } catch (const InternalError& e) {
       set_error("InternalError", e);
     } catch (const Error& e) {

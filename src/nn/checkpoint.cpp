@@ -3,7 +3,6 @@
 #include <cstdio>
 
 #include "nn/safetensors.h"
-#include "uop/file_errors.h"
 #include "uop/errors.h"
 
 namespace onegrad::nn {

@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "nn/file_bytes.h"
-#include "uop/file_errors.h"
+#include "uop/errors.h"
 
 namespace onegrad::nn {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "uop/file_errors.h"
+#include "uop/errors.h"
 
 namespace onegrad::nn {
 

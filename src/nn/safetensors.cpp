@@ -7,7 +7,7 @@
 #include <set>
 
 #include "nn/file_bytes.h"
-#include "uop/file_errors.h"
+#include "uop/errors.h"
 
 namespace onegrad::nn {
 

@@ -2,10 +2,12 @@
 // a target are differentiated from the root down, each adding its sources' shares.
 #include "tensor/gradient.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "tensor/shape_util.h"
 #include "uop/errors.h"
+#include "uop/resolve_function.h"
 
 namespace onegrad {
 
@@ -41,6 +43,24 @@ std::vector<UOpRef> topological_order(const UOpRef& root) {
   return order;
 }
 
+// spec: FUNCTION is "Gradient-able". Its gradient is the gradient of the resolved graph (each PARAM
+// k substituted by a_k): the per-primitive rules apply unchanged, a FUNCTION with several outputs
+// gathers the shares of all its GETTUPLEs, and the schedule resolves FUNCTIONs anyway, so a
+// backward FUNCTION would not make fewer kernels (docs/function.md, "Gradient").
+std::unordered_map<const UOp*, Tensor> through_functions(const Tensor& root, const Tensor& root_grad,
+                                                         const std::vector<UOpRef>& targets) {
+  UOpRef body = resolve_functions(root.uop());
+  if (body == root.uop())  // else the walk would come back here
+    throw InternalError("backward: a FUNCTION that does not resolve (no TUPLE body) under " + root.uop()->brief());
+  std::vector<UOpRef> resolved;
+  for (const UOpRef& t : targets) resolved.push_back(resolve_functions(t));
+  auto found = compute_gradient(Tensor(body, root.device()), root_grad, resolved);
+  std::unordered_map<const UOp*, Tensor> out;
+  for (size_t i = 0; i < targets.size(); i++)
+    if (auto it = found.find(resolved[i].get()); it != found.end()) out.emplace(targets[i].get(), it->second);
+  return out;
+}
+
 }  // namespace
 
 std::unordered_map<const UOp*, Tensor> compute_gradient(const Tensor& root, const Tensor& root_grad,
@@ -48,6 +68,8 @@ std::unordered_map<const UOp*, Tensor> compute_gradient(const Tensor& root, cons
   std::unordered_set<const UOp*> target_set;
   for (const UOpRef& t : targets) target_set.insert(t.get());
   std::vector<UOpRef> order = topological_order(root.uop());
+  if (std::any_of(order.begin(), order.end(), [](const UOpRef& n) { return n->op == Ops::FUNCTION; }))
+    return through_functions(root, root_grad, targets);
   // on_path: the node is a target or reaches one (through differentiable float nodes)
   std::unordered_set<const UOp*> on_path;
   for (const UOpRef& n : order) {

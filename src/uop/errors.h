@@ -58,6 +58,27 @@ struct CompileError : Error {
   using Error::Error;
 };
 
+// function (issue 5): a traced function used wrongly: a tensor it reads that is not one of its
+// arguments (implicit capture), an argument that is neither a Tensor nor a number, a value traced in
+// its body realized while tracing. The message names the function. Python: onegrad.errors.FunctionError.
+struct FunctionError : Error {
+  using Error::Error;
+};
+
+// A file whose contents break its format (a safetensors header that is not JSON or whose offsets
+// leave the file, an IDX file with a bad magic number or too few bytes, gzip data that does not
+// inflate). The message names the file and the problem. Python: FormatError, a ValueError.
+struct FormatError : Error {
+  using Error::Error;
+};
+
+// A file that cannot be opened, read or written (missing, a directory, no permission), or a data
+// set that is not installed; the message names the path and says what to do. Python: FileError,
+// an OSError.
+struct FileError : Error {
+  using Error::Error;
+};
+
 // A broken internal invariant: a bug in onegrad, not in the user's program.
 struct InternalError : Error {
   using Error::Error;

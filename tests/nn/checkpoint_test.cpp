@@ -10,7 +10,7 @@
 #include "file_testing.h"
 #include "nn/layers.h"
 #include "nn/safetensors.h"
-#include "uop/file_errors.h"
+#include "uop/errors.h"
 
 using namespace onegrad;
 using namespace onegrad::nn;

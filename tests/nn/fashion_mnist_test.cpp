@@ -12,7 +12,7 @@
 
 #include "file_testing.h"
 #include "nn/data_loader.h"
-#include "uop/file_errors.h"
+#include "uop/errors.h"
 
 using namespace onegrad;
 using namespace onegrad::nn;

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "file_testing.h"
-#include "uop/file_errors.h"
+#include "uop/errors.h"
 
 using namespace onegrad;
 using namespace onegrad::nn;

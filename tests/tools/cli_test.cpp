@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "cli.h"
-#include "uop/file_errors.h"
+#include "uop/errors.h"
 #include "uop/text.h"
 
 using namespace onegrad;

@@ -4,7 +4,7 @@
   PYTHONPATH=build/python /usr/bin/python3 bench/train_vs_torch.py [--steps 20] [--threads 1]
 
 Two workloads, each trained for the same steps on the same random batches from the same initial
-weights (torch's init copied into onegrad):
+weights (torch's state dict loaded into the same onegrad.nn model):
   cnn: the main job's model (conv 1->8 3x3, relu, maxpool 2, conv 8->16 3x3, relu, maxpool 2,
        linear 784->64, relu, linear 64->10), batch 64, cross-entropy, Adam lr 1e-3;
   mlp: 784-512-512-10 with relu, batch 128, cross-entropy, SGD lr 0.01.
@@ -29,41 +29,21 @@ import onegrad  # noqa: E402
 from onegrad import Tensor  # noqa: E402
 
 
-def torch_cnn():
-    return torch.nn.Sequential(
-        torch.nn.Conv2d(1, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
-        torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
-        torch.nn.Flatten(), torch.nn.Linear(16 * 7 * 7, 64), torch.nn.ReLU(), torch.nn.Linear(64, 10))
+def cnn(nn):
+    """The main job's model, in torch.nn or onegrad.nn (the same names)."""
+    return nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Flatten(), nn.Linear(16 * 7 * 7, 64), nn.ReLU(), nn.Linear(64, 10))
 
 
-def torch_mlp():
-    return torch.nn.Sequential(torch.nn.Linear(784, 512), torch.nn.ReLU(), torch.nn.Linear(512, 512),
-                               torch.nn.ReLU(), torch.nn.Linear(512, 10))
-
-
-def onegrad_params(model):
-    """torch's initial weights as onegrad leaves, in the module's order."""
-    return [Tensor(p.detach().numpy().copy()).requires_grad_() for p in model.parameters()]
-
-
-def onegrad_cnn_forward(p, x):
-    h = x.conv2d(p[0], p[1], padding=1).relu().max_pool2d(2)
-    h = h.conv2d(p[2], p[3], padding=1).relu().max_pool2d(2)
-    h = h.flatten(1)
-    h = (h @ p[4].T + p[5]).relu()
-    return h @ p[6].T + p[7]
-
-
-def onegrad_mlp_forward(p, x):
-    h = (x @ p[0].T + p[1]).relu()
-    h = (h @ p[2].T + p[3]).relu()
-    return h @ p[4].T + p[5]
+def mlp(nn):
+    return nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
 
 
 WORKLOADS = {
-    # name: (torch model, onegrad forward, input shape per image, batch, optimizer)
-    "cnn": (torch_cnn, onegrad_cnn_forward, (1, 28, 28), 64, "adam"),
-    "mlp": (torch_mlp, onegrad_mlp_forward, (784,), 128, "sgd"),
+    # name: (model in either framework, input shape per image, batch, optimizer)
+    "cnn": (cnn, (1, 28, 28), 64, "adam"),
+    "mlp": (mlp, (784,), 128, "sgd"),
 }
 
 
@@ -96,12 +76,13 @@ def run_torch(model, batches, opt_name):
     return timed_steps(step, batches)
 
 
-def run_onegrad(params, forward, batches, opt_name):
+def run_onegrad(model, batches, opt_name):
+    params = model.parameters()
     opt = onegrad.optim.Adam(params, 1e-3) if opt_name == "adam" else onegrad.optim.SGD(params, 0.01)
 
     def step(x, y):
         opt.zero_grad()
-        loss = forward(params, Tensor(x)).cross_entropy(Tensor(y))
+        loss = model(Tensor(x)).cross_entropy(Tensor(y))
         loss.backward()
         opt.step()
         return loss.item()
@@ -128,14 +109,15 @@ def main():
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     print(f"# {time.strftime('%Y-%m-%d')}  torch {torch.__version__} ({args.threads} thread)  cores {os.cpu_count()}")
-    for name, (make_model, forward, shape, batch, opt_name) in WORKLOADS.items():
+    for name, (make_model, shape, batch, opt_name) in WORKLOADS.items():
         if args.only and name != args.only:
             continue
         torch.manual_seed(0)
-        model = make_model()
-        params = onegrad_params(model)
+        model = make_model(torch.nn)
+        ours = make_model(onegrad.nn)
+        ours.load_state_dict({k: v.numpy() for k, v in model.state_dict().items()})
         batches = make_batches(shape, batch, args.steps, seed=1)
-        og = run_onegrad(params, forward, batches, opt_name)
+        og = run_onegrad(ours, batches, opt_name)
         th = run_torch(model, batches, opt_name)
         report(name, batch, og, th)
     return 0

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# The main job for now: a short tour of the onegrad CLI on the foundation layers.
+# A tour of the tensor compiler: a tensor program from Python with its schedule (DEBUG=1), then the
+# onegrad command-line tool on the foundation layers. Run after scripts/setup.sh has built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "== a tensor program from Python: examples/tensor_program.py (DEBUG=1) =="
+PYTHONPATH="${ONEGRAD_BUILD_DIR:-build}/python" DEBUG=1 /usr/bin/python3 examples/tensor_program.py
+echo
 BIN=${ONEGRAD_BUILD_DIR:-build}/bin/onegrad
 
 show() {

@@ -4,8 +4,12 @@
 #include <mutex>
 #include <unordered_map>
 
+#include <cstdio>
+
+#include "codegen/kernel_axes.h"
 #include "render/lower_kernel.h"
 #include "runtime/program_cache.h"
+#include "uop/settings.h"
 
 namespace onegrad {
 
@@ -22,7 +26,10 @@ const CompiledKernel& compiled_kernel(const UOpRef& ast, RuntimeDevice& device, 
     if (lowered) *lowered = false;
     return *it->second.second;
   }
-  LoweredKernel lk = lower_kernel(ast);
+  LoweredKernel lk = lower_kernel(ast, "", default_opts(ast));
+  if (debug_level() >= 3)
+    std::fprintf(stderr, "opts %-24s %-28s -> %-36s %s\n", lk.spec.name.c_str(), kernel_shape(ast).c_str(),
+                 kernel_shape(lk.optimized).c_str(), opts_text(lk.opts).c_str());
   auto ck = std::make_unique<CompiledKernel>();
   ck->name = lk.spec.name;
   ck->source = lk.spec.source;

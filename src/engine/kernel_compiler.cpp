@@ -1,10 +1,9 @@
 #include "engine/kernel_compiler.h"
 
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <unordered_map>
-
-#include <cstdio>
 
 #include "codegen/kernel_axes.h"
 #include "render/lower_kernel.h"

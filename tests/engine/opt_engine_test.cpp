@@ -123,3 +123,24 @@ TEST(OptEngine, DefaultHeuristicsKeepResults) {
 }
 
 }  // namespace onegrad
+
+namespace onegrad {
+namespace {
+
+// GCC 12.2 miscompiled this kernel's blocked reduce loop (two int64 accumulators in a 2-iteration
+// loop, loop-vectorized with -mavx2): the renderer now turns the loop vectorizer off for kernels
+// with several accumulators in one loop (render/c_renderer.cpp). Found by OPT_RANDOM=6 on
+// tests/python/test_torch_compose.py::test_scatter_add; these are its inputs and torch's result.
+TEST(OptEngine, ScatterAddWithTwoAccumulatorsPerLoop) {
+  Tensor x = Tensor::from_vector(std::vector<int32_t>{6, 1, -4, 9, -2, -4, 3, 8, -7, -7}, {1, 5, 2}, dtypes::int32);
+  Tensor src = Tensor::from_vector(std::vector<int32_t>{-1, 5, -8, -4, 4, 2, 7, 0, -8, 3, 8, -5, 5, -1, 0, -4}, {1, 8, 2}, dtypes::int32);
+  Tensor idx = Tensor::from_vector(std::vector<int64_t>{2, 1, 3, 4, 1, 2, 4, 3, 4, 4, 3, 3, 4, 0, 0, 2}, {1, 8, 2}, dtypes::int64);
+  std::vector<int32_t> want{6, 0, 0, 14, -3, -6, 3, 3, -3, -8};
+  for (int64_t seed : {0, 6}) {  // 0: the default heuristics
+    ScopedSetting random("OPT_RANDOM", seed);
+    EXPECT_EQ(x.scatter_add(1, idx, src).to_vector<int32_t>(), want) << "OPT_RANDOM=" << seed;
+  }
+}
+
+}  // namespace
+}  // namespace onegrad

@@ -106,4 +106,7 @@ TEST(OptProperty, UpcastReductionsShareOneLoop) {
   for (size_t p = c.find("for ("); p != std::string::npos; p = c.find("for (", p + 1)) loops++;
   EXPECT_EQ(loops, 1u) << c;
   EXPECT_NE(c.find("acc14"), std::string::npos) << c;
+  // several accumulators in one loop: GCC's loop vectorizer is off for this kernel (c_renderer.cpp)
+  EXPECT_NE(c.find("optimize(\"no-tree-loop-vectorize\")"), std::string::npos) << c;
+  EXPECT_EQ(lower_kernel(sink).spec.source.find("no-tree-loop-vectorize"), std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include "codegen/reduce_to_acc.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "uop/errors.h"
@@ -16,7 +17,11 @@ namespace {
 struct ReduceContext {
   int64_t next_acc = 0;       // accumulator buffer ids, 0.. in the order the REDUCEs lower
   int64_t next_range_id = 0;  // ids for copies of ranges already reduced by another REDUCE
-  std::unordered_set<UOpRef> claimed;  // ranges some lowered REDUCE already loops over
+  // Ranges some lowered REDUCE already loops over, with that REDUCE's loop set and open ranges.
+  struct Claim {
+    std::vector<UOpRef> reduced, open;
+  };
+  std::unordered_map<UOpRef, Claim> claimed;
 };
 
 int64_t range_id(const UOpRef& r) { return r->arg.get<RangeArg>().id; }
@@ -60,6 +65,13 @@ std::vector<UOpRef> open_ranges(const UOpRef& value, const std::vector<UOpRef>& 
   return out;
 }
 
+// Whether `value` uses the result of a loop over `r` (an END of r lies below it).
+bool closes(const UOpRef& value, const UOpRef& r) {
+  for (const UOp* u : value->toposort())
+    if (u->op == Ops::END && u->src.size() >= 2 && u->src[1] == r) return true;
+  return false;
+}
+
 UOpRef after(const UOpRef& buf, std::vector<UOpRef> deps) {
   if (deps.empty()) return buf;
   deps.insert(deps.begin(), buf);
@@ -76,21 +88,29 @@ UOpRef reduce_to_acc(Match& m) {
   DType dt = red->dtype;
   UOpRef value = red->src[0];
   std::vector<UOpRef> ranges(red->src.begin() + 1, red->src.end());
-  for (UOpRef& r : ranges) {
+  for (const UOpRef& r : ranges)
     if (r->op != Ops::RANGE) throw InternalError("lower_reduces: REDUCE source " + r->brief() + " is not a RANGE");
-    if (ctx.claimed.count(r)) {  // a second REDUCE over the same loop gets a loop of its own
+  // innermost (highest id, spec: ids numbered in loop-nest order) first
+  std::sort(ranges.begin(), ranges.end(), [](const UOpRef& a, const UOpRef& b) { return range_id(a) > range_id(b); });
+  std::vector<UOpRef> open = open_ranges(value, ranges);
+  std::vector<UOpRef> given = ranges;
+  for (UOpRef& r : ranges) {
+    auto it = ctx.claimed.find(r);
+    // A second REDUCE over the same loop shares it (merge_ends makes one loop of the two ENDs, so
+    // both accumulators update in one pass: Expand's copies of a reduction) when that is the same
+    // computation shape: the same loops, reset in the same loops, and not using the first one's
+    // result. Otherwise it gets a loop of its own.
+    if (it != ctx.claimed.end() && (it->second.reduced != given || it->second.open != open || closes(value, r))) {
       UOpRef copy = UOp::range(r->src[0], ctx.next_range_id++, r->arg.get<RangeArg>().type);
       value = rename_range(value, r, copy);
       r = copy;
     }
-    ctx.claimed.insert(r);
   }
-  // innermost (highest id, spec: ids numbered in loop-nest order) first
-  std::sort(ranges.begin(), ranges.end(), [](const UOpRef& a, const UOpRef& b) { return range_id(a) > range_id(b); });
+  for (const UOpRef& r : ranges) ctx.claimed.emplace(r, ReduceContext::Claim{ranges, open});
 
   UOpRef acc = UOp::create(Ops::BUFFER, dt.ptr(AddrSpace::REG), {},
                            BufferArg{ctx.next_acc++, 1, dt, Device(), AddrSpace::REG});
-  UOpRef init = UOp::create(Ops::STORE, dtypes::void_, {element0(after(acc, open_ranges(value, ranges))), reduce_identity(arg.op, dt)});
+  UOpRef init = UOp::create(Ops::STORE, dtypes::void_, {element0(after(acc, open)), reduce_identity(arg.op, dt)});
   std::vector<UOpRef> deps{init};
   deps.insert(deps.end(), ranges.begin(), ranges.end());
   UOpRef slot = element0(after(acc, deps));

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <exception>
 #include <mutex>
 #include <thread>
 
+#include "codegen/kernel_axes.h"
 #include "render/lower_kernel.h"
 #include "runtime/build_once.h"
 #include "runtime/program_cache.h"
+#include "uop/settings.h"
 
 namespace onegrad {
 
@@ -33,7 +36,10 @@ const CompiledKernel& compiled_kernel(const UOpRef& ast, RuntimeDevice& device, 
   return *kernel_cache().get(
       key_of(ast, device),
       [&] {
-        LoweredKernel lk = lower_kernel(ast);
+        LoweredKernel lk = lower_kernel(ast, "", default_opts(ast));
+        if (debug_level() >= 3)
+          std::fprintf(stderr, "opts %-24s %-28s -> %-36s %s\n", lk.spec.name.c_str(), kernel_shape(ast).c_str(),
+                       kernel_shape(lk.optimized).c_str(), opts_text(lk.opts).c_str());
         auto ck = std::make_shared<CompiledKernel>();
         ck->ast = ast;
         ck->name = lk.spec.name;

@@ -5,6 +5,8 @@
 #include "render/c_renderer.h"
 
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "render/c_support.h"
 #include "uop/errors.h"
@@ -52,6 +54,7 @@ class Writer {
         std::string r = "r" + std::to_string(u->arg.get<RangeArg>().id);
         line("for (int64_t " + r + " = 0; " + r + " < " + ref(u->src[0]) + "; " + r + "++) {");
         depth_++;
+        loop_accumulators_.emplace_back();
         expr_[u] = r;
         return;
       }
@@ -60,6 +63,10 @@ class Writer {
         depth_++;
         return;
       case Ops::END: case Ops::ENDIF:
+        if (u->op == Ops::END && !loop_accumulators_.empty()) {
+          several_accumulators_in_a_loop_ |= loop_accumulators_.back().size() > 1;
+          loop_accumulators_.pop_back();
+        }
         depth_--;
         line("}");
         return;
@@ -88,9 +95,19 @@ class Writer {
   }
 
   std::string source(const std::string& name) const {
-    return "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n" + prelude_.text() + "void " + name +
+    return "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n" + prelude_.text() +
+           (several_accumulators_in_a_loop_ ? kNoLoopVectorize : "") + "void " + name +
            "(void** bufs, const int64_t* vars) {\n" + body_ + "}\n";
   }
+
+  // GCC 12.2's loop vectorizer miscompiles some loops that update several accumulators (with
+  // -mavx2: a 2-iteration loop adding masked int32 products into two int64 accumulators gave wrong
+  // sums, found by OPT_RANDOM=6 on scatter_add; correct at -O1, with -fno-tree-loop-vectorize, with
+  // clang, and UBSan-clean). Such loops come from Expand's register blocking, whose copies the SLP
+  // vectorizer (not the loop vectorizer) turns into vector code, so a kernel with one turns the
+  // loop vectorizer off; other kernels keep it. docs/kernel_opts.md.
+  static constexpr const char* kNoLoopVectorize =
+      "#if defined(__GNUC__) && !defined(__clang__)\n__attribute__((optimize(\"no-tree-loop-vectorize\")))\n#endif\n";
 
  private:
   const std::string& ref(const UOpRef& u) const {
@@ -143,6 +160,10 @@ class Writer {
   }
 
   void store(const UOp* u) {
+    // which register accumulators the innermost open loop updates (kNoLoopVectorize)
+    const UOp* base = u->src[0]->op == Ops::INDEX ? u->src[0]->src[0].get() : nullptr;
+    while (base && base->op == Ops::AFTER) base = base->src[0].get();
+    if (base && base->op == Ops::BUFFER && !loop_accumulators_.empty()) loop_accumulators_.back().insert(base);
     DType ptr = u->src[0]->dtype;
     DType dt = u->src[1]->dtype;
     std::string v = ref(u->src[1]);
@@ -162,6 +183,8 @@ class Writer {
   Prelude prelude_;
   std::string body_;
   int depth_ = 0;
+  std::vector<std::unordered_set<const UOp*>> loop_accumulators_;  // per open loop, the REG buffers it stores to
+  bool several_accumulators_in_a_loop_ = false;
 };
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "codegen/expand.h"
+#include "codegen/heuristics.h"
 #include "codegen/isel.h"
 #include "codegen/linearize.h"
 #include "codegen/reduce_to_acc.h"
@@ -25,15 +27,24 @@ void count_params(const UOpRef& sink, ProgramSpec& spec) {
 
 std::string lowering_settings_key() {
   return "CPU_LIBM=" + std::to_string(setting("CPU_LIBM", 0)) + ",CPU_DECOMPOSE_ALL=" +
-         std::to_string(setting("CPU_DECOMPOSE_ALL", 0));
+         std::to_string(setting("CPU_DECOMPOSE_ALL", 0)) + ",NOOPT=" + std::to_string(setting("NOOPT", 0)) +
+         ",OPT_RANDOM=" + std::to_string(setting("OPT_RANDOM", 0));
 }
 
-LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name) {
+std::vector<Opt> default_opts(const UOpRef& sink) {
+  if (setting("NOOPT", 0) != 0) return {};
+  if (int64_t seed = setting("OPT_RANDOM", 0); seed != 0) return random_opts(sink, uint64_t(seed) ^ sink->hash());
+  return hand_coded_opts(sink);
+}
+
+LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name, const std::vector<Opt>& opts) {
   if (!sink || sink->op != Ops::SINK) throw InternalError("lower_kernel: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
   LoweredKernel k;
   k.spec.name = name.empty() ? kernel_name(sink) : name;
   count_params(sink, k.spec);
-  k.simplified = simplify_kernel(sink);
+  k.opts = opts;
+  k.optimized = apply_opts(sink, opts);
+  k.simplified = simplify_kernel(expand(k.optimized));
   // Instruction selection: the decomposed ops the C renderer lacks (by default float32/float16/
   // bfloat16 EXP2, LOG2, SIN) become their decompositions (render/c_renderer.h: c_capabilities).
   k.simplified = select_instructions(k.simplified, c_capabilities());

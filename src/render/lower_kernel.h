@@ -1,6 +1,8 @@
 // The entry point the engine calls for each kernel: kernel form in, a program ready for the
 // runtime's ProgramCache out. The passes, in order (docs/codegen.md):
 //
+//   apply_opts        Optimize: the OptOps chosen for the kernel     (codegen/opt.h)
+//   expand            UPCAST/UNROLL ranges -> copies                 (codegen/expand.h)
 //   simplify_kernel   symbolic simplification of the index math      (codegen/simplify_kernel.h)
 //   select_instructions  decomposed ops the C backend lacks -> their decompositions (codegen/isel.h)
 //   lower_reduces     REDUCE -> register accumulator                 (codegen/reduce_to_acc.h)
@@ -9,12 +11,15 @@
 #pragma once
 #include <string>
 
+#include "codegen/opt.h"
 #include "runtime/program.h"
 #include "uop/uop.h"
 
 namespace onegrad {
 
 struct LoweredKernel {
+  std::vector<Opt> opts;  // the opts applied
+  UOpRef optimized;       // the kernel after the opts (kernel form with UPCAST/UNROLL axes)
   UOpRef simplified;  // the kernel after simplify_kernel and select_instructions (kernel form)
   UOpRef lowered;     // after lower_reduces: no REDUCE left
   UOpRef linear;      // the LINEAR
@@ -25,10 +30,15 @@ struct LoweredKernel {
 // picks kernel_name(sink). num_buffers and num_vars count the kernel's PARAM slots (highest slot
 // + 1), taken before simplification, so a buffer whose every use folded away still has its slot.
 // The settings that change what lower_kernel makes of a kernel (CPU_LIBM, CPU_DECOMPOSE_ALL:
-// render/c_renderer.h), as text: caches of lowered kernels keyed by AST include it.
+// render/c_renderer.h; NOOPT, OPT_RANDOM: default_opts), as text: caches of lowered kernels keyed by AST include it.
 std::string lowering_settings_key();
 
-LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name = "");
+// `opts` are applied first (OptError when one does not apply); the engine passes default_opts.
+LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name = "", const std::vector<Opt>& opts = {});
+
+// The opts the engine gives a kernel: none with NOOPT=1; with OPT_RANDOM=seed a random legal
+// sequence (a fuzzing aid: results must not change); otherwise hand_coded_opts.
+std::vector<Opt> default_opts(const UOpRef& sink);
 
 // The launch counts of a kernel: its highest buffer PARAM slot + 1 and highest variable slot + 1.
 void count_params(const UOpRef& sink, ProgramSpec& spec);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <unordered_set>
 
 #include "codegen/kernels.h"
 #include "codegen/reduce_to_acc.h"
@@ -140,4 +141,27 @@ TEST(CodegenReduce, TwoRangesInnermostFirst) {
   EXPECT_EQ(ends[0]->src[1]->arg.get<RangeArg>().id, 1);  // inner
   EXPECT_EQ(ends[1]->src[1]->arg.get<RangeArg>().id, 0);
   EXPECT_EQ(ends[1]->src[0].get(), ends[0]);
+}
+
+// Two independent REDUCEs over the same range, reset in the same loops (Expand's copies of one
+// reduction), keep the range: after merge_ends they update their accumulators in one loop. One that
+// is reset elsewhere (here: outside r0, a scalar) gets a copy of the range, a loop of its own.
+TEST(CodegenReduce, IndependentReducesShareTheirLoop) {
+  std::string text = kernels::kRowSum;
+  text.replace(text.find("%acc = REDUCE float32 (%x, %r1) {ADD, axes=[]}"), 46,
+               "%acc0 = REDUCE float32 (%x, %r1) {ADD, axes=[]}\n%acc1 = REDUCE float32 (%x, %r1) {MAX, axes=[]}\n"
+               "%acc = ADD float32 (%acc0, %acc1)");
+  UOpRef shared = lower_reduces(parse_graph(text));
+  std::unordered_set<int64_t> ids;
+  for (const UOp* r : nodes(shared, Ops::RANGE)) ids.insert(r->arg.get<RangeArg>().id);
+  EXPECT_EQ(ids, (std::unordered_set<int64_t>{0, 1}));
+  EXPECT_EQ(nodes(shared, Ops::BUFFER).size(), 2u);
+
+  // the MAX now reads element r1 of a row-independent buffer: reset once, not once per r0
+  text.replace(text.find("%acc1 = REDUCE float32 (%x, %r1)"), 32, "%x1 = LOAD float32 (%oi1)\n%acc1 = REDUCE float32 (%x1, %r1)");
+  text.replace(text.find("%ii = INDEX"), 0, "%oi1 = INDEX ptr<float32, GLOBAL> (%in, %r1)\n");
+  UOpRef separate = lower_reduces(parse_graph(text));
+  ids.clear();
+  for (const UOp* r : nodes(separate, Ops::RANGE)) ids.insert(r->arg.get<RangeArg>().id);
+  EXPECT_EQ(ids.size(), 3u);  // r0, r1 and a copy of r1
 }

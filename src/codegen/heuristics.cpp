@@ -1,0 +1,196 @@
+#include "codegen/heuristics.h"
+
+#include <algorithm>
+#include <random>
+
+#include "codegen/kernel_axes.h"
+#include "symbolic/simplify.h"
+#include "uop/substitute.h"
+
+namespace onegrad {
+
+namespace {
+
+bool depends_on(const UOpRef& expr, const UOpRef& r) {
+  for (const UOp* u : expr->toposort())
+    if (u == r.get()) return true;
+  return false;
+}
+
+// How far the address moves when `r` goes from 0 to 1 with every other range at 0; nullopt when
+// the simplifier cannot fold it to a constant (symbolic strides).
+std::optional<int64_t> stride(const UOpRef& addr, const UOpRef& r, const std::vector<UOpRef>& axes) {
+  auto at = [&](int64_t v) -> std::optional<int64_t> {
+    Substitution s;
+    for (const UOpRef& a : axes) s[a.get()] = UOp::index(a == r ? v : 0);
+    UOpRef e = simplify(substitute(addr, s));
+    if (!e->is_const()) return std::nullopt;
+    return int64_t(e->const_value().as_int());
+  };
+  std::optional<int64_t> a = at(0), b = at(1);
+  if (!a || !b) return std::nullopt;
+  return *b - *a;
+}
+
+struct Access {
+  UOpRef addr;  // the element index into a global buffer
+  bool in_reduce;
+};
+
+// The global loads and stores of the kernel: their element index expressions.
+std::vector<Access> accesses(const UOpRef& sink) {
+  std::vector<const UOp*> in_reduce;
+  for (const UOp* u : sink->toposort())
+    if (u->op == Ops::REDUCE)
+      for (const UOp* v : u->src[0]->toposort()) in_reduce.push_back(v);
+  std::sort(in_reduce.begin(), in_reduce.end());
+  std::vector<Access> out;
+  for (const UOp* u : sink->toposort()) {
+    if (u->op != Ops::INDEX || u->src.size() < 2 || u->src[0]->op != Ops::PARAM) continue;
+    out.push_back({u->src[1], std::binary_search(in_reduce.begin(), in_reduce.end(), u)});
+  }
+  return out;
+}
+
+// The whole bound when it is at most the first (largest) factor, else the largest of `factors`
+// dividing `bound`, or 0.
+int64_t pick_factor(int64_t bound, std::initializer_list<int64_t> factors) {
+  if (bound <= *factors.begin()) return bound;
+  for (int64_t f : factors)
+    if (f <= bound && bound % f == 0) return f;
+  return 0;
+}
+
+}  // namespace
+
+// Register blocking for reductions: an output axis that some load inside the reduction does not
+// depend on is one where upcasting reuses that load across accumulators (matmul: A's row for every
+// column of the block, B's row for every row). The one with unit-stride loads gets up to 16 (two
+// AVX vectors of floats), a second one, preferably one the first's unit-stride loads do not depend
+// on, up to 8: up to 128 accumulators (measured best for sgemm on this machine; 8 and 4 when loads
+// are gated, docs/kernel_opts.md). Without reuse (row or column sums) the unit-stride output
+// axis (or the innermost) is upcast for independent accumulators. The innermost reduce axis is unrolled
+// when few accumulators were made. Elementwise kernels are left to the C compiler's vectorizer.
+std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
+  std::vector<UOpRef> axes = kernel_axes(sink);
+  std::vector<size_t> outs, reds;
+  for (size_t i = 0; i < axes.size(); i++) {
+    if (!const_bound(axes[i])) continue;
+    if (axis_type(axes[i]) == AxisType::LOOP) outs.push_back(i);
+    if (axis_type(axes[i]) == AxisType::REDUCE) reds.push_back(i);
+  }
+  if (reds.empty()) return {};
+  std::vector<Access> acc = accesses(sink);
+  struct Choice {
+    size_t axis;
+    int64_t factor;
+  };
+  std::vector<Choice> ups;
+  auto reuse = [&](size_t a) {
+    int n = 0;
+    for (const Access& x : acc) n += x.in_reduce && !depends_on(x.addr, axes[a]);
+    return n;
+  };
+  auto unit_stride = [&](size_t a) {
+    for (const Access& x : acc)
+      if (x.in_reduce && stride(x.addr, axes[a], axes) == 1) return true;
+    return false;
+  };
+  // Padded (gated) loads carry their validity and index math into every copy: smaller blocks and
+  // no loop reordering there (conv2d measured about 20% faster with 8x4 than with 16x8).
+  bool gated = false;
+  for (const UOp* u : sink->toposort()) gated |= u->op == Ops::LOAD && u->src.size() >= 3 && u->src[0]->op == Ops::INDEX;
+  std::vector<size_t> reusing;
+  for (size_t a : outs)
+    if (reuse(a) > 0) reusing.push_back(a);
+  // first the unit-stride axis (innermost first), then any other
+  std::stable_sort(reusing.begin(), reusing.end(), [&](size_t a, size_t b) { return unit_stride(a) > unit_stride(b) || (unit_stride(a) == unit_stride(b) && a > b); });
+  if (!reusing.empty()) {
+    size_t first = reusing[0];
+    int64_t f = gated ? pick_factor(*const_bound(axes[first]), {8, 4, 3, 2}) : pick_factor(*const_bound(axes[first]), {16, 8, 4, 3, 2});
+    if (f > 1) ups.push_back({first, f});
+    // The second blocked axis should reuse the loads the first one walks with unit stride (matmul:
+    // B's row across the rows of the block; conv: the input window across output channels).
+    auto reuses_first = [&](size_t b) {
+      for (const Access& x : acc)
+        if (x.in_reduce && stride(x.addr, axes[first], axes) == 1 && depends_on(x.addr, axes[b])) return false;
+      return true;
+    };
+    std::vector<size_t> rest(reusing.begin() + 1, reusing.end());
+    std::stable_sort(rest.begin(), rest.end(), [&](size_t a, size_t b) { return reuses_first(a) > reuses_first(b); });
+    for (size_t b : rest) {
+      int64_t g = gated ? pick_factor(*const_bound(axes[b]), {4, 3, 2}) : pick_factor(*const_bound(axes[b]), {8, 4, 3, 2});
+      if (g > 1 && !ups.empty()) {
+        ups.push_back({b, g});
+        break;
+      }
+    }
+  }
+  if (ups.empty() && !outs.empty()) {
+    size_t a = outs.back();
+    for (size_t o : outs)
+      if (unit_stride(o)) a = o;
+    int64_t f = unit_stride(a) ? pick_factor(*const_bound(axes[a]), {16, 8, 4, 2}) : pick_factor(*const_bound(axes[a]), {8, 4, 2});
+    if (f > 1) ups.push_back({a, f});
+  }
+  int64_t accumulators = 1;
+  for (const Choice& c : ups) accumulators *= c.factor;
+  std::vector<Opt> opts;
+  // Descending axis order: a split shifts only the axes after it, which are already done.
+  std::vector<std::pair<size_t, Opt>> planned;
+  for (const Choice& c : ups) planned.push_back({c.axis, Opt::split(int64_t(c.axis), c.factor, AxisType::UPCAST)});
+  size_t inner = reds.back();
+  int64_t unroll = accumulators >= 16 ? 0 : pick_factor(*const_bound(axes[inner]), accumulators >= 4 ? std::initializer_list<int64_t>{2} : std::initializer_list<int64_t>{4, 2});
+  if (unroll > 1) planned.push_back({inner, Opt::split(int64_t(inner), unroll, AxisType::UNROLL)});
+  std::sort(planned.begin(), planned.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (auto& p : planned) opts.push_back(p.second);
+  // Loop order: with two blocked axes, the unit-stride one's outer loop goes outside the other's, so
+  // the panel of the operand it walks (B's columns in a matmul) stays in cache while the other
+  // operand streams past it (sgemm 1024: about 2x on this machine).
+  if (ups.size() == 2 && ups[1].axis < ups[0].axis && !gated) {
+    auto position = [&](size_t axis) {  // where the axis's outer part is once every split is applied
+      int64_t p = int64_t(axis);
+      for (auto& q : planned)
+        if (q.first < axis && *const_bound(axes[q.first]) != q.second.arg) p++;
+      return p;
+    };
+    bool both_split = *const_bound(axes[ups[0].axis]) != ups[0].factor && *const_bound(axes[ups[1].axis]) != ups[1].factor;
+    if (both_split) opts.push_back(Opt::swap(position(ups[1].axis), position(ups[0].axis)));
+  }
+  return opts;
+}
+
+std::vector<Opt> random_opts(const UOpRef& sink, uint64_t seed, int max_opts) {
+  std::mt19937_64 rng(seed);
+  std::vector<Opt> opts;
+  UOpRef k = sink;
+  for (int tries = 0; tries < 4 * max_opts && int(opts.size()) < max_opts; tries++) {
+    std::vector<UOpRef> axes = kernel_axes(k);
+    if (axes.empty()) break;
+    int64_t a = int64_t(rng() % axes.size());
+    Opt o;
+    if (rng() % 5 == 0) {
+      o = Opt::swap(a, int64_t(rng() % axes.size()));
+    } else {
+      int64_t bound = const_bound(axes[size_t(a)]).value_or(0);
+      std::vector<int64_t> divisors;
+      for (int64_t d = 2; d <= std::min<int64_t>(bound, 8); d++)
+        if (bound % d == 0) divisors.push_back(d);
+      if (divisors.empty()) continue;
+      AxisType from = axis_type(axes[size_t(a)]);
+      bool reduce = from == AxisType::REDUCE;
+      int kind = int(rng() % 3);
+      AxisType target = kind == 0 ? (reduce ? AxisType::REDUCE : AxisType::LOOP) : (reduce ? AxisType::UNROLL : AxisType::UPCAST);
+      o = Opt::split(a, divisors[rng() % divisors.size()], target, rng() % 4 == 0);
+    }
+    try {
+      k = apply_opt(k, o);
+      opts.push_back(o);
+    } catch (const OptError&) {
+      // an illegal draw (an UPCAST of an UPCAST axis, too large an expansion, ...): draw again
+    }
+  }
+  return opts;
+}
+
+}  // namespace onegrad

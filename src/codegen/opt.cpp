@@ -1,0 +1,203 @@
+// The OptOps of spec: Kernel Optimizations on kernel form. SPLIT and SWAP rebuild the kernel with new
+// RANGE nodes: every range is renumbered by its new position (ids stay in loop-nest order, which
+// Linearize and lower_reduces rely on), a split range's uses become index math over its two parts,
+// and the ENDs and REDUCEs that named it name both parts.
+#include "codegen/opt.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "codegen/kernel_axes.h"
+
+namespace onegrad {
+
+namespace {
+
+bool loop_like(AxisType t) { return t != AxisType::REDUCE && t != AxisType::GROUP_REDUCE && t != AxisType::UNROLL; }
+
+std::string where(const UOpRef& sink, const Opt& opt) { return opt.text() + " on kernel (" + kernel_shape(sink) + ")"; }
+
+// spec: the AxisType table's "Split from" column, restricted to what the CPU backend runs.
+void check_split_target(const UOpRef& sink, const Opt& opt, AxisType from) {
+  auto fail = [&](const std::string& why) { throw OptError(where(sink, opt) + ": " + why); };
+  std::string from_name(axis_type_name(from));
+  switch (opt.target) {
+    case AxisType::UPCAST:
+      if (from != AxisType::LOOP && from != AxisType::GLOBAL && from != AxisType::LOCAL)
+        fail("UPCAST splits a GLOBAL, LOCAL or LOOP axis, not " + from_name);
+      return;
+    case AxisType::UNROLL:
+      if (from != AxisType::REDUCE && from != AxisType::GROUP_REDUCE) fail("UNROLL splits a REDUCE or GROUP_REDUCE axis, not " + from_name);
+      return;
+    case AxisType::LOOP:
+      if (from != AxisType::LOOP) fail("a LOOP sub-axis splits a LOOP axis, not " + from_name);
+      return;
+    case AxisType::REDUCE:
+      if (from != AxisType::REDUCE) fail("a REDUCE sub-axis splits a REDUCE axis, not " + from_name);
+      return;
+    case AxisType::THREAD: fail("the CPU backend has no thread pool yet, so no THREAD axes");
+    default: fail("the CPU backend has no " + std::string(axis_type_name(opt.target)) + " axes (no workgroups, local memory or warps)");
+  }
+}
+
+int64_t expansion(const std::vector<UOpRef>& axes) {
+  int64_t n = 1;
+  for (const UOpRef& r : axes)
+    if (axis_type(r) == AxisType::UPCAST || axis_type(r) == AxisType::UNROLL) n *= const_bound(r).value_or(1);
+  return n;
+}
+
+// The kernel rebuilt over new ranges: `loops[old]` are the ranges an END or REDUCE of `old` now
+// names (outer first), `value[old]` what its other uses read.
+struct RangeMap {
+  std::unordered_map<const UOp*, std::vector<UOpRef>> loops;
+  std::unordered_map<const UOp*, UOpRef> value;
+};
+
+UOpRef rebuild(const UOpRef& sink, const RangeMap& map) {
+  std::unordered_map<const UOp*, UOpRef> out;
+  for (const UOp* u : sink->toposort()) {
+    if (u->op == Ops::RANGE) {
+      out[u] = map.value.at(u);
+      continue;
+    }
+    bool names_loops = u->op == Ops::END || u->op == Ops::REDUCE;
+    std::vector<UOpRef> src;
+    for (size_t i = 0; i < u->src.size(); i++) {
+      const UOp* s = u->src[i].get();
+      if (names_loops && i > 0 && s->op == Ops::RANGE) {
+        const std::vector<UOpRef>& ls = map.loops.at(s);
+        src.insert(src.end(), ls.begin(), ls.end());
+      } else {
+        src.push_back(out.at(s));
+      }
+    }
+    out[u] = src == u->src ? u->ref() : u->with_src(std::move(src));
+  }
+  return sort_end_chains(out.at(sink.get()));
+}
+
+// A new range per position of `order` ({bound, type}), ids 0.. in that order.
+std::vector<UOpRef> make_ranges(const std::vector<std::pair<UOpRef, AxisType>>& order) {
+  std::vector<UOpRef> out;
+  for (size_t i = 0; i < order.size(); i++) out.push_back(UOp::range(order[i].first, int64_t(i), order[i].second));
+  return out;
+}
+
+UOpRef split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt) {
+  const UOpRef& r = axes[size_t(opt.axis)];
+  std::optional<int64_t> n = const_bound(r);
+  if (!n) throw OptError(where(sink, opt) + ": axis " + std::to_string(opt.axis) + " has a symbolic bound");
+  int64_t k = opt.arg;
+  if (k < 2 || *n % k != 0)
+    throw OptError(where(sink, opt) + ": the factor " + std::to_string(k) + " must be at least 2 and divide the axis's bound " + std::to_string(*n));
+  check_split_target(sink, opt, axis_type(r));
+  if (opt.target == AxisType::UPCAST || opt.target == AxisType::UNROLL) {
+    int64_t e = expansion(axes) * k;
+    if (e > kMaxExpansion)
+      throw OptError(where(sink, opt) + ": Expand would copy the kernel body " + std::to_string(e) + " times (at most " +
+                     std::to_string(kMaxExpansion) + ")");
+  }
+  // The parts in nest order; an outer part of bound 1 (k == n) is left out: the axis becomes the new one.
+  bool whole = *n == k;
+  std::pair<UOpRef, AxisType> old_part{UOp::index(*n / k), axis_type(r)}, new_part{UOp::index(k), opt.target};
+  std::vector<std::pair<UOpRef, AxisType>> order;
+  size_t at = 0;
+  for (size_t i = 0; i < axes.size(); i++) {
+    if (i != size_t(opt.axis)) {
+      order.push_back({axes[i]->src[0], axis_type(axes[i])});
+      continue;
+    }
+    at = order.size();
+    if (whole) order.push_back(new_part);
+    else if (opt.top) order.insert(order.end(), {new_part, old_part});
+    else order.insert(order.end(), {old_part, new_part});
+  }
+  std::vector<UOpRef> fresh = make_ranges(order);
+  RangeMap map;
+  for (size_t i = 0; i < axes.size(); i++) {
+    size_t p = i < size_t(opt.axis) || whole ? i : i + 1;  // position of axis i in `fresh`
+    if (i != size_t(opt.axis)) {
+      map.value[axes[i].get()] = fresh[p];
+      map.loops[axes[i].get()] = {fresh[p]};
+      continue;
+    }
+    if (whole) {
+      map.value[axes[i].get()] = fresh[at];
+      map.loops[axes[i].get()] = {fresh[at]};
+      continue;
+    }
+    const UOpRef& outer_part = fresh[opt.top ? at + 1 : at];
+    const UOpRef& new_sub = fresh[opt.top ? at : at + 1];
+    // non-top: r = old * k + new; top: r = new * (n / k) + old
+    map.value[axes[i].get()] = opt.top ? UOp::alu(Ops::ADD, {UOp::alu(Ops::MUL, {new_sub, UOp::index(*n / k)}), outer_part})
+                                       : UOp::alu(Ops::ADD, {UOp::alu(Ops::MUL, {outer_part, UOp::index(k)}), new_sub});
+    map.loops[axes[i].get()] = {fresh[at], fresh[at + 1]};
+  }
+  return rebuild(sink, map);
+}
+
+UOpRef swap(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt) {
+  int64_t a = opt.axis, b = opt.arg;
+  if (b < 0 || b >= int64_t(axes.size()))
+    throw OptError(where(sink, opt) + ": axis " + std::to_string(b) + " is out of range (the kernel has " + std::to_string(axes.size()) + " axes)");
+  if (a == b) throw OptError(where(sink, opt) + ": an axis cannot be swapped with itself");
+  if (loop_like(axis_type(axes[size_t(a)])) != loop_like(axis_type(axes[size_t(b)])))
+    throw OptError(where(sink, opt) + ": a reduce axis can only be swapped with another reduce axis");
+  std::vector<std::pair<UOpRef, AxisType>> order;
+  for (const UOpRef& r : axes) order.push_back({r->src[0], axis_type(r)});
+  std::swap(order[size_t(a)], order[size_t(b)]);
+  std::vector<UOpRef> fresh = make_ranges(order);
+  RangeMap map;
+  for (size_t i = 0; i < axes.size(); i++) {
+    size_t p = i == size_t(a) ? size_t(b) : i == size_t(b) ? size_t(a) : i;
+    map.value[axes[i].get()] = fresh[p];
+    map.loops[axes[i].get()] = {fresh[p]};
+  }
+  return rebuild(sink, map);
+}
+
+}  // namespace
+
+std::string Opt::text() const {
+  std::string name(opt_op_name(op));
+  switch (op) {
+    case OptOp::SPLIT:
+      return name + "(" + std::to_string(axis) + ", " + std::to_string(arg) + ", " + std::string(axis_type_name(target)) +
+             (top ? ", top)" : ")");
+    case OptOp::PADTO: return name + "(" + std::to_string(axis) + ", " + std::to_string(arg) + ")";
+    case OptOp::SWAP: return name + "(" + std::to_string(axis) + ", " + std::to_string(arg) + ")";
+    default: return name;
+  }
+}
+
+std::string opts_text(const std::vector<Opt>& opts) {
+  std::string out = "[";
+  for (const Opt& o : opts) out += (out.size() > 1 ? ", " : "") + o.text();
+  return out + "]";
+}
+
+UOpRef apply_opt(const UOpRef& sink, const Opt& opt) {
+  if (!sink || sink->op != Ops::SINK) throw InternalError("apply_opt: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
+  std::vector<UOpRef> axes = kernel_axes(sink);
+  bool takes_axis = opt.op == OptOp::SPLIT || opt.op == OptOp::PADTO || opt.op == OptOp::SWAP;
+  if (takes_axis && (opt.axis < 0 || opt.axis >= int64_t(axes.size())))
+    throw OptError(where(sink, opt) + ": axis " + std::to_string(opt.axis) + " is out of range (the kernel has " +
+                   std::to_string(axes.size()) + " axes)");
+  switch (opt.op) {
+    case OptOp::SPLIT: return split(sink, axes, opt);
+    case OptOp::SWAP: return swap(sink, axes, opt);
+    case OptOp::NOLOCALS: return sink;  // the CPU backend emits no workgroup dims and no local memory anyway
+    case OptOp::PADTO: throw OptError(where(sink, opt) + ": PADTO is not implemented yet (split by a factor that divides the axis)");
+    case OptOp::TC: throw OptError(where(sink, opt) + ": the CPU backend has no tensor cores");
+  }
+  throw InternalError("apply_opt: unknown OptOp");
+}
+
+UOpRef apply_opts(const UOpRef& sink, const std::vector<Opt>& opts) {
+  UOpRef k = sink;
+  for (const Opt& o : opts) k = apply_opt(k, o);
+  return k;
+}
+
+}  // namespace onegrad

@@ -1,0 +1,44 @@
+// Optimize (spec: Kernel Optimizations, Lowering Pipeline): OptOps on a kernel's ranges.
+//
+// An opt is a triple (op, axis, arg); axes are numbered by their position in kernel_axes() (the
+// kernel's RANGEs in loop-nest order) at the moment the opt is applied, so opts compose left to
+// right. Applying an opt never changes what the kernel computes, only how: an illegal opt throws
+// OptError naming the opt, the kernel's shape and the rule it breaks. docs/kernel_opts.md.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "uop/errors.h"
+#include "uop/uop.h"
+
+namespace onegrad {
+
+// An opt that cannot apply to a kernel (axis out of range, a factor that does not divide the axis,
+// a target the axis cannot be split into, something the CPU backend lacks).
+struct OptError : Error {
+  using Error::Error;
+};
+
+struct Opt {
+  OptOp op;
+  int64_t axis = 0;                  // SPLIT, PADTO, SWAP: the axis
+  int64_t arg = 0;                   // SPLIT: the factor k; PADTO: the multiple; SWAP: the other axis
+  AxisType target = AxisType::LOOP;  // SPLIT: the type of the new sub-axis
+  bool top = false;                  // SPLIT: the new sub-axis is the outer one, (k, n/k)
+
+  static Opt split(int64_t axis, int64_t k, AxisType target, bool top = false) { return {OptOp::SPLIT, axis, k, target, top}; }
+  static Opt swap(int64_t a, int64_t b) { return {OptOp::SWAP, a, b}; }
+  std::string text() const;  // "SPLIT(1, 4, UPCAST)", "SPLIT(0, 2, LOOP, top)", "SWAP(0, 1)"
+  bool operator==(const Opt&) const = default;
+};
+
+// The most copies Expand may make of a kernel's body: the product of its UPCAST and UNROLL bounds.
+inline constexpr int64_t kMaxExpansion = 256;
+
+// The kernel with one opt applied (throws OptError when it does not apply).
+UOpRef apply_opt(const UOpRef& sink, const Opt& opt);
+// The opts applied left to right.
+UOpRef apply_opts(const UOpRef& sink, const std::vector<Opt>& opts);
+std::string opts_text(const std::vector<Opt>& opts);  // "[SPLIT(1, 4, UPCAST), ...]"
+
+}  // namespace onegrad

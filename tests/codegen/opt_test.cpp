@@ -1,0 +1,111 @@
+// Optimize and Expand rule by rule (docs/kernel_opts.md): the kernel's shape in AxisType letters,
+// what SPLIT and SWAP do to the ranges, every OptError, and what Expand leaves.
+#include <gtest/gtest.h>
+
+#include "codegen/expand.h"
+#include "codegen/heuristics.h"
+#include "codegen/kernel_axes.h"
+#include "codegen/kernels.h"
+#include "codegen/opt.h"
+#include "uop/text.h"
+
+using namespace onegrad;
+
+namespace {
+
+UOpRef matmul() { return parse_graph(kernels::kMatmul); }  // L3 L5 R4
+
+void expect_opt_error(const UOpRef& sink, const Opt& opt, const std::string& message) {
+  try {
+    apply_opt(sink, opt);
+    FAIL() << "expected OptError for " << opt.text();
+  } catch (const OptError& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(opt.text()), std::string::npos) << e.what();
+  }
+}
+
+int count(const UOpRef& g, Ops op) {
+  int n = 0;
+  for (const UOp* u : g->toposort()) n += u->op == op;
+  return n;
+}
+
+}  // namespace
+
+TEST(CodegenOpt, KernelShapeInSpecLetters) {
+  EXPECT_EQ(kernel_shape(matmul()), "L3 L5 R4");
+  EXPECT_EQ(kernel_shape(parse_graph(kernels::kSoftmax)), "L4 L8 R8 R8");
+  EXPECT_EQ(axis_type_letter(AxisType::UPCAST), 'u');
+  EXPECT_EQ(axis_type_letter(AxisType::UNROLL), 'r');
+}
+
+TEST(CodegenOpt, SplitInsertsTheNewAxisAfterTheOldOne) {
+  EXPECT_EQ(kernel_shape(apply_opt(matmul(), Opt::split(2, 2, AxisType::UNROLL))), "L3 L5 R2 r2");
+  EXPECT_EQ(kernel_shape(apply_opt(matmul(), Opt::split(2, 2, AxisType::REDUCE, true))), "L3 L5 R2 R2");
+  EXPECT_EQ(kernel_shape(apply_opt(matmul(), Opt::split(1, 5, AxisType::UPCAST))), "L3 u5 R4");  // k == n: the axis becomes UPCAST
+  UOpRef k = apply_opts(parse_graph(kernels::kElementwise), {Opt::split(1, 4, AxisType::UPCAST), Opt::split(0, 2, AxisType::LOOP, true)});
+  EXPECT_EQ(kernel_shape(k), "L2 L2 L2 u4");
+  // ids stay in nest order: 0, 1, 2, ...
+  std::vector<UOpRef> axes = kernel_axes(k);
+  for (size_t i = 0; i < axes.size(); i++) EXPECT_EQ(axis_id(axes[i]), int64_t(i));
+}
+
+TEST(CodegenOpt, SwapExchangesLoopOrder) {
+  UOpRef k = apply_opt(matmul(), Opt::swap(0, 1));
+  EXPECT_EQ(kernel_shape(k), "L5 L3 R4");
+  // the store's END chain closes the new inner loop (the old r0, bound 3) first
+  const UOpRef& outer_end = k->src[0];
+  EXPECT_EQ(const_bound(outer_end->src[1]), 5);
+  EXPECT_EQ(const_bound(outer_end->src[0]->src[1]), 3);
+}
+
+TEST(CodegenOpt, IllegalOptsRaiseOptError) {
+  UOpRef k = matmul();
+  expect_opt_error(k, Opt::split(3, 2, AxisType::UPCAST), "axis 3 is out of range (the kernel has 3 axes)");
+  expect_opt_error(k, Opt::split(2, 3, AxisType::UNROLL), "the factor 3 must be at least 2 and divide the axis's bound 4");
+  expect_opt_error(k, Opt::split(2, 2, AxisType::UPCAST), "UPCAST splits a GLOBAL, LOCAL or LOOP axis, not REDUCE");
+  expect_opt_error(k, Opt::split(0, 3, AxisType::UNROLL), "UNROLL splits a REDUCE or GROUP_REDUCE axis, not LOOP");
+  expect_opt_error(k, Opt::split(0, 3, AxisType::THREAD), "no thread pool yet");
+  expect_opt_error(k, Opt::split(0, 3, AxisType::LOCAL), "the CPU backend has no LOCAL axes");
+  expect_opt_error(k, Opt::swap(0, 2), "a reduce axis can only be swapped with another reduce axis");
+  expect_opt_error(k, Opt::swap(1, 1), "cannot be swapped with itself");
+  expect_opt_error(k, Opt{OptOp::TC}, "no tensor cores");
+  expect_opt_error(k, Opt{OptOp::PADTO, 0, 4}, "PADTO is not implemented yet");
+  // the message names the kernel's shape
+  expect_opt_error(k, Opt::split(0, 2, AxisType::LOOP), "on kernel (L3 L5 R4)");
+  // Expand's size limit
+  UOpRef big = parse_graph(kernels::kSoftmax);  // L4 L8 R8 R8
+  big = apply_opts(big, {Opt::split(3, 8, AxisType::UNROLL), Opt::split(2, 8, AxisType::UNROLL)});
+  expect_opt_error(big, Opt::split(1, 8, AxisType::UPCAST), "copy the kernel body 512 times (at most 256)");
+  EXPECT_NO_THROW(apply_opt(big, Opt::split(0, 2, AxisType::UPCAST)));
+  EXPECT_EQ(apply_opt(k, Opt{OptOp::NOLOCALS}), k);
+}
+
+TEST(CodegenOpt, ExpandLeavesNoUpcastOrUnroll) {
+  UOpRef k = apply_opts(matmul(), {Opt::split(2, 2, AxisType::UNROLL), Opt::split(1, 5, AxisType::UPCAST)});
+  EXPECT_EQ(kernel_shape(k), "L3 u5 R2 r2");
+  UOpRef e = expand(k);
+  EXPECT_EQ(kernel_shape(e), "L3 R2");
+  EXPECT_EQ(count(e, Ops::STORE), 5);   // one store per upcast column
+  EXPECT_EQ(count(e, Ops::REDUCE), 5);  // one reduction each, over the remaining R2
+  EXPECT_EQ(count(e, Ops::GROUP), 1);
+  EXPECT_EQ(expand(matmul()), matmul());  // nothing to expand
+}
+
+TEST(CodegenOpt, HandCodedMatmulBlocksRegisters) {
+  // 3x5 output: the column axis (unit stride in b) gets 5, the row axis 3: 15 accumulators, and
+  // the reduce axis is unrolled by 2
+  std::vector<Opt> opts = hand_coded_opts(matmul());
+  EXPECT_EQ(kernel_shape(apply_opts(matmul(), opts)), "u3 u5 R2 r2") << opts_text(opts);
+  // elementwise kernels are left to the C compiler
+  EXPECT_TRUE(hand_coded_opts(parse_graph(kernels::kElementwise)).empty());
+}
+
+TEST(CodegenOpt, RandomOptsAreLegalAndReproducible) {
+  for (uint64_t seed = 1; seed < 20; seed++) {
+    std::vector<Opt> a = random_opts(matmul(), seed), b = random_opts(matmul(), seed);
+    EXPECT_EQ(a, b);
+    EXPECT_NO_THROW(apply_opts(matmul(), a)) << opts_text(a);
+  }
+}

@@ -1,0 +1,146 @@
+// Optimize and Expand end to end (docs/kernel_opts.md): Tensor programs (matmul, conv and its
+// gradients, pooling, softmax, scatter_add and gather on int32, cumsum, argmax, sums) realized with
+// random legal opts on every kernel (OPT_RANDOM=seed) and with the default heuristics give what they
+// give unoptimised (NOOPT=1). Inputs are small integers, so float sums are exact in any order.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <random>
+
+#include "engine/realize_graph.h"
+#include "tensor/tensor.h"
+#include "uop/settings.h"
+
+namespace onegrad {
+namespace {
+
+std::vector<float> ints_f(size_t n, uint64_t seed, int lo = -3, int hi = 3) {
+  std::mt19937_64 rng(seed);
+  std::vector<float> v(n);
+  for (float& x : v) x = float(lo + int64_t(rng() % uint64_t(hi - lo + 1)));
+  return v;
+}
+std::vector<int32_t> ints_i(size_t n, uint64_t seed, int lo, int hi) {
+  std::vector<int32_t> v;
+  for (float f : ints_f(n, seed, lo, hi)) v.push_back(int32_t(f));
+  return v;
+}
+Tensor tf(std::vector<int64_t> shape, uint64_t seed) {
+  size_t n = 1;
+  for (int64_t d : shape) n *= size_t(d);
+  return Tensor::from_vector(ints_f(n, seed), shape, dtypes::float32);
+}
+
+// The program's outputs as doubles (every output, realized together).
+using Program = std::function<std::vector<Tensor>()>;
+std::vector<std::vector<double>> values(const Program& p) {
+  std::vector<std::vector<double>> out;
+  for (const Tensor& t : p()) {
+    Tensor c = t.cast(dtypes::float64);
+    std::vector<double> v = c.to_vector<double>();
+    out.push_back(v);
+  }
+  return out;
+}
+
+void expect_same(const std::vector<std::vector<double>>& want, const std::vector<std::vector<double>>& got, const std::string& what) {
+  ASSERT_EQ(want.size(), got.size()) << what;
+  for (size_t o = 0; o < want.size(); o++) {
+    ASSERT_EQ(want[o].size(), got[o].size()) << what;
+    for (size_t i = 0; i < want[o].size(); i++) {
+      double w = want[o][i], g = got[o][i];
+      if (std::isnan(w) && std::isnan(g)) continue;
+      ASSERT_NEAR(w, g, 1e-5 * std::max(1.0, std::abs(w))) << what << ": output " << o << " element " << i;
+    }
+  }
+}
+
+struct Case {
+  const char* name;
+  Program program;
+};
+
+std::vector<Case> cases() {
+  return {
+      {"matmul", [] { return std::vector<Tensor>{tf({6, 8}, 1).matmul(tf({8, 10}, 2))}; }},
+      {"matmul_odd", [] { return std::vector<Tensor>{tf({5, 7}, 3).matmul(tf({7, 3}, 4))}; }},
+      {"conv_bias_pad", [] { return std::vector<Tensor>{tf({2, 3, 6, 6}, 5).conv(tf({4, 3, 3, 3}, 6), tf({4}, 7), std::vector<int64_t>{1}, std::vector<int64_t>{1})}; }},
+      {"conv_pool_relu", [] { return std::vector<Tensor>{tf({2, 2, 8, 8}, 8).conv(tf({4, 2, 3, 3}, 9)).relu().max_pool(2, {2, 2})}; }},
+      {"softmax", [] { return std::vector<Tensor>{(tf({4, 16}, 10) * 0.25f).softmax(1)}; }},
+      {"sums", [] { Tensor x = tf({6, 8}, 11); return std::vector<Tensor>{x.sum({0}), x.sum({1}), x.max({1}), x.sum()}; }},
+      {"scatter_add_int32",
+       [] {
+         Tensor dst = Tensor::from_vector(ints_i(20, 12, -5, 5), {4, 5}, dtypes::int32);
+         Tensor idx = Tensor::from_vector(ints_i(15, 13, 0, 3), {3, 5}, dtypes::int32);
+         Tensor src = Tensor::from_vector(ints_i(15, 14, -9, 9), {3, 5}, dtypes::int32);
+         return std::vector<Tensor>{dst.scatter_add(0, idx, src)};
+       }},
+      {"gather", [] {
+         Tensor idx = Tensor::from_vector(ints_i(12, 15, 0, 7), {3, 4}, dtypes::int32);
+         return std::vector<Tensor>{tf({3, 8}, 16).gather(1, idx)};
+       }},
+      {"cumsum_int32", [] { return std::vector<Tensor>{Tensor::from_vector(ints_i(24, 17, -4, 4), {4, 6}, dtypes::int32).cumsum(1)}; }},
+      {"argmax", [] { return std::vector<Tensor>{tf({5, 12}, 18).argmax(1)}; }},
+      {"cnn_gradients",
+       [] {
+         Tensor x = tf({4, 1, 8, 8}, 19);
+         Tensor w1 = tf({4, 1, 3, 3}, 20), w2 = tf({64, 8}, 21);
+         w1.requires_grad_();
+         w2.requires_grad_();
+         Tensor h = x.conv(w1, std::nullopt, std::vector<int64_t>{1}, std::vector<int64_t>{1}).relu().max_pool(2, {2, 2}).reshape({4, 64});
+         h.matmul(w2).relu().sum().backward();
+         return std::vector<Tensor>{*w1.grad(), *w2.grad()};
+       }},
+  };
+}
+
+}  // namespace
+
+TEST(OptEngine, RandomOptsKeepResults) {
+  for (const Case& c : cases()) {
+    std::vector<std::vector<double>> want;
+    {
+      ScopedSetting noopt("NOOPT", 1);
+      want = values(c.program);
+    }
+    for (int64_t seed = 1; seed <= 6; seed++) {
+      ScopedSetting random("OPT_RANDOM", seed);
+      expect_same(want, values(c.program), std::string(c.name) + " OPT_RANDOM=" + std::to_string(seed));
+    }
+  }
+}
+
+TEST(OptEngine, DefaultHeuristicsKeepResults) {
+  for (const Case& c : cases()) {
+    std::vector<std::vector<double>> want;
+    {
+      ScopedSetting noopt("NOOPT", 1);
+      want = values(c.program);
+    }
+    expect_same(want, values(c.program), c.name);
+  }
+}
+
+}  // namespace onegrad
+
+namespace onegrad {
+namespace {
+
+// GCC 12.2 miscompiled this kernel's blocked reduce loop (two int64 accumulators in a 2-iteration
+// loop, loop-vectorized with -mavx2): the renderer now turns the loop vectorizer off for kernels
+// with several accumulators in one loop (render/c_renderer.cpp). Found by OPT_RANDOM=6 on
+// tests/python/test_torch_compose.py::test_scatter_add; these are its inputs and torch's result.
+TEST(OptEngine, ScatterAddWithTwoAccumulatorsPerLoop) {
+  Tensor x = Tensor::from_vector(std::vector<int32_t>{6, 1, -4, 9, -2, -4, 3, 8, -7, -7}, {1, 5, 2}, dtypes::int32);
+  Tensor src = Tensor::from_vector(std::vector<int32_t>{-1, 5, -8, -4, 4, 2, 7, 0, -8, 3, 8, -5, 5, -1, 0, -4}, {1, 8, 2}, dtypes::int32);
+  Tensor idx = Tensor::from_vector(std::vector<int64_t>{2, 1, 3, 4, 1, 2, 4, 3, 4, 4, 3, 3, 4, 0, 0, 2}, {1, 8, 2}, dtypes::int64);
+  std::vector<int32_t> want{6, 0, 0, 14, -3, -6, 3, 3, -3, -8};
+  for (int64_t seed : {0, 6}) {  // 0: the default heuristics
+    ScopedSetting random("OPT_RANDOM", seed);
+    EXPECT_EQ(x.scatter_add(1, idx, src).to_vector<int32_t>(), want) << "OPT_RANDOM=" << seed;
+  }
+}
+
+}  // namespace
+}  // namespace onegrad

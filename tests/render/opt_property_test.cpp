@@ -1,0 +1,112 @@
+// Property test of Optimize and Expand (docs/kernel_opts.md): random legal opt sequences on the
+// hand-written kernels (elementwise, row/column sums, matmul, nested reduce, softmax, padding, a
+// gated store, reshape, permute) give what the unoptimised kernel gives, on random inputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "codegen/heuristics.h"
+#include "codegen/kernel_axes.h"
+#include "codegen/kernels.h"
+#include "render/lower_kernel.h"
+#include "render_test_util.h"
+#include "uop/text.h"
+
+using namespace onegrad;
+using namespace onegrad::testing;
+
+namespace {
+
+// One host buffer per buffer PARAM slot, filled with small integers (so float sums are exact in
+// any order) and the output slot 0 with zeros.
+std::vector<HostBuffer> inputs_for(const UOpRef& sink, uint64_t seed) {
+  std::vector<HostBuffer> bufs;
+  std::mt19937_64 rng(seed);
+  for (const UOp* u : sink->toposort()) {
+    if (u->op != Ops::PARAM || !u->dtype.is_ptr) continue;
+    size_t slot = size_t(u->arg.get<ParamArg>().slot);
+    if (bufs.size() <= slot) bufs.resize(slot + 1);
+    DType dt = u->dtype.base();
+    int64_t n = (*u->static_shape())[0];
+    bufs[slot] = zeros(dt, size_t(n));
+    if (slot == 0) continue;
+    for (auto& v : bufs[slot].values) v = cast_value(ConstValue::from_int(int64_t(rng() % 9) - 4), dt);
+  }
+  return bufs;
+}
+
+std::vector<HostBuffer> run_with(const UOpRef& sink, const std::vector<Opt>& opts, uint64_t seed) {
+  std::vector<HostBuffer> bufs = inputs_for(sink, seed);
+  std::vector<HostBuffer*> ptrs;
+  for (HostBuffer& b : bufs) ptrs.push_back(&b);
+  run(lower_kernel(sink, "opt_prop", opts), ptrs);
+  return bufs;
+}
+
+void expect_same(const HostBuffer& want, const HostBuffer& got, const std::string& what) {
+  ASSERT_EQ(want.values.size(), got.values.size()) << what;
+  for (size_t i = 0; i < want.values.size(); i++) {
+    double w = want.values[i].as_double(), g = got.values[i].as_double();
+    if (std::isnan(w) && std::isnan(g)) continue;
+    // float reductions reassociate under UNROLL/SWAP of reduce axes (docs/kernel_opts.md)
+    ASSERT_NEAR(w, g, 1e-5 * std::max(1.0, std::abs(w))) << what << " at element " << i;
+  }
+}
+
+struct Named {
+  const char* name;
+  const char* text;
+};
+
+const std::vector<Named>& all_kernels() {
+  static const std::vector<Named> k = {
+      {"elementwise", kernels::kElementwise}, {"row_sum", kernels::kRowSum},       {"column_sum", kernels::kColumnSum},
+      {"matmul", kernels::kMatmul},           {"nested", kernels::kNestedReduce},  {"softmax", kernels::kSoftmax},
+      {"gated_load", kernels::kGatedLoad},    {"gated_store", kernels::kGatedStore}, {"hoist", kernels::kHoist},
+      {"reshape", kernels::kReshape},         {"permute", kernels::kPermute},
+  };
+  return k;
+}
+
+}  // namespace
+
+TEST(OptProperty, RandomLegalOptsKeepResults) {
+  int applied = 0;
+  for (const Named& k : all_kernels()) {
+    UOpRef sink = parse_graph(k.text);
+    std::vector<HostBuffer> want = run_with(sink, {}, 7);
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+      std::vector<Opt> opts = random_opts(sink, seed);
+      applied += int(opts.size());
+      std::string what = std::string(k.name) + " " + opts_text(opts) + " (" + kernel_shape(apply_opts(sink, opts)) + ")";
+      std::vector<HostBuffer> got = run_with(sink, opts, 7);
+      expect_same(want[0], got[0], what);
+    }
+  }
+  EXPECT_GT(applied, 100);  // the draws are mostly legal: the test exercises opts, not just the baseline
+}
+
+TEST(OptProperty, HandCodedOptsKeepResults) {
+  for (const Named& k : all_kernels()) {
+    UOpRef sink = parse_graph(k.text);
+    std::vector<Opt> opts = hand_coded_opts(sink);
+    expect_same(run_with(sink, {}, 3)[0], run_with(sink, opts, 3)[0], std::string(k.name) + " " + opts_text(opts));
+  }
+}
+
+// Register blocking: the 3x4 @ 4x5 matmul's output axes upcast by 3 and 5 make 15 accumulators,
+// all updated in one reduce loop (one `for` over the reduce axis, not 15).
+TEST(OptProperty, UpcastReductionsShareOneLoop) {
+  UOpRef sink = parse_graph(kernels::kMatmul);
+  std::vector<Opt> opts = {Opt::split(1, 5, AxisType::UPCAST), Opt::split(0, 3, AxisType::UPCAST)};
+  LoweredKernel k = lower_kernel(sink, "blocked", opts);
+  const std::string& c = k.spec.source;
+  size_t loops = 0;
+  for (size_t p = c.find("for ("); p != std::string::npos; p = c.find("for (", p + 1)) loops++;
+  EXPECT_EQ(loops, 1u) << c;
+  EXPECT_NE(c.find("acc14"), std::string::npos) << c;
+  // several accumulators in one loop: GCC's loop vectorizer is off for this kernel (c_renderer.cpp)
+  EXPECT_NE(c.find("optimize(\"no-tree-loop-vectorize\")"), std::string::npos) << c;
+  EXPECT_EQ(lower_kernel(sink).spec.source.find("no-tree-loop-vectorize"), std::string::npos);
+}

@@ -12,6 +12,7 @@
 #include "nn/data_loader.h"
 #include "nn/fashion_mnist.h"
 #include "nn/layers.h"
+#include "nn/lr_scheduler.h"
 #include "nn/optimizer.h"
 #include "progress_bar.h"
 #include "tensor/gradient.h"
@@ -24,15 +25,16 @@ namespace {
 
 constexpr const char* kTrainUsage = R"(usage: onegrad train [--epochs N] [--batch N] [--lr X] [--seed N] [--limit N]
                      [--data DIR] [--checkpoint FILE]
-  train a small CNN (two conv layers with pooling, two linear layers) on Fashion-MNIST with Adam,
-  print the test accuracy after each epoch and save the model and optimizer to FILE (safetensors).
-  defaults: 3 epochs, batch 64, lr 0.001, seed 0, all 60000 images, the data from
+  train a small CNN (two conv layers with pooling, two linear layers) on Fashion-MNIST with Adam and
+  a cosine learning-rate schedule (from --lr down to 0), print the test accuracy after each epoch and
+  save the model and optimizer to FILE (safetensors).
+  defaults: 4 epochs, batch 64, lr 0.002, seed 0, all 60000 images, the data from
   $ONEGRAD_FASHION_MNIST or /usr/share/datasets/fashion-mnist, fashion_mnist_cnn.safetensors
 )";
 
 struct TrainOptions {
-  int64_t epochs = 3, batch = 64, seed = 0, limit = 0;
-  double lr = 1e-3;
+  int64_t epochs = 4, batch = 64, seed = 0, limit = 0;
+  double lr = 2e-3;
   std::string data, checkpoint = "fashion_mnist_cnn.safetensors";
 };
 
@@ -122,9 +124,10 @@ int run_train(const Args& args, std::ostream& out, std::ostream& err) {
   manual_seed(uint64_t(o.seed));
   std::shared_ptr<nn::Sequential> model = make_model();
   nn::Adam opt(model->parameters(), o.lr);
+  nn::CosineAnnealingLR schedule(opt, o.epochs * train_loader.size());
   int64_t n_params = 0;
   for (const Tensor& p : model->parameters()) n_params += p.numel();
-  out << "model: " << n_params << " parameters, Adam lr " << o.lr << ", batch " << o.batch << "\n";
+  out << "model: " << n_params << " parameters, Adam lr " << o.lr << " (cosine to 0), batch " << o.batch << "\n";
 
   bool terminal = isatty(STDERR_FILENO) != 0 && &err == &std::cerr;
   auto start = std::chrono::steady_clock::now();
@@ -141,6 +144,7 @@ int run_train(const Args& args, std::ostream& out, std::ostream& err) {
       Tensor loss = logits.cross_entropy(b[1]);
       loss.backward();
       opt.step();
+      schedule.step();
       Tensor right = hits(logits.detach(), b[1]);
       Tensor::realize_all({&loss, &right});
       int64_t n = b[1].shape()[0];

@@ -249,11 +249,17 @@ class Tensor:
     def grad(self, g):
         self._t.set_grad(None if g is None else (g if isinstance(g, Tensor) else Tensor(g, device=self.device))._t)
 
-    def backward(self, gradient=None) -> None:
-        """Adds d(self)/d(leaf) into .grad of every leaf this tensor is computed from."""
+    def backward(self, gradient=None, *, realize_with=()) -> None:
+        """Adds d(self)/d(leaf) into .grad of every leaf this tensor is computed from.
+        realize_with: other tensors to realize in the same schedule (onegrad's extension: an accuracy
+        count that reads the same logits as the loss shares their forward pass instead of running it
+        again)."""
         if gradient is not None and not isinstance(gradient, Tensor):
             gradient = Tensor(gradient, dtype=self.dtype, device=self.device)
-        self._t.backward(None if gradient is None else gradient._t)
+        for t in realize_with:
+            if not isinstance(t, Tensor):
+                raise TypeError(f"backward: realize_with takes Tensors, got {type(t).__name__}")
+        self._t.backward(None if gradient is None else gradient._t, [t._t for t in realize_with])
 
     def detach(self) -> "Tensor":
         """The same values with no gradient flowing through (DETACH)."""

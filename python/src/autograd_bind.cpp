@@ -12,7 +12,8 @@ void bind_autograd(py::module_& m) {
       .def("requires_grad_", [](Tensor& t, bool on) { t.requires_grad_(on); }, py::arg("on") = true)
       .def_property_readonly("grad", &Tensor::grad)
       .def("set_grad", &Tensor::set_grad)
-      .def("backward", &Tensor::backward, py::arg("gradient") = std::nullopt)
+      .def("backward", &Tensor::backward, py::arg("gradient") = std::nullopt,
+           py::arg("realize_with") = std::vector<Tensor*>{})
       .def("detach", &Tensor::detach)
       .def("contiguous_backward", &Tensor::contiguous_backward);
   m.def("gradients", &gradients, py::arg("y"), py::arg("xs"), py::arg("dy") = std::nullopt);

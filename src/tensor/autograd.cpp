@@ -251,7 +251,7 @@ std::vector<Tensor> Tensor::gradients_at(const Tensor& root, const std::vector<T
   return out;
 }
 
-void Tensor::backward(std::optional<Tensor> gradient) const {
+void Tensor::backward(std::optional<Tensor> gradient, const std::vector<Tensor*>& realize_with) const {
   if (!dtype().is_float())
     throw DTypeError("backward: only floating-point tensors have gradients, got " + dtype().name());
   if (!gradient && numel() != 1)
@@ -291,6 +291,7 @@ void Tensor::backward(std::optional<Tensor> gradient) const {
   std::vector<Tensor*> grads;
   for (Tensor& n : news) grads.push_back(&n);
   ptrs.insert(ptrs.end(), grads.begin(), grads.end());
+  ptrs.insert(ptrs.end(), realize_with.begin(), realize_with.end());
   no_history = &grads;  // .grad is a value, not a graph to differentiate again (use gradients())
   try {
     Tensor::realize_all(ptrs);

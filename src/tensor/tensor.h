@@ -342,7 +342,9 @@ class Tensor {
   std::optional<Tensor> grad() const;  // leaves only; absent before the first backward()
   void set_grad(std::optional<Tensor> g);  // same shape as the tensor (ShapeError), cast to its dtype
   // d(this)/d(leaf) added into every leaf's .grad (realized); a non-scalar needs `gradient`.
-  void backward(std::optional<Tensor> gradient = std::nullopt) const;
+  // `realize_with`: other tensors realized in the same schedule (a training step's accuracy count
+  // reads the logits the loss is computed from: realized apart, it would run the forward again).
+  void backward(std::optional<Tensor> gradient = std::nullopt, const std::vector<Tensor*>& realize_with = {}) const;
   Tensor detach() const;  // DETACH: the same values, no gradient flows through
   Tensor contiguous_backward() const;  // CONTIGUOUSBACKWARD: identity; its gradient is made contiguous
   // ---- end autograd

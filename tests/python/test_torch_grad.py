@@ -421,3 +421,37 @@ def test_reading_a_value_keeps_its_history():
     loss.backward()
     np.testing.assert_allclose(w.grad.numpy(), [4.0, 8.0, 12.0])
     assert w.grad.requires_grad is False  # .grad is a value
+
+
+def test_backward_realize_with_shares_the_forward(rng):
+    """backward(realize_with=[...]): an accuracy count over the loss's logits, realized in the
+    backward's schedule, equals the count realized on its own and runs fewer kernels."""
+    from onegrad import _C
+    x_np, w_np = rng.standard_normal((8, 5)).astype(np.float32), rng.standard_normal((5, 3)).astype(np.float32)
+    y_np = rng.integers(0, 3, 8)
+
+    def step(together):
+        w = Tensor(w_np, requires_grad=True)
+        logits = (Tensor(x_np) @ w).relu()
+        loss = logits.cross_entropy(Tensor(y_np))
+        hits = logits.argmax(-1).eq(Tensor(y_np)).sum()
+        before = _C.engine_stats()["kernels_run"]
+        if together:
+            loss.backward(realize_with=[hits])
+        else:
+            loss.backward()
+            hits.realize()
+        return hits.item(), w.grad.numpy(), _C.engine_stats()["kernels_run"] - before
+
+    step(True), step(False)  # compile both
+    hits_a, grad_a, runs_a = step(True)
+    hits_b, grad_b, runs_b = step(False)
+    tw = torch.tensor(w_np, requires_grad=True)
+    tl = torch.relu(torch.from_numpy(x_np) @ tw)
+    TF.cross_entropy(tl, torch.from_numpy(y_np)).backward()
+    assert hits_a == hits_b == int((tl.argmax(-1) == torch.from_numpy(y_np)).sum())
+    np.testing.assert_allclose(grad_a, tw.grad.numpy(), atol=1e-5)
+    np.testing.assert_array_equal(grad_a, grad_b)
+    assert runs_a < runs_b
+    with pytest.raises(TypeError, match="realize_with takes Tensors"):
+        Tensor(w_np, requires_grad=True).sum().backward(realize_with=[1])

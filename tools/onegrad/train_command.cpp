@@ -142,11 +142,10 @@ int run_train(const Args& args, std::ostream& out, std::ostream& err) {
       opt.zero_grad();
       Tensor logits = (*model)(normalize(b[0]));
       Tensor loss = logits.cross_entropy(b[1]);
-      loss.backward();
+      Tensor right = hits(logits.detach(), b[1]);
+      loss.backward(std::nullopt, {&right});  // one schedule: the count shares the forward pass
       opt.step();
       schedule.step();
-      Tensor right = hits(logits.detach(), b[1]);
-      Tensor::realize_all({&loss, &right});
       int64_t n = b[1].shape()[0];
       seen += n;
       correct += right.to_vector<int64_t>()[0];

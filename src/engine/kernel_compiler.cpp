@@ -57,7 +57,6 @@ std::unordered_set<const UOp*> build_kernels(const std::vector<UOpRef>& asts, Ru
     if (kernel_cache().find(key_of(ast, device)) == nullptr) missing.push_back(&ast);
   size_t workers = std::min<size_t>(missing.size(), std::max(1u, std::thread::hardware_concurrency()));
   std::unordered_set<const UOp*> built;
-  if (workers <= 1) return built;  // one kernel (or none) builds when it is asked for
   std::atomic<size_t> next{0};
   std::mutex mu;
   auto work = [&] {
@@ -74,7 +73,7 @@ std::unordered_set<const UOp*> build_kernels(const std::vector<UOpRef>& asts, Ru
   };
   std::vector<std::thread> threads;
   for (size_t t = 1; t < workers; t++) threads.emplace_back(work);
-  work();
+  work();  // this thread is one of the workers (the only one for a single new kernel)
   for (std::thread& t : threads) t.join();
   return built;
 }

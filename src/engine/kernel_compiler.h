@@ -25,10 +25,10 @@ struct CompiledKernel {
 // Thread-safe; a kernel asked for by two threads is built once.
 const CompiledKernel& compiled_kernel(const UOpRef& ast, RuntimeDevice& device, bool* lowered = nullptr);
 
-// Builds the kernels of `asts` that are not built yet, on one thread per core (lowering is C++,
-// compiling a C compiler process: both run in parallel). A kernel that fails to build is left for
-// compiled_kernel to report when it is asked for, so errors come in schedule order.
-// Returns the ASTs it lowered.
+// Builds the kernels of `asts` that are not built yet, on up to one thread per core (lowering is
+// C++, compiling a C compiler process: both run in parallel), and returns the ASTs it lowered. A
+// kernel that fails to build is left for compiled_kernel to report when it is asked for, so errors
+// come in schedule order.
 std::unordered_set<const UOp*> build_kernels(const std::vector<UOpRef>& asts, RuntimeDevice& device);
 
 }  // namespace onegrad

@@ -88,10 +88,8 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
       kernels.push_back(&kEmpty);
       continue;
     }
-    bool lowered = built.erase(k.ast.get()) != 0;  // counted once, as if built here
-    bool lowered_now = false;
-    kernels.push_back(&compiled_kernel(k.ast, dev, &lowered_now));
-    lowered = lowered || lowered_now;
+    bool lowered = built.erase(k.ast.get()) != 0;  // every new kernel was built above; counted once
+    kernels.push_back(&compiled_kernel(k.ast, dev));
     std::lock_guard<std::mutex> lock(stats_mu);
     (lowered ? stats.kernels_lowered : stats.kernel_hits)++;
   }

@@ -1,5 +1,6 @@
 #include "nn/checkpoint.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "nn/safetensors.h"
@@ -23,33 +24,44 @@ std::string join(const std::vector<int64_t>& v) {
   return s;
 }
 
+// One metadata value parsed whole by `parse` (std::stoll, std::stod), else a FormatError naming the
+// key and `what` it should be.
+template <class Parse>
+auto parse_whole(const std::string& s, Parse parse, const char* what, const std::string& path, const std::string& key) {
+  try {
+    size_t used = 0;
+    auto v = parse(s, &used);
+    if (used == s.size()) return v;
+  } catch (const std::logic_error&) {
+  }
+  throw FormatError(path + ": checkpoint metadata '" + key + "' is not " + what + ": '" + s + "'");
+}
+
+int64_t integer_of(const std::string& s, const std::string& path, const std::string& key) {
+  return parse_whole(s, [](const std::string& t, size_t* used) { return int64_t(std::stoll(t, used)); }, "an integer",
+                     path, key);
+}
+
+double number_of(const std::string& s, const std::string& path, const std::string& key) {
+  return parse_whole(s, [](const std::string& t, size_t* used) { return std::stod(t, used); }, "a number", path, key);
+}
+
 std::vector<int64_t> split_ints(const std::string& s, const std::string& path, const std::string& key) {
   std::vector<int64_t> out;
-  size_t at = 0;
-  while (at < s.size()) {
-    size_t comma = s.find(',', at);
-    std::string part = s.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-    try {
-      size_t used = 0;
-      out.push_back(std::stoll(part, &used));
-      if (used != part.size()) throw std::invalid_argument(part);
-    } catch (const std::logic_error&) {
-      throw FormatError(path + ": checkpoint metadata '" + key + "' is not a list of integers: '" + s + "'");
-    }
-    if (comma == std::string::npos) break;
+  for (size_t at = 0; at < s.size();) {
+    size_t comma = std::min(s.find(',', at), s.size());
+    out.push_back(integer_of(s.substr(at, comma - at), path, key));
     at = comma + 1;
   }
   return out;
 }
 
-double number_of(const std::string& s, const std::string& path, const std::string& key) {
-  try {
-    size_t used = 0;
-    double v = std::stod(s, &used);
-    if (used == s.size()) return v;
-  } catch (const std::logic_error&) {
-  }
-  throw FormatError(path + ": checkpoint metadata '" + key + "' is not a number: '" + s + "'");
+// The metadata value of `key`; a FormatError when the file lacks it.
+const std::string& required(const std::map<std::string, std::string>& meta, const std::string& key,
+                            const std::string& path) {
+  auto it = meta.find(key);
+  if (it == meta.end()) throw FormatError(path + ": checkpoint metadata lacks '" + key + "'");
+  return it->second;
 }
 
 // "optimizer.state.<i>.<name>" -> (i, name)
@@ -58,7 +70,7 @@ std::pair<int64_t, std::string> state_key(const std::string& key, const std::str
   size_t dot = key.find('.', prefix.size());
   if (key.rfind(prefix, 0) != 0 || dot == std::string::npos)
     throw FormatError(path + ": unexpected optimizer entry '" + key + "'");
-  return {split_ints(key.substr(prefix.size(), dot - prefix.size()), path, key).at(0), key.substr(dot + 1)};
+  return {integer_of(key.substr(prefix.size(), dot - prefix.size()), path, key), key.substr(dot + 1)};
 }
 
 }  // namespace
@@ -106,16 +118,18 @@ StateDict read_checkpoint(const std::string& path, Optimizer* optimizer) {
     auto groups = meta.find("optimizer.groups");
     if (groups == meta.end())
       throw FormatError(path + ": the checkpoint holds no optimizer state (it was saved without an optimizer)");
-    if (meta.at("optimizer") != optimizer->name())
-      throw ArgumentError("load_checkpoint: " + path + " holds the state of " + meta.at("optimizer") +
-                          ", not of " + optimizer->name());
+    const std::string& kind = required(meta, "optimizer", path);
+    if (kind != optimizer->name())
+      throw ArgumentError("load_checkpoint: " + path + " holds the state of " + kind + ", not of " +
+                          optimizer->name());
     for (auto& [i, ps] : s.state) {
       std::string key = "optimizer.state." + std::to_string(i) + ".step";
-      auto it = meta.find(key);
-      if (it == meta.end()) throw FormatError(path + ": checkpoint metadata lacks '" + key + "'");
-      ps.step = int64_t(number_of(it->second, path, key));
+      ps.step = integer_of(required(meta, key, path), path, key);
     }
-    int64_t n = int64_t(number_of(groups->second, path, "optimizer.groups"));
+    int64_t n = integer_of(groups->second, path, "optimizer.groups");
+    if (n < 0 || size_t(n) > meta.size())  // each group has at least its params entry
+      throw FormatError(path + ": checkpoint metadata 'optimizer.groups' = " + groups->second +
+                        " does not match the groups it lists");
     for (int64_t g = 0; g < n; g++) {
       std::string base = "optimizer.group." + std::to_string(g) + ".";
       std::map<std::string, double> options;

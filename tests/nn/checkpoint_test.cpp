@@ -94,3 +94,30 @@ TEST(Checkpoint, Errors) {
   EXPECT_THROW(load_checkpoint(dir.file("weights.safetensors"), *other), StateDictError);
   expect_error<FileError>([&] { load_checkpoint(dir.file("absent.safetensors"), *m); }, {"absent.safetensors"});
 }
+
+// A file whose optimizer entries break the layout (written by hand here) is a FormatError naming
+// the file and the entry, never an untyped exception or a long loop.
+TEST(Checkpoint, MalformedOptimizerEntriesAreFormatErrors) {
+  TempDir dir;
+  auto m = small_model();
+  Adam adam(m->parameters());
+  NamedTensors weights;
+  for (const auto& [name, t] : m->state_dict()) weights.emplace_back(name, t);
+  Tensor zeros = Tensor::zeros({2}, dtypes::float32);
+  auto write = [&](const NamedTensors& extra, const std::map<std::string, std::string>& meta) {
+    NamedTensors all = weights;
+    all.insert(all.end(), extra.begin(), extra.end());
+    save_safetensors(dir.file("bad.safetensors"), all, meta);
+  };
+  auto load = [&] { load_checkpoint(dir.file("bad.safetensors"), *m, &adam); };
+  write({}, {{"optimizer.groups", "0"}});
+  expect_error<FormatError>(load, {"bad.safetensors", "lacks 'optimizer'"});
+  write({{"optimizer.state..exp_avg", zeros}}, {{"optimizer", "Adam"}, {"optimizer.groups", "0"}});
+  expect_error<FormatError>(load, {"bad.safetensors", "'optimizer.state..exp_avg' is not an integer"});
+  write({{"optimizer.state.0.exp_avg", zeros}}, {{"optimizer", "Adam"}, {"optimizer.groups", "0"}});
+  expect_error<FormatError>(load, {"lacks 'optimizer.state.0.step'"});
+  write({}, {{"optimizer", "Adam"}, {"optimizer.groups", "999999999999"}});
+  expect_error<FormatError>(load, {"'optimizer.groups' = 999999999999 does not match"});
+  write({}, {{"optimizer", "Adam"}, {"optimizer.groups", "1"}, {"optimizer.group.0.params", "0,x"}});
+  expect_error<FormatError>(load, {"'optimizer.group.0.params' is not an integer: 'x'"});
+}

@@ -12,7 +12,6 @@ import argparse
 import sys
 import time
 
-import numpy as np
 
 import onegrad
 from onegrad import Tensor, nn

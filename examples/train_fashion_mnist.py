@@ -12,7 +12,6 @@ import argparse
 import sys
 import time
 
-
 import onegrad
 from onegrad import Tensor, nn
 from onegrad.data import DataLoader, load_fashion_mnist

@@ -28,6 +28,10 @@ from ._random import (bernoulli, initial_seed, manual_seed, multinomial, normal,
 from ._compose import (dot, einsum, eye, gather, index_select, linspace, masked_fill, matmul, outer, scatter,
                        scatter_add, scatter_reduce, tril, triu, where)
 
+# kernel inspection (issue 6): the kernels a program would run, and opts on them
+from .kernel import Kernel, Opt, kernels
+from .errors import OptError
+
 __version__ = "0.1.0"
 
 __all__ = ["Tensor", "nn", "DType", "dtypes", "errors", "Error", "ShapeError", "IndexShapeError", "DTypeError",
@@ -37,3 +41,4 @@ __all__ += ["function", "Function", "FunctionError"]  # function (issue 5)
 __all__ += ["manual_seed", "initial_seed", "rand", "randn", "randint", "randperm", "normal", "uniform", "multinomial",
             "bernoulli", "rand_like", "randn_like", "randint_like"]  # random
 __all__ += ["data", "safetensors", "FormatError", "FileError"]  # data (issue 5)
+__all__ += ["kernels", "Kernel", "Opt", "OptError"]  # kernel inspection (issue 6)

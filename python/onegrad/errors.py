@@ -18,6 +18,7 @@ catches ValueError around a bad reshape, or TypeError around a bad dtype, keeps 
     FormatError    ValueError     a file whose contents break its format (safetensors, IDX, gzip)
     FileError      OSError        a file that cannot be opened/read/written, or a data set not installed
     FunctionError  TypeError      a traced function used wrongly (implicit capture; docs/function.md)
+    OptError       ValueError     a kernel opt that does not apply (docs/kernel_opts.md)
 
 Error itself is not a RuntimeError: a shape mistake is a ValueError, not a runtime failure.
 """
@@ -97,3 +98,10 @@ class FileError(Error, OSError):
 class FunctionError(Error, TypeError):
     """A traced function (@onegrad.function) used wrongly: it reads a tensor that is not one of its
     arguments, or realizes a value traced from them. The message names the function."""
+
+
+# kernel opts (issue 6): src/codegen/opt.h's OptError
+class OptError(Error, ValueError):
+    """A kernel opt that does not apply to a kernel (an axis out of range, a factor that does not
+    divide the axis, a target the axis cannot be split into); the message names the opt, the kernel's
+    shape and the rule."""

@@ -23,6 +23,7 @@ void bind_data(py::module_& m);
 void bind_optim(py::module_& m);  // optimizers and schedules (src/nn)  // autograd: after the Tensor class it extends
 void bind_nn(py::module_& m);  // modules: the layer math of src/nn (nn_bind.cpp)
 void bind_function(py::module_& m);  // function (issue 5): _C.TracedFunction, _C.engine_stats
+void bind_kernel(py::module_& m);  // kernel inspection (issue 6): _C.Kernel, _C.schedule_kernels
 
 // ---- conversions (convert.cpp)
 

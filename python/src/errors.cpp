@@ -3,6 +3,7 @@
 // which is one line in Python. The class is looked up when an error happens, so the import order
 // of onegrad/__init__.py does not matter.
 #include "bind.h"
+#include "codegen/opt.h"
 #include "uop/errors.h"
 
 namespace onegrad::python {
@@ -57,6 +58,8 @@ void bind_errors(py::module_& m) {
       set_error("FileError", e);
     } catch (const FunctionError& e) {  // function (issue 5)
       set_error("FunctionError", e);
+    } catch (const OptError& e) {  // kernel opts (issue 6)
+      set_error("OptError", e);
     } catch (const InternalError& e) {
       set_error("InternalError", e);
     } catch (const Error& e) {

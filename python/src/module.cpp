@@ -37,6 +37,7 @@ PYBIND11_MODULE(_C, m) {
   python::bind_nn(m);  // modules (issue 5)
   python::bind_data(m);  // data (issue 5)
   python::bind_function(m);  // function (issue 5)
+  python::bind_kernel(m);  // kernel inspection (issue 6)
   m.def("dtype_info", &python::dtype_info);
   m.def("promote_types", [](const std::string& a, const std::string& b) {
     return promote_types(python::to_dtype(a), python::to_dtype(b)).name();

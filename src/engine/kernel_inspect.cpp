@@ -1,0 +1,18 @@
+#include "engine/kernel_inspect.h"
+
+#include "render/kernel_name.h"
+#include "schedule/callify.h"
+#include "schedule/rangeify.h"
+
+namespace onegrad {
+
+std::vector<ScheduledKernelView> schedule_kernels(const std::vector<UOpRef>& outputs) {
+  if (outputs.empty()) return {};
+  Schedule s = rangeify(callify(outputs).function);
+  std::vector<ScheduledKernelView> out;
+  for (const ScheduledKernel& k : s.kernels)
+    if (s.buffers[size_t(k.buffers[0])].size != 0) out.push_back({k.ast, kernel_name(k.ast), k.reason});
+  return out;
+}
+
+}  // namespace onegrad

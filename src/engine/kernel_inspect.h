@@ -1,0 +1,23 @@
+// The kernels a tensor program would run, without running it: for people who read kernels and try
+// opts on them (Python's onegrad.kernels, docs/kernel_opts.md "Inspecting kernels"). The schedule is
+// the one realize would build (Callify, then Rangeify); nothing is compiled or allocated.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "uop/uop.h"
+
+namespace onegrad {
+
+struct ScheduledKernelView {
+  UOpRef ast;          // kernel form (docs/kernel-form.md), before any opt
+  std::string name;    // the name the engine gives its entry symbol (r_64_10_64)
+  std::string reason;  // why its value is realized (what DEBUG=1 prints)
+};
+
+// The kernels that realizing `outputs` (tensor-graph values) together would run, in order. Values
+// that are realized already need none; a kernel that writes no elements is left out, as realize
+// skips it.
+std::vector<ScheduledKernelView> schedule_kernels(const std::vector<UOpRef>& outputs);
+
+}  // namespace onegrad

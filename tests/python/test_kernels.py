@@ -1,0 +1,86 @@
+"""Kernel inspection (issue 6; onegrad.kernels, docs/kernel_opts.md "Inspecting kernels"): the
+schedule a program would run, without running it; opts applied to its kernels and their shapes;
+the C source; OptError for opts that do not apply, with the opt, the shape and the rule named."""
+
+import numpy as np
+import pytest
+
+import onegrad
+from onegrad import Opt, OptError, Tensor, _C
+
+
+def matmul_kernel():
+    a = Tensor(np.ones((32, 16), np.float32))
+    b = Tensor(np.ones((16, 8), np.float32))
+    ks = onegrad.kernels(a @ b)
+    assert len(ks) == 1
+    return ks[0]
+
+
+def test_schedule_without_running():
+    before = _C.engine_stats()["kernels_run"]
+    k = matmul_kernel()
+    assert k.shape == "L32 L8 R16"
+    assert k.name.startswith("r_")
+    assert repr(k) == f"<Kernel {k.name} L32 L8 R16>"
+    assert _C.engine_stats()["kernels_run"] == before
+
+
+def test_realized_tensors_need_no_kernels():
+    t = Tensor(np.arange(6, dtype=np.float32)).realize()
+    assert onegrad.kernels(t) == []
+
+
+def test_several_kernels_in_order():
+    x = Tensor(np.ones((4, 5), np.float32))
+    ks = onegrad.kernels(x.softmax(-1), x.sum())
+    assert len(ks) >= 2
+    assert all(k.reason for k in ks)
+
+
+def test_opts_compose_left_to_right():
+    k = matmul_kernel()
+    assert k.optimize([Opt.split(1, 4, "UPCAST")]) == "L32 L2 u4 R16"
+    assert k.optimize([Opt.split(1, 4, "UPCAST"), Opt.split(3, 4, "UNROLL")]) == "L32 L2 u4 R4 r4"
+    assert k.optimize([Opt.swap(0, 1)]) == "L8 L32 R16"
+    assert k.optimize([]) == k.shape
+
+
+def test_default_opts_apply():
+    k = matmul_kernel()
+    opts = k.default_opts()
+    assert all(isinstance(o, Opt) for o in opts)
+    assert k.optimize(opts) != k.shape  # a matmul gets register blocking
+    assert str(Opt.split(1, 4, "UPCAST")) == "SPLIT(1, 4, UPCAST)"
+    assert str(Opt.split(0, 2, "LOOP", top=True)) == "SPLIT(0, 2, LOOP, top)"
+
+
+def test_source_is_the_kernel_in_c():
+    k = matmul_kernel()
+    src = k.source([Opt.split(1, 4, "UPCAST")])
+    assert f"void {k.name}(" in src
+    assert k.source() == k.source(k.default_opts())
+
+
+@pytest.mark.parametrize("opt, message", [
+    (Opt.split(2, 5, "UPCAST"), "SPLIT(2, 5, UPCAST) on kernel (L32 L8 R16): "),
+    (Opt.split(7, 2, "UPCAST"), "SPLIT(7, 2, UPCAST) on kernel (L32 L8 R16): "),
+    (Opt.split(2, 4, "UPCAST"), "UPCAST splits a GLOBAL, LOCAL or LOOP axis, not REDUCE"),
+    (Opt("SPLIT", 1, 4, "SIDEWAYS"), "unknown AxisType 'SIDEWAYS'"),
+    (Opt("SPIN", 1, 4), "unknown OptOp 'SPIN'"),
+])
+def test_opts_that_do_not_apply(opt, message):
+    k = matmul_kernel()
+    with pytest.raises(OptError, match=None) as e:
+        k.optimize([opt])
+    assert message in str(e.value)
+    assert isinstance(e.value, ValueError) and isinstance(e.value, onegrad.Error)
+    with pytest.raises(OptError):
+        k.source([opt])
+
+
+def test_bad_arguments():
+    with pytest.raises(TypeError, match="onegrad.kernels takes Tensors, not ndarray"):
+        onegrad.kernels(np.ones(3))
+    with pytest.raises(TypeError, match="an opt must be an onegrad.Opt, not tuple"):
+        matmul_kernel().optimize([("SPLIT", 1, 4, "UPCAST", False)])

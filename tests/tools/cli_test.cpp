@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../nn/file_testing.h"
 #include "cli.h"
 #include "uop/errors.h"
 #include "uop/text.h"
@@ -167,8 +168,8 @@ void write_split(const std::string& dir, const std::string& prefix, uint32_t n) 
 }  // namespace
 
 TEST(CliTrain, TrainsEvaluatesAndSavesACheckpoint) {
-  std::string dir = ::testing::TempDir() + "onegrad_cli_train";
-  std::filesystem::create_directories(dir);
+  onegrad::testing::TempDir tmp;  // unique per test and process: suites may run side by side
+  std::string dir = tmp.str();
   write_split(dir, "train", 40);
   write_split(dir, "t10k", 20);
   std::string ck = dir + "/ck.safetensors";
@@ -180,7 +181,6 @@ TEST(CliTrain, TrainsEvaluatesAndSavesACheckpoint) {
   EXPECT_NE(r.err.find("epoch 1/2 ["), std::string::npos) << r.err;  // the progress bar
   EXPECT_NE(r.err.find("images/s"), std::string::npos) << r.err;
   EXPECT_TRUE(std::filesystem::exists(ck));
-  std::filesystem::remove_all(dir);
 }
 
 TEST(CliTrain, BadOptionsAndMissingDataAreReported) {
@@ -195,8 +195,8 @@ TEST(CliTrain, BadOptionsAndMissingDataAreReported) {
   EXPECT_NE(r.err.find("unknown option --speed"), std::string::npos) << r.err;
   r = run({"train", "--lr"});
   EXPECT_NE(r.err.find("--lr needs a value"), std::string::npos) << r.err;
-  std::string empty = ::testing::TempDir() + "onegrad_cli_no_data";
-  std::filesystem::create_directories(empty);
+  onegrad::testing::TempDir tmp;
+  std::string empty = tmp.str();
   EXPECT_THROW(
       {
         try {

@@ -79,7 +79,10 @@ std::string Prelude::shift(bool left, DType dt) {
 std::string Prelude::fmax(DType dt) {
   std::string t = value_type(dt), name = "og_fmax_" + type_tag(dt.scalar == ScalarType::BFLOAT16 ? dtypes::float32 : dt);
   return need(name, "static inline " + t + " " + name + "(" + t + " a, " + t + " b) {  /* a NaN operand gives NaN */\n"
-                    "  return (a != a || b != b) ? (" + t + ")(a + b) : (a < b ? b : a);\n"
+                    // the larger chosen before the NaN test, which has no branch: GCC's loop
+                    // vectorizer if-converts this form, not `a != a || b != b ? ... : (a < b ? b : a)`
+                    "  " + t + " m = a < b ? b : a;\n"
+                    "  return ((a != a) | (b != b)) ? (" + t + ")(a + b) : m;\n"
                     "}\n");
 }
 

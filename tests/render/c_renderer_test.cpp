@@ -32,8 +32,8 @@ std::string int32_kernel(Ops op, const UOpRef& divisor_or_null, bool nonnegative
 TEST(RenderC, EntryPointAndParameters) {
   std::string s = source(kernels::kRowSum);
   EXPECT_TRUE(has(s, "void r_4_8(void** bufs, const int64_t* vars) {")) << s;
-  EXPECT_TRUE(has(s, "float* restrict b0 = (float*)bufs[0];")) << s;
-  EXPECT_TRUE(has(s, "float* restrict b1 = (float*)bufs[1];")) << s;
+  EXPECT_TRUE(has(s, "static void r_4_8_kernel(float* restrict b0, float* restrict b1, const int64_t* vars) {")) << s;
+  EXPECT_TRUE(has(s, "r_4_8_kernel((float*)bufs[0], (float*)bufs[1], vars);")) << s;
   EXPECT_TRUE(has(s, "float acc0[1];")) << s;
   EXPECT_TRUE(has(s, "for (int64_t r1 = 0; r1 < 8; r1++) {")) << s;
   UOpRef n = UOp::create(Ops::PARAM, dtypes::index, {},
@@ -50,9 +50,7 @@ TEST(RenderC, RowSumSource) {
   EXPECT_EQ(source(kernels::kRowSum), R"(#include <math.h>
 #include <stdint.h>
 #include <string.h>
-void r_4_8(void** bufs, const int64_t* vars) {
-  float* restrict b0 = (float*)bufs[0];
-  float* restrict b1 = (float*)bufs[1];
+__attribute__((noinline)) static void r_4_8_kernel(float* restrict b0, float* restrict b1, const int64_t* vars) {
   float acc0[1];
   for (int64_t r0 = 0; r0 < 4; r0++) {
     acc0[0] = 0.0f;
@@ -65,6 +63,9 @@ void r_4_8(void** bufs, const int64_t* vars) {
     float val2 = acc0[0];
     b0[r0] = val2;
   }
+}
+void r_4_8(void** bufs, const int64_t* vars) {
+  r_4_8_kernel((float*)bufs[0], (float*)bufs[1], vars);
 }
 )");
 }
@@ -113,9 +114,8 @@ TEST(RenderC, NarrowTypesInMemory) {
   std::string s = lower_kernel(sink_over(r, {store(hb, r, sum), store(hh, r, load(hh, r) * load(hh, r)),
                                              store(hbool, r, ne(load(hbool, r), UOp::const_bool(true)))}))
                       .spec.source;
-  EXPECT_TRUE(has(s, "uint16_t* restrict b0 = (uint16_t*)bufs[0];")) << s;
-  EXPECT_TRUE(has(s, "_Float16* restrict b1 = (_Float16*)bufs[1];")) << s;
-  EXPECT_TRUE(has(s, "uint8_t* restrict b2 = (uint8_t*)bufs[2];")) << s;
+  EXPECT_TRUE(has(s, "(uint16_t* restrict b0, _Float16* restrict b1, uint8_t* restrict b2, const int64_t* vars)")) << s;
+  EXPECT_TRUE(has(s, "((uint16_t*)bufs[0], (_Float16*)bufs[1], (uint8_t*)bufs[2], vars);")) << s;
   EXPECT_TRUE(has(s, "float val0 = og_bf2f(b0[r0]);")) << s;
   EXPECT_TRUE(has(s, "og_bfr(val0 + val0)")) << s;
   EXPECT_TRUE(has(s, "= og_f2bf(")) << s;

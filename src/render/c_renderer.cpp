@@ -171,10 +171,13 @@ class Writer {
   }
 
   void store(const UOp* u) {
-    // which register accumulators the innermost open loop updates (kNoLoopVectorize)
+    // which register accumulators the innermost open loop updates (kNoLoopVectorize); storing a
+    // constant is a reset before a reduction's loop, not an update (a softmax's row loop resets
+    // both its max and its sum and must keep the loop vectorizer)
     const UOp* base = u->src[0]->op == Ops::INDEX ? u->src[0]->src[0].get() : nullptr;
     while (base && base->op == Ops::AFTER) base = base->src[0].get();
-    if (base && base->op == Ops::BUFFER && !loop_accumulators_.empty()) loop_accumulators_.back().insert(base);
+    bool update = u->src[1]->op != Ops::CONST;
+    if (update && base && base->op == Ops::BUFFER && !loop_accumulators_.empty()) loop_accumulators_.back().insert(base);
     DType ptr = u->src[0]->dtype;
     DType dt = u->src[1]->dtype;
     std::string v = ref(u->src[1]);

@@ -110,3 +110,11 @@ TEST(OptProperty, UpcastReductionsShareOneLoop) {
   EXPECT_NE(c.find("optimize(\"no-tree-loop-vectorize\")"), std::string::npos) << c;
   EXPECT_EQ(lower_kernel(sink).spec.source.find("no-tree-loop-vectorize"), std::string::npos);
 }
+
+// Resetting two accumulators in one loop is not updating them there: a softmax row loop (max and
+// sum reset side by side, each updated in a loop of its own) keeps GCC's loop vectorizer.
+TEST(OptProperty, ResetsAreNotUpdatesOfSeveralAccumulators) {
+  std::string c = lower_kernel(parse_graph(kernels::kSoftmax)).spec.source;
+  EXPECT_NE(c.find("acc1[0] = 0.0f;"), std::string::npos) << c;
+  EXPECT_EQ(c.find("no-tree-loop-vectorize"), std::string::npos) << c;
+}

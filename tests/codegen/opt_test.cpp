@@ -102,6 +102,18 @@ TEST(CodegenOpt, HandCodedMatmulBlocksRegisters) {
   EXPECT_TRUE(hand_coded_opts(parse_graph(kernels::kElementwise)).empty());
 }
 
+TEST(CodegenOpt, HandCodedColumnSumReadsWideTiles) {
+  // kColumnSum widened to 16 rows of 256 columns: 64 columns per step, the reduce unrolled by 4
+  std::string text = kernels::kColumnSum;
+  for (auto [from, to] : {std::pair<std::string, std::string>{"index 4\n", "index 16\n"}, {"index 8\n", "index 256\n"},
+                          {"index 32\n", "index 4096\n"}})
+    text.replace(text.find(from), from.size(), to);
+  UOpRef k = parse_graph(text);
+  ASSERT_EQ(kernel_shape(k), "L256 R16");
+  std::vector<Opt> opts = hand_coded_opts(k);
+  EXPECT_EQ(kernel_shape(apply_opts(k, opts)), "L4 u64 R4 r4") << opts_text(opts);
+}
+
 TEST(CodegenOpt, RandomOptsAreLegalAndReproducible) {
   for (uint64_t seed = 1; seed < 20; seed++) {
     std::vector<Opt> a = random_opts(matmul(), seed), b = random_opts(matmul(), seed);

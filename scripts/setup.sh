@@ -11,6 +11,8 @@ PACKAGES=(
   python3-dev python3-pybind11 python3-numpy python3-pytest python3-torch python3-setuptools
   # data (issue 5): safetensors headers are JSON, IDX files come gzipped, and the main job's data set
   nlohmann-json3-dev zlib1g-dev dataset-fashion-mnist
+  # BEAM search caches its results in SQLite (issue 6)
+  libsqlite3-dev
 )
 
 missing=()

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "codegen/heuristics.h"
+#include "codegen/kernel_axes.h"
 #include "codegen/opt_actions.h"
 #include "engine/beam_progress.h"
 #include "engine/timing_buffers.h"
@@ -19,6 +20,7 @@
 #include "runtime/program_cache.h"
 #include "runtime/scratch_dir.h"
 #include "uop/settings.h"
+#include "uop/substitute.h"
 #include "uop/text.h"
 
 namespace onegrad {
@@ -31,6 +33,9 @@ constexpr int kMaxRuns = 5;
 constexpr double kRunBudgetSeconds = 0.05;
 // A candidate whose first run is this much slower than the best so far is not run again.
 constexpr double kHopelessFactor = 1.5;
+// Candidates of a kernel whose heuristics' version takes longer than this are timed on a slice
+// that takes about this long with the heuristics' opts (Search::timed_kernel).
+constexpr double kSliceSeconds = 0.002;
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
 std::atomic<int64_t> searches{0}, replays{0}, timed_total{0};
@@ -46,6 +51,7 @@ struct Candidate {
   UOpRef kernel;  // the kernel after the opts
   std::shared_ptr<Program> program;
   double seconds = kNever;
+  double scale = 1;  // the program runs 1/scale of the kernel (a slice): its times are scaled up
 };
 
 // One kernel's search: candidates are compiled into a private folder that goes away with it.
@@ -55,18 +61,20 @@ class Search {
       : ast_(ast), device_(device), name_(kernel_name(ast)), cache_(scratch_.path()), buffers_(ast, device.name()), progress_(name_) {}
 
   BeamResult run(int64_t width) {
+    // The heuristics' kernel first, whole: its time decides how much of each candidate is run.
     std::vector<Opt> hand = hand_coded_opts(ast_);
-    std::vector<Candidate> firsts{{{}, ast_}, {hand, apply_opts(ast_, hand)}};  // no opts, the heuristics'
-    compile(firsts);
-    if (!firsts[0].program) throw InternalError("BEAM: kernel " + name_ + " does not compile without opts");
-    for (Candidate& c : firsts)
-      if (c.program) c.seconds = time(*c.program, kNever);
+    std::vector<Candidate> heuristic{{hand, apply_opts(ast_, hand)}}, start{{{}, ast_}};
+    compile(heuristic);
+    if (!heuristic[0].program) throw InternalError("BEAM: kernel " + name_ + " does not compile with the heuristics' opts");
     BeamResult r;
-    r.unoptimized_seconds = firsts[0].seconds;
-    r.heuristic_seconds = firsts[1].seconds;
+    r.heuristic_seconds = heuristic[0].seconds = time(heuristic[0], kNever);
+    slice_ = std::max<int64_t>(1, int64_t(r.heuristic_seconds / kSliceSeconds));
+    compile(start);
+    if (!start[0].program) throw InternalError("BEAM: kernel " + name_ + " does not compile without opts");
+    r.unoptimized_seconds = start[0].seconds = time(start[0], kNever);
 
-    std::vector<Candidate> beam{firsts[0]};
-    Candidate best = firsts[0];
+    std::vector<Candidate> beam = start;
+    Candidate best = start[0];
     std::unordered_map<const UOp*, UOpRef> seen{{ast_.get(), ast_}};  // refs keep the addresses unique
     for (int round = 1; round <= kMaxBeamRounds; round++) {
       std::vector<Candidate> next;
@@ -83,7 +91,7 @@ class Search {
       progress_.update(round, 0, next.size(), best.seconds);
       compile(next);
       for (size_t i = 0; i < next.size(); i++) {
-        if (next[i].program) next[i].seconds = time(*next[i].program, best.seconds * kHopelessFactor);
+        if (next[i].program) next[i].seconds = time(next[i], best.seconds * kHopelessFactor);
         progress_.update(round, i + 1, next.size(), std::min(best.seconds, next[i].seconds));
       }
       std::stable_sort(next.begin(), next.end(), [](const Candidate& a, const Candidate& b) { return a.seconds < b.seconds; });
@@ -96,11 +104,13 @@ class Search {
       if (!gained) break;
     }
 
-    // The final choice by more careful timings of the two contenders.
-    Candidate& heuristic = firsts[1];
-    best.seconds = time(*best.program, kNever, kMaxRuns);
-    if (heuristic.program) heuristic.seconds = time(*heuristic.program, kNever, kMaxRuns);
-    const Candidate& chosen = heuristic.program && heuristic.seconds <= best.seconds ? heuristic : best;
+    // The final choice: the best sequence, whole, against the heuristics', each timed carefully.
+    slice_ = 1;
+    std::vector<Candidate> finals{{best.opts, best.kernel}, heuristic[0]};
+    compile(finals);  // a cache hit unless the search timed slices
+    for (Candidate& c : finals)
+      if (c.program) c.seconds = time(c, kNever, kMaxRuns);
+    const Candidate& chosen = finals[1].seconds <= finals[0].seconds ? finals[1] : finals[0];
     r.opts = chosen.opts;
     r.seconds = chosen.seconds;
     r.timed = timed_;
@@ -108,12 +118,31 @@ class Search {
   }
 
  private:
+  // With slice_ > 1, the kernel with its outermost LOOP axis cut to 1/slice_ of its bound, and the
+  // factor to scale its time by; else the kernel itself. Cutting an output loop only skips output
+  // elements (every address stays in bounds) and leaves the loop nest inside as it was, so slices
+  // of different candidates compare like the whole kernels, in a fraction of the time.
+  std::pair<UOpRef, double> timed_kernel(const UOpRef& k) const {
+    if (slice_ > 1)
+      for (const UOpRef& r : kernel_axes(k)) {
+        AxisType t = axis_type(r);
+        std::optional<int64_t> bound = const_bound(r);
+        if ((t != AxisType::LOOP && t != AxisType::GLOBAL) || !bound) continue;
+        int64_t cut = std::max<int64_t>(1, *bound / slice_);
+        if (cut == *bound) break;
+        return {substitute(k, {{r.get(), UOp::range(cut, axis_id(r), t)}}), double(*bound) / double(cut)};
+      }
+    return {k, 1.0};
+  }
+
   void compile(std::vector<Candidate>& cs) {
     std::atomic<size_t> next{0};
     auto work = [&] {
       for (size_t i; (i = next++) < cs.size();) {
         try {
-          cs[i].program = cache_.get(device_, lower_kernel(ast_, name_, cs[i].opts).spec);
+          auto [kernel, scale] = timed_kernel(cs[i].kernel);
+          cs[i].scale = scale;
+          cs[i].program = cache_.get(device_, lower_kernel(kernel, name_).spec);  // the opts are applied already
         } catch (const Error& e) {
           if (debug_level() >= 2) std::fprintf(stderr, "BEAM %s: %s failed: %s\n", name_.c_str(), opts_text(cs[i].opts).c_str(), e.what());
         }
@@ -132,18 +161,19 @@ class Search {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
-  // The fastest of a few runs; one only when the first is past `cutoff` (hopeless) or long.
-  double time(const Program& p, double cutoff, int min_runs = 1) {
+  // The fastest of a few runs, scaled to the whole kernel; one run only when the first is past
+  // `cutoff` (hopeless) or long.
+  double time(const Candidate& c, double cutoff, int min_runs = 1) {
     timed_++;
     timed_total++;
-    double best = run_once(p), spent = best;
-    if (best > cutoff) return best;
+    double best = run_once(*c.program), spent = best;
+    if (best * c.scale > cutoff) return best * c.scale;
     for (int runs = 1; runs < kMaxRuns && (runs < min_runs || spent < kRunBudgetSeconds); runs++) {
-      double t = run_once(p);
+      double t = run_once(*c.program);
       best = std::min(best, t);
       spent += t;
     }
-    return best;
+    return best * c.scale;
   }
 
   const UOpRef& ast_;
@@ -154,6 +184,7 @@ class Search {
   TimingBuffers buffers_;
   BeamProgress progress_;
   int64_t timed_ = 0;
+  int64_t slice_ = 1;
 };
 
 // The stored opts of `ast`, if there are any and they still apply (an entry from an older

@@ -4,7 +4,7 @@
   PYTHONPATH=build/python /usr/bin/python3 bench/beam_matmul.py [--sizes 128 256 512 1024] [--repeat 5]
 
 For each N, in fresh processes sharing one new cache folder: the default opts (hand-coded
-heuristics), NOOPT=1, BEAM=2 (its first call is the search: wall time, compile included), and
+heuristics), BEAM=2 (its first call is the search: wall time, compile included), and
 BEAM=2 once more (the second run replays the database: no timing); numpy (OpenBLAS) in this
 process. Times are medians of --repeat runs after the first call; GFLOP/s = 2 N^3 / time.
 """
@@ -53,7 +53,7 @@ def main():
     if args.child:
         return child(args.child, args.repeat)
     cache = tempfile.mkdtemp(prefix="onegrad-beam-bench-")
-    rows = [("default", {"BEAM": "0"}), ("NOOPT", {"NOOPT": "1"}), ("BEAM=2", {"BEAM": "2"}), ("BEAM=2 again", {"BEAM": "2"})]
+    rows = [("default", {"BEAM": "0"}), ("BEAM=2", {"BEAM": "2"}), ("BEAM=2 again", {"BEAM": "2"})]
     print(f"cache folder {cache}; medians of {args.repeat} runs; GFLOP/s and time / numpy time")
     for n in args.sizes:
         flops = 2 * n ** 3

@@ -33,9 +33,6 @@ constexpr int kMaxRuns = 5;
 constexpr double kRunBudgetSeconds = 0.05;
 // A candidate whose first run is this much slower than the best so far is not run again.
 constexpr double kHopelessFactor = 1.5;
-// Candidates of a kernel whose heuristics' version takes longer than this are timed on a slice
-// that takes about this long with the heuristics' opts (Search::timed_kernel).
-constexpr double kSliceSeconds = 0.002;
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
 std::atomic<int64_t> searches{0}, replays{0}, timed_total{0};
@@ -57,8 +54,8 @@ struct Candidate {
 // One kernel's search: candidates are compiled into a private folder that goes away with it.
 class Search {
  public:
-  Search(const UOpRef& ast, RuntimeDevice& device)
-      : ast_(ast), device_(device), name_(kernel_name(ast)), cache_(scratch_.path()), buffers_(ast, device.name()), progress_(name_) {}
+  Search(const UOpRef& ast, RuntimeDevice& device, double slice_seconds)
+      : slice_seconds_(slice_seconds), ast_(ast), device_(device), name_(kernel_name(ast)), cache_(scratch_.path()), buffers_(ast, device.name()), progress_(name_) {}
 
   BeamResult run(int64_t width) {
     // The heuristics' kernel first, whole: its time decides how much of each candidate is run.
@@ -68,7 +65,7 @@ class Search {
     if (!heuristic[0].program) throw InternalError("BEAM: kernel " + name_ + " does not compile with the heuristics' opts");
     BeamResult r;
     r.heuristic_seconds = heuristic[0].seconds = time(heuristic[0], kNever);
-    slice_ = std::max<int64_t>(1, int64_t(r.heuristic_seconds / kSliceSeconds));
+    r.slice = slice_ = std::max<int64_t>(1, int64_t(r.heuristic_seconds / slice_seconds_));
     compile(start);
     if (!start[0].program) throw InternalError("BEAM: kernel " + name_ + " does not compile without opts");
     r.unoptimized_seconds = start[0].seconds = time(start[0], kNever);
@@ -148,7 +145,9 @@ class Search {
         }
       }
     };
-    size_t threads = std::min({kMaxCompileThreads, cs.size(), size_t(std::max(1u, std::thread::hardware_concurrency()))});
+    // More compiler processes than cores: each spends much of its life starting up and writing
+    // files, and on a shared machine more of them get more of its time.
+    size_t threads = std::min(kMaxCompileThreads, cs.size());
     std::vector<std::thread> pool;
     for (size_t t = 1; t < threads; t++) pool.emplace_back(work);
     work();
@@ -176,6 +175,7 @@ class Search {
     return best * c.scale;
   }
 
+  double slice_seconds_;
   const UOpRef& ast_;
   RuntimeDevice& device_;
   std::string name_;
@@ -212,7 +212,7 @@ std::string beam_device_key(const RuntimeDevice& device) {
   return device.name() + " | " + device.compiler().cache_id() + " | cores=" + std::to_string(std::thread::hardware_concurrency());
 }
 
-BeamResult beam_search(const UOpRef& ast, RuntimeDevice& device, int64_t width, OptCacheDb* db) {
+BeamResult beam_search(const UOpRef& ast, RuntimeDevice& device, int64_t width, OptCacheDb* db, double slice_seconds) {
   if (width < 1) throw InternalError("beam_search: width must be at least 1, got " + std::to_string(width));
   std::string key = db ? beam_kernel_key(ast) : "", dev = db ? beam_device_key(device) : "";
   std::string name = kernel_name(ast);
@@ -224,7 +224,7 @@ BeamResult beam_search(const UOpRef& ast, RuntimeDevice& device, int64_t width, 
     }
   std::lock_guard lock(search_mutex());
   auto t0 = std::chrono::steady_clock::now();
-  BeamResult r = Search(ast, device).run(width);
+  BeamResult r = Search(ast, device, slice_seconds).run(width);
   searches++;
   if (db) db->store(key, dev, width, {opts_text(r.opts), r.seconds});
   if (debug_level() >= 2)

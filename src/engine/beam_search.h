@@ -17,7 +17,7 @@
 namespace onegrad {
 
 // A round must make the best time this much smaller for the search to go on.
-inline constexpr double kMinRoundGain = 0.02;
+inline constexpr double kMinRoundGain = 0.03;
 // The most rounds (opts in a sequence) one search runs.
 inline constexpr int kMaxBeamRounds = 10;
 
@@ -29,11 +29,17 @@ struct BeamResult {
   bool from_cache = false;         // replayed from the database: nothing compiled or timed
   int64_t timed = 0;               // kernels compiled and timed (candidates, the start, the heuristics)
   int rounds = 0;
+  int64_t slice = 1;               // candidates ran 1/slice of their outermost loop (big kernels)
 };
+
+// Candidates of a kernel whose heuristics' version takes longer than this are timed on a slice,
+// cut to take about this long with the heuristics' opts (docs/kernel_opts.md, "Slices").
+inline constexpr double kSliceSeconds = 0.002;
 
 // Searches `ast` (a kernel in kernel form that untimeable_reason accepts) on `device` with beam
 // `width` >= 1, or replays the entry `db` has for it. `db` may be null (no cache).
-BeamResult beam_search(const UOpRef& ast, RuntimeDevice& device, int64_t width, OptCacheDb* db);
+BeamResult beam_search(const UOpRef& ast, RuntimeDevice& device, int64_t width, OptCacheDb* db,
+                       double slice_seconds = kSliceSeconds);
 
 // The keys of a result in the database: the kernel (a hash of its text and the lowering
 // settings) and the device (its name, the compiler's identity and the core count).

@@ -33,6 +33,7 @@ def child(n, repeat):
     t0 = time.perf_counter()
     run()
     first = time.perf_counter() - t0
+    os.environ["DEBUG"] = "0"  # DEBUG=2 was for the search's report; the timed runs print nothing
     err = float(np.abs((ta @ tb).numpy() - a @ b).max())
     print(json.dumps({"first": first, "median": median_time(run, repeat), "err": err}))
 
@@ -41,7 +42,10 @@ def measure(n, repeat, env):
     full = dict(os.environ, **env)
     out = subprocess.run([sys.executable, __file__, "--child", str(n), "--repeat", str(repeat)], env=full, check=True,
                          capture_output=True, text=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    # DEBUG=2's line per searched or replayed kernel: the opts chosen and the times behind them
+    result["beam"] = [line for line in out.stderr.splitlines() if line.startswith("BEAM ") and "r_" in line]
+    return result
 
 
 def main():
@@ -53,7 +57,7 @@ def main():
     if args.child:
         return child(args.child, args.repeat)
     cache = tempfile.mkdtemp(prefix="onegrad-beam-bench-")
-    rows = [("default", {"BEAM": "0"}), ("BEAM=2", {"BEAM": "2"}), ("BEAM=2 again", {"BEAM": "2"})]
+    rows = [("default", {"BEAM": "0"}), ("BEAM=2", {"BEAM": "2", "DEBUG": "2"}), ("BEAM=2 again", {"BEAM": "2", "DEBUG": "2"})]
     print(f"cache folder {cache}; medians of {args.repeat} runs; GFLOP/s and time / numpy time")
     for n in args.sizes:
         flops = 2 * n ** 3
@@ -64,6 +68,8 @@ def main():
             r = measure(n, args.repeat, dict(env, ONEGRAD_CACHE_DIR=cache))
             print(f"  {label:<13} {r['median'] * 1e3:8.2f} ms {flops / r['median'] / 1e9:7.1f} GFLOP/s"
                   f"  x{r['median'] / t_np:6.2f} numpy   first call {r['first']:7.2f} s   max err {r['err']:.1e}")
+            for line in r["beam"]:
+                print(f"      {line}")
 
 
 if __name__ == "__main__":

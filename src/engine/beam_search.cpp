@@ -242,6 +242,7 @@ std::vector<Opt> kernel_opts(const UOpRef& ast, RuntimeDevice& device) {
     if (debug_level() >= 2) std::fprintf(stderr, "BEAM %s: not searched (%s)\n", kernel_name(ast).c_str(), why.c_str());
     return default_opts(ast);
   }
+  if (opt_actions(ast).empty()) return default_opts(ast);  // nothing to choose (no axes): no timing
   return beam_search(ast, device, width, &default_opt_cache_db()).opts;
 }
 

@@ -108,6 +108,7 @@ class Search {
     for (Candidate& c : finals)
       if (c.program) c.seconds = time(c, kNever, kMaxRuns);
     const Candidate& chosen = finals[1].seconds <= finals[0].seconds ? finals[1] : finals[0];
+    r.heuristic_seconds = finals[1].seconds;  // as carefully timed as the choice
     r.opts = chosen.opts;
     r.seconds = chosen.seconds;
     r.timed = timed_;

@@ -25,7 +25,7 @@ struct BeamResult {
   std::vector<Opt> opts;
   double seconds = 0;            // the chosen opts' time (measured now, or when the search ran)
   double unoptimized_seconds = 0;  // no opts (0 when replayed)
-  double heuristic_seconds = 0;    // hand_coded_opts (0 when replayed)
+  double heuristic_seconds = 0;    // hand_coded_opts, timed with the final choice (0 when replayed)
   bool from_cache = false;         // replayed from the database: nothing compiled or timed
   int64_t timed = 0;               // kernels compiled and timed (candidates, the start, the heuristics)
   int rounds = 0;

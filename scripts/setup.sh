@@ -13,6 +13,8 @@ PACKAGES=(
   nlohmann-json3-dev zlib1g-dev dataset-fashion-mnist
   # numpy's and PyTorch's BLAS: the sgemm that bench/ compares our kernels against (the reference BLAS is ~30x slower)
   libopenblas0-pthread
+  # BEAM search caches its results in SQLite (issue 6)
+  libsqlite3-dev
 )
 
 missing=()

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "codegen/kernel_axes.h"
+#include "engine/beam_search.h"
 #include "render/lower_kernel.h"
 #include "runtime/build_once.h"
 #include "runtime/program_cache.h"
@@ -36,7 +37,7 @@ const CompiledKernel& compiled_kernel(const UOpRef& ast, RuntimeDevice& device, 
   return *kernel_cache().get(
       key_of(ast, device),
       [&] {
-        LoweredKernel lk = lower_kernel(ast, "", default_opts(ast));
+        LoweredKernel lk = lower_kernel(ast, "", kernel_opts(ast, device));
         if (debug_level() >= 3)
           std::fprintf(stderr, "opts %-24s %-28s -> %-36s %s\n", lk.spec.name.c_str(), kernel_shape(ast).c_str(),
                        kernel_shape(lk.optimized).c_str(), opts_text(lk.opts).c_str());

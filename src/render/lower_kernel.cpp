@@ -28,7 +28,7 @@ void count_params(const UOpRef& sink, ProgramSpec& spec) {
 std::string lowering_settings_key() {
   return "CPU_LIBM=" + std::to_string(setting("CPU_LIBM", 0)) + ",CPU_DECOMPOSE_ALL=" +
          std::to_string(setting("CPU_DECOMPOSE_ALL", 0)) + ",NOOPT=" + std::to_string(setting("NOOPT", 0)) +
-         ",OPT_RANDOM=" + std::to_string(setting("OPT_RANDOM", 0));
+         ",OPT_RANDOM=" + std::to_string(setting("OPT_RANDOM", 0)) + ",BEAM=" + std::to_string(setting("BEAM", 0));
 }
 
 std::vector<Opt> default_opts(const UOpRef& sink) {

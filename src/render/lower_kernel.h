@@ -30,7 +30,7 @@ struct LoweredKernel {
 // picks kernel_name(sink). num_buffers and num_vars count the kernel's PARAM slots (highest slot
 // + 1), taken before simplification, so a buffer whose every use folded away still has its slot.
 // The settings that change what lower_kernel makes of a kernel (CPU_LIBM, CPU_DECOMPOSE_ALL:
-// render/c_renderer.h; NOOPT, OPT_RANDOM: default_opts), as text: caches of lowered kernels keyed by AST include it.
+// render/c_renderer.h; NOOPT, OPT_RANDOM: default_opts; BEAM: engine/beam_search.h), as text: caches of lowered kernels keyed by AST include it.
 std::string lowering_settings_key();
 
 // `opts` are applied first (OptError when one does not apply); the engine passes default_opts.

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "runtime/scratch_dir.h"
 #include "runtime/subprocess.h"
 #include "uop/errors.h"
 
@@ -30,22 +31,6 @@ std::string unique_suffix() {
   return std::to_string(getpid()) + "." + std::to_string(counter++);
 }
 
-// A private scratch folder, removed on scope exit whatever happens.
-struct ScratchDir {
-  fs::path path;
-  ScratchDir() {
-    std::string tmpl = (fs::temp_directory_path() / "onegrad-cc-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr)
-      throw CompileError("cannot create a temporary folder for the C compiler in " +
-                         fs::temp_directory_path().string());
-    path = tmpl;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
 }  // namespace
 
 CpuCompiler::CpuCompiler(std::string cc) : cc_(std::move(cc)) {}
@@ -66,8 +51,8 @@ const std::string& CpuCompiler::cache_id() const {
 }
 
 void CpuCompiler::compile(std::string_view source, const fs::path& out) const {
-  ScratchDir scratch;
-  fs::path src = scratch.path / "kernel.c";
+  ScratchDir scratch("onegrad-cc-");
+  fs::path src = scratch.path() / "kernel.c";
   {
     std::ofstream f(src, std::ios::binary);
     f.write(source.data(), std::streamsize(source.size()));

@@ -311,4 +311,41 @@ inline constexpr const char* kPermute = R"(
 %sink = SINK void (%e0)
 )";
 
+// out[i] = 2 * a[i] for i < n, n a variable: the loop bound is a PARAM
+inline constexpr const char* kSymbolicBound = R"(
+%c16 = CONST index 16
+%two = CONST float32 2.0
+%s16 = STACK index (%c16)
+%out = PARAM ptr<float32, GLOBAL> (%s16) {slot=0}
+%a = PARAM ptr<float32, GLOBAL> (%s16) {slot=1}
+%n = PARAM index {slot=0, name="n", min=1, max=16}
+%r0 = RANGE index (%n) {id=0, LOOP}
+%ap = INDEX ptr<float32, GLOBAL> (%a, %r0)
+%x = LOAD float32 (%ap)
+%y = MUL float32 (%x, %two)
+%op = INDEX ptr<float32, GLOBAL> (%out, %r0)
+%st = STORE void (%op, %y)
+%e = END void (%st, %r0)
+%sink = SINK void (%e)
+)";
+
+// out[i] = a[idx[i]] for a 4-vector of int32 indices: an address that is a loaded value
+inline constexpr const char* kGatherByIndex = R"(
+%c4 = CONST index 4
+%s4 = STACK index (%c4)
+%out = PARAM ptr<float32, GLOBAL> (%s4) {slot=0}
+%a = PARAM ptr<float32, GLOBAL> (%s4) {slot=1}
+%ix = PARAM ptr<int32, GLOBAL> (%s4) {slot=2}
+%r0 = RANGE index (%c4) {id=0, LOOP}
+%ip = INDEX ptr<int32, GLOBAL> (%ix, %r0)
+%i = LOAD int32 (%ip)
+%ic = CAST index (%i)
+%ap = INDEX ptr<float32, GLOBAL> (%a, %ic)
+%x = LOAD float32 (%ap)
+%op = INDEX ptr<float32, GLOBAL> (%out, %r0)
+%st = STORE void (%op, %x)
+%e = END void (%st, %r0)
+%sink = SINK void (%e)
+)";
+
 }  // namespace onegrad::kernels

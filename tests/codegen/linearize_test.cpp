@@ -102,23 +102,6 @@ constexpr const char* kEndOfTwoRanges = R"(
 %sink = SINK void (%e)
 )";
 
-// out[i] = 2 * a[i] for i < n, n a variable: the loop bound is a PARAM
-constexpr const char* kSymbolicBound = R"(
-%c16 = CONST index 16
-%two = CONST float32 2.0
-%s16 = STACK index (%c16)
-%out = PARAM ptr<float32, GLOBAL> (%s16) {slot=0}
-%a = PARAM ptr<float32, GLOBAL> (%s16) {slot=1}
-%n = PARAM index {slot=0, name="n", min=1, max=16}
-%r0 = RANGE index (%n) {id=0, LOOP}
-%ap = INDEX ptr<float32, GLOBAL> (%a, %r0)
-%x = LOAD float32 (%ap)
-%y = MUL float32 (%x, %two)
-%op = INDEX ptr<float32, GLOBAL> (%out, %r0)
-%st = STORE void (%op, %y)
-%e = END void (%st, %r0)
-%sink = SINK void (%e)
-)";
 
 }  // namespace
 
@@ -218,7 +201,7 @@ TEST(CodegenLinearize, EndOfTwoRangesIsSplitInnermostFirst) {
 }
 
 TEST(CodegenLinearize, SymbolicBound) {
-  EXPECT_EQ(listing(kSymbolicBound), R"(
+  EXPECT_EQ(listing(kernels::kSymbolicBound), R"(
 %0 = PARAM ptr<float32, GLOBAL> (16,) {slot=0}
 %1 = PARAM ptr<float32, GLOBAL> (16,) {slot=1}
 %2 = PARAM index {slot=0, name="n", min=1, max=16}
@@ -272,7 +255,7 @@ TEST(CodegenLinearize, ReduceRangeSharedByTwoReduces) {
 
 TEST(CodegenLinearize, DeepGraphDoesNotRecurse) {
   // a chain of 200,000 float additions inside one loop
-  UOpRef g = parse_graph(kSymbolicBound);
+  UOpRef g = parse_graph(kernels::kSymbolicBound);
   UOpRef st = g->src[0]->src[0];
   UOpRef x = st->src[1];
   for (int i = 0; i < 200000; i++) x = UOp::alu(Ops::ADD, {x, UOp::const_float(dtypes::float32, 1.0)});

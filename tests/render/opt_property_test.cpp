@@ -8,6 +8,7 @@
 
 #include "codegen/heuristics.h"
 #include "codegen/kernel_axes.h"
+#include "codegen/opt_actions.h"
 #include "codegen/kernels.h"
 #include "render/lower_kernel.h"
 #include "render_test_util.h"
@@ -117,4 +118,26 @@ TEST(OptProperty, ResetsAreNotUpdatesOfSeveralAccumulators) {
   std::string c = lower_kernel(parse_graph(kernels::kSoftmax)).spec.source;
   EXPECT_NE(c.find("acc1[0] = 0.0f;"), std::string::npos) << c;
   EXPECT_EQ(c.find("no-tree-loop-vectorize"), std::string::npos) << c;
+}
+
+// BEAM search's moves (codegen/opt_actions.h) never change what a kernel computes: every action on
+// every hand-written kernel, and every action after each of the matmul's first moves (BEAM's
+// second round), against the unoptimised kernel.
+TEST(OptProperty, EveryBeamActionKeepsResults) {
+  int checked = 0;
+  for (const Named& k : all_kernels()) {
+    UOpRef sink = parse_graph(k.text);
+    std::vector<HostBuffer> want = run_with(sink, {}, 5);
+    bool second_round = std::string(k.name) == "matmul";
+    for (const Opt& first : opt_actions(sink)) {
+      std::vector<std::vector<Opt>> seqs = {{first}};
+      if (second_round)
+        for (const Opt& then : opt_actions(apply_opt(sink, first))) seqs.push_back({first, then});
+      for (const std::vector<Opt>& opts : seqs) {
+        expect_same(want[0], run_with(sink, opts, 5)[0], std::string(k.name) + " " + opts_text(opts));
+        checked++;
+      }
+    }
+  }
+  EXPECT_GT(checked, 60);
 }

@@ -1,0 +1,22 @@
+// The moves of BEAM search (docs/kernel_opts.md, "BEAM search"): every opt that applies to a kernel
+// as it stands. The candidates come from one table of opt kinds and factors, and apply_opt decides
+// which are legal, so an opt the backend learns later (a THREAD split, PADTO) joins the search as
+// soon as apply_opt accepts it, with no change here beyond its row in the table.
+#pragma once
+#include <string_view>
+#include <vector>
+
+#include "codegen/opt.h"
+
+namespace onegrad {
+
+// Every opt of the table tried on every axis of `sink` (SPLITs by each factor of their row, top
+// and not, SWAPs of every pair, PADTOs by each multiple): those apply_opt accepts, in table order,
+// without duplicates of the kernel they make. `sink` is a kernel in kernel form.
+std::vector<Opt> opt_actions(const UOpRef& sink);
+
+// The opts written by opts_text ("[SPLIT(1, 4, UPCAST), SWAP(0, 2), SPLIT(0, 2, LOOP, top)]"),
+// parsed back. Throws OptError naming the text on anything else.
+std::vector<Opt> parse_opts(std::string_view text);
+
+}  // namespace onegrad

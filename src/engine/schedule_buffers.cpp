@@ -32,8 +32,9 @@ std::vector<std::shared_ptr<Buffer>> schedule_buffers(const Schedule& s, const M
 }
 
 void print_memory_plan(const MemoryPlan& plan) {
-  std::fprintf(stderr, "*** memory plan: %d buffers planned, %zu bytes -> %zu bytes in %zu slots\n",
-               plan.planned_buffers(), plan.bytes_before(), plan.arena_bytes, plan.slot_bytes.size());
+  std::fprintf(stderr, "*** memory plan: %d buffers planned, %zu bytes -> %zu bytes in %zu slots (at least %zu alive at once)\n",
+               plan.planned_buffers(), plan.bytes_before(), plan.arena_bytes, plan.slot_bytes.size(),
+               plan.live_bytes_bound());
 }
 
 }  // namespace onegrad

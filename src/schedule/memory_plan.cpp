@@ -31,6 +31,21 @@ size_t MemoryPlan::bytes_before() const {
   return total;
 }
 
+size_t MemoryPlan::live_bytes_bound() const {
+  // Sizes enter where a lifetime starts and leave after it ends; the running sum peaks at the bound.
+  std::vector<std::pair<int, int64_t>> events;  // (kernel, +bytes at first / -bytes after last)
+  for (size_t b = 0; b < slot.size(); b++) {
+    if (slot[b] < 0) continue;
+    int64_t bytes = int64_t(round_up(buffers[b].nbytes, alignment));
+    events.push_back({buffers[b].life.first, bytes});
+    events.push_back({buffers[b].life.last + 1, -bytes});
+  }
+  std::sort(events.begin(), events.end());  // at one kernel, frees (negative) sort before allocations
+  int64_t live = 0, most = 0;
+  for (const auto& [kernel, bytes] : events) most = std::max(most, live += bytes);
+  return size_t(most);
+}
+
 std::vector<Lifetime> buffer_lifetimes(const Schedule& s) {
   std::vector<Lifetime> life(s.buffers.size());
   for (int k = 0; k < int(s.kernels.size()); k++)

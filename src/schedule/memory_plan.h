@@ -40,6 +40,7 @@ struct MemoryPlan {
 
   int planned_buffers() const;
   size_t bytes_before() const;      // the planned buffers, each with storage of its own
+  size_t live_bytes_bound() const;  // the most planned bytes alive at one kernel: no arena is smaller
 };
 
 // Each buffer's lifetime in `s` (indexed like s.buffers).

@@ -63,6 +63,7 @@ TEST(MemoryPlan, ChainAlternatesBetweenTwoSlots) {
   EXPECT_NE(plan.slot[1], plan.slot[2]);
   EXPECT_EQ(plan.bytes_before(), 4u * 4032u);  // 4000 rounded up to 64
   EXPECT_EQ(plan.arena_bytes, 2u * 4032u);
+  EXPECT_EQ(plan.live_bytes_bound(), 2u * 4032u);  // two are alive at every kernel but the ends
 }
 
 TEST(MemoryPlan, InputsOutputsEmptyAndUnusedBuffersKeepTheirOwnStorage) {
@@ -160,6 +161,7 @@ TEST(MemoryPlan, RandomIntervalSetsNeverShareWhileAlive) {
     }
     EXPECT_LE(plan.arena_bytes, sum);
     EXPECT_GE(plan.arena_bytes, live_lower_bound(req, alignment, kernels));
+    EXPECT_EQ(plan.live_bytes_bound(), live_lower_bound(req, alignment, kernels));
   }
 }
 

@@ -12,6 +12,7 @@
 #include "runtime/command_buffer.h"
 #include "runtime/device.h"
 #include "schedule/callify.h"
+#include "schedule/memory_order.h"
 #include "schedule/rangeify.h"
 #include "uop/settings.h"
 #include "uop/text.h"
@@ -23,13 +24,15 @@ namespace {
 std::mutex stats_mu;
 EngineStats stats;
 
-// Schedules by FUNCTION body, each with its memory plan (computed once, like the schedule; MEMPLAN
-// only decides whether a run uses it, so it is no part of the key). Bounded: a program that builds
+// Schedules by FUNCTION body, each also in a kernel order chosen for memory, with the memory plan
+// of that order (computed once, like the schedule; MEMPLAN only decides which of the two a run
+// uses, so it is no part of the key). Bounded: a program that builds
 // endless distinct graphs must not grow the cache without limit, so it is emptied when full.
 constexpr size_t kMaxSchedules = 4096;
 
 struct PlannedSchedule {
-  Schedule schedule;
+  Schedule schedule;  // as Rangeify made it (MEMPLAN=0)
+  Schedule ordered;   // its kernels in memory_order, which `plan` places
   MemoryPlan plan;
 };
 
@@ -47,8 +50,10 @@ const PlannedSchedule& cached_schedule(const UOpRef& function) {
     }
   }
   Schedule schedule = rangeify(function);
-  MemoryPlan plan = plan_for_schedule(schedule);
-  auto planned = std::make_shared<const PlannedSchedule>(PlannedSchedule{std::move(schedule), std::move(plan)});
+  Schedule ordered = reorder_kernels(schedule, memory_order(schedule));
+  MemoryPlan plan = plan_for_schedule(ordered);
+  auto planned = std::make_shared<const PlannedSchedule>(
+      PlannedSchedule{std::move(schedule), std::move(ordered), std::move(plan)});
   std::lock_guard<std::mutex> lock(mu);
   if (cache.size() >= kMaxSchedules) cache.clear();
   auto [it, inserted] = cache.try_emplace(body.get(), body, planned);
@@ -83,8 +88,9 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
   Callified c = callify(outputs);
   if (debug >= 5) std::fprintf(stderr, "*** callify\n%s", print_graph(c.function).c_str());
   const PlannedSchedule& planned = cached_schedule(c.function);
-  const Schedule& s = planned.schedule;
-  const MemoryPlan* plan = memory_plan_enabled() ? &planned.plan : nullptr;
+  bool use_plan = memory_plan_enabled();
+  const Schedule& s = use_plan ? planned.ordered : planned.schedule;
+  const MemoryPlan* plan = use_plan ? &planned.plan : nullptr;
 
   // A kernel that writes no elements has nothing to do: it is neither compiled nor run (its loops
   // have bound 0, which the simplifier may fold in ways no loop nest can hold).

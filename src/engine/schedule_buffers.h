@@ -10,7 +10,8 @@
 
 namespace onegrad {
 
-// MEMPLAN=0 turns the plan off (every buffer gets storage of its own); on by default.
+// MEMPLAN=0 turns the plan off (every buffer gets storage of its own, kernels run in Rangeify's
+// order); on by default.
 bool memory_plan_enabled();
 
 // The plan of `s`, checked against it when MEMPLAN_CHECK=1 (InternalError if unsound).

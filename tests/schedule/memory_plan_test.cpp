@@ -7,22 +7,13 @@
 #include <algorithm>
 #include <random>
 
+#include "hand_schedules.h"
 #include "uop/errors.h"
 
 namespace onegrad {
 namespace {
 
-// A schedule of `num_params` inputs and buffers of the given element counts (float32), whose
-// kernels take the listed buffers (the first is the one written).
-Schedule make_schedule(int num_params, const std::vector<int64_t>& sizes, const std::vector<std::vector<int>>& kernels,
-                       std::vector<int> outputs) {
-  Schedule s;
-  s.num_params = num_params;
-  for (int64_t n : sizes) s.buffers.push_back({n, dtypes::float32});
-  for (const auto& k : kernels) s.kernels.push_back({nullptr, k, ""});
-  s.outputs = std::move(outputs);
-  return s;
-}
+using testing::make_schedule;
 
 // in0 -> b1 -> b2 -> b3 -> b4 -> out5: each intermediate lives over two adjacent kernels.
 Schedule chain(int64_t n) {

@@ -31,6 +31,8 @@ from ._compose import (dot, einsum, eye, gather, index_select, linspace, masked_
 # kernel inspection (issue 6): the kernels a program would run, and opts on them
 from .kernel import Kernel, Opt, kernels
 from .errors import OptError
+# memory plan (issue 6): the allocator's current/peak bytes
+from .memory import device_memory_stats, reset_peak_memory
 
 __version__ = "0.1.0"
 
@@ -42,3 +44,4 @@ __all__ += ["manual_seed", "initial_seed", "rand", "randn", "randint", "randperm
             "bernoulli", "rand_like", "randn_like", "randint_like"]  # random
 __all__ += ["data", "safetensors", "FormatError", "FileError"]  # data (issue 5)
 __all__ += ["kernels", "Kernel", "Opt", "OptError"]  # kernel inspection (issue 6)
+__all__ += ["device_memory_stats", "reset_peak_memory"]  # memory plan (issue 6)

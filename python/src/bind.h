@@ -24,6 +24,7 @@ void bind_optim(py::module_& m);  // optimizers and schedules (src/nn)  // autog
 void bind_nn(py::module_& m);  // modules: the layer math of src/nn (nn_bind.cpp)
 void bind_function(py::module_& m);  // function (issue 5): _C.TracedFunction, _C.engine_stats
 void bind_kernel(py::module_& m);  // kernel inspection (issue 6): _C.Kernel, _C.schedule_kernels
+void bind_memory(py::module_& m);  // memory plan (issue 6): _C.device_memory_stats, _C.reset_peak_memory
 
 // ---- conversions (convert.cpp)
 

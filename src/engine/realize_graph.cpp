@@ -8,9 +8,11 @@
 #include "engine/device_buffers.h"
 #include "engine/kernel_compiler.h"
 #include "engine/kernel_stats.h"
+#include "engine/schedule_buffers.h"
 #include "runtime/command_buffer.h"
 #include "runtime/device.h"
 #include "schedule/callify.h"
+#include "schedule/memory_order.h"
 #include "schedule/rangeify.h"
 #include "uop/settings.h"
 #include "uop/text.h"
@@ -22,13 +24,21 @@ namespace {
 std::mutex stats_mu;
 EngineStats stats;
 
-// Schedules by FUNCTION body. Bounded: a program that builds endless distinct graphs must not
-// grow the cache without limit, so it is emptied when full.
+// Schedules by FUNCTION body, each also in a kernel order chosen for memory, with the memory plan
+// of that order (computed once, like the schedule; MEMPLAN only decides which of the two a run
+// uses, so it is no part of the key). Bounded: a program that builds
+// endless distinct graphs must not grow the cache without limit, so it is emptied when full.
 constexpr size_t kMaxSchedules = 4096;
 
-const Schedule& cached_schedule(const UOpRef& function) {
+struct PlannedSchedule {
+  Schedule schedule;  // as Rangeify made it (MEMPLAN=0)
+  Schedule ordered;   // its kernels in memory_order, which `plan` places
+  MemoryPlan plan;
+};
+
+const PlannedSchedule& cached_schedule(const UOpRef& function) {
   static std::mutex mu;
-  static std::unordered_map<const UOp*, std::pair<UOpRef, std::shared_ptr<const Schedule>>> cache;
+  static std::unordered_map<const UOp*, std::pair<UOpRef, std::shared_ptr<const PlannedSchedule>>> cache;
   const UOpRef& body = function_body(function);
   {
     std::lock_guard<std::mutex> lock(mu);
@@ -39,10 +49,14 @@ const Schedule& cached_schedule(const UOpRef& function) {
       return *it->second.second;
     }
   }
-  auto schedule = std::make_shared<const Schedule>(rangeify(function));
+  Schedule schedule = rangeify(function);
+  Schedule ordered = reorder_kernels(schedule, memory_order(schedule));
+  MemoryPlan plan = plan_for_schedule(ordered);
+  auto planned = std::make_shared<const PlannedSchedule>(
+      PlannedSchedule{std::move(schedule), std::move(ordered), std::move(plan)});
   std::lock_guard<std::mutex> lock(mu);
   if (cache.size() >= kMaxSchedules) cache.clear();
-  auto [it, inserted] = cache.try_emplace(body.get(), body, schedule);
+  auto [it, inserted] = cache.try_emplace(body.get(), body, planned);
   std::lock_guard<std::mutex> s(stats_mu);
   stats.schedules_built++;
   return *it->second.second;
@@ -73,7 +87,10 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
   RuntimeDevice& dev = get_device(device);
   Callified c = callify(outputs);
   if (debug >= 5) std::fprintf(stderr, "*** callify\n%s", print_graph(c.function).c_str());
-  const Schedule& s = cached_schedule(c.function);
+  const PlannedSchedule& planned = cached_schedule(c.function);
+  bool use_plan = memory_plan_enabled();
+  const Schedule& s = use_plan ? planned.ordered : planned.schedule;
+  const MemoryPlan* plan = use_plan ? &planned.plan : nullptr;
 
   // A kernel that writes no elements has nothing to do: it is neither compiled nor run (its loops
   // have bound 0, which the simplifier may fold in ways no loop nest can hold).
@@ -94,6 +111,7 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
     (lowered ? stats.kernels_lowered : stats.kernel_hits)++;
   }
   if (debug >= 1) print_schedule(s, kernels);
+  if (debug >= 1 && plan) print_memory_plan(*plan);
   for (size_t i = 0; i < s.kernels.size(); i++) {
     if (kernels[i] == &kEmpty) continue;
     if (debug >= 5)
@@ -103,11 +121,11 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
                                  kernels[i]->source.c_str());
   }
 
-  // Buffers: the FUNCTION's arguments are the BUFFER nodes' own storage; the rest are new.
-  std::vector<std::shared_ptr<Buffer>> bufs(s.buffers.size());
-  for (int k = 0; k < s.num_params; k++) bufs[size_t(k)] = device_buffer(c.buffers[size_t(k)].get(), dev.name());
-  for (size_t k = size_t(s.num_params); k < s.buffers.size(); k++)
-    bufs[k] = std::make_shared<Buffer>(dev.name(), s.buffers[k].dtype, size_t(s.buffers[k].size));
+  // Buffers: the FUNCTION's arguments are the BUFFER nodes' own storage; the rest are new, the
+  // intermediates placed by the memory plan.
+  std::vector<std::shared_ptr<Buffer>> inputs;
+  for (int k = 0; k < s.num_params; k++) inputs.push_back(device_buffer(c.buffers[size_t(k)].get(), dev.name()));
+  std::vector<std::shared_ptr<Buffer>> bufs = schedule_buffers(s, plan, std::move(inputs), dev.name());
 
   // Every kernel with elements to write, with its buffers. DEBUG>=2 runs them one at a time, timed;
   // otherwise one command buffer runs the same launches in the same order.

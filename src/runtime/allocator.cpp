@@ -1,5 +1,6 @@
 #include "runtime/allocator.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -7,7 +8,33 @@
 
 namespace onegrad {
 
-void* HostAllocator::alloc(size_t nbytes) {
+void* Allocator::alloc(size_t nbytes) {
+  void* p = raw_alloc(nbytes);  // throws before anything is counted
+  std::lock_guard<std::mutex> lock(mu_);
+  stats_.current_bytes += nbytes;
+  stats_.peak_bytes = std::max(stats_.peak_bytes, stats_.current_bytes);
+  stats_.allocations++;
+  return p;
+}
+
+void Allocator::free(void* ptr, size_t nbytes) {
+  raw_free(ptr, nbytes);
+  std::lock_guard<std::mutex> lock(mu_);
+  stats_.current_bytes -= std::min<uint64_t>(nbytes, stats_.current_bytes);
+  stats_.frees++;
+}
+
+AllocatorStats Allocator::stats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stats_;
+}
+
+void Allocator::reset_peak() {
+  std::lock_guard<std::mutex> lock(mu_);
+  stats_.peak_bytes = stats_.current_bytes;
+}
+
+void* HostAllocator::raw_alloc(size_t nbytes) {
   // aligned_alloc wants a multiple of the alignment; round up (and never ask for zero bytes).
   if (nbytes > SIZE_MAX - kAlignment)
     throw DeviceError("cannot allocate " + std::to_string(nbytes) + " bytes of host memory");
@@ -19,6 +46,6 @@ void* HostAllocator::alloc(size_t nbytes) {
   return p;
 }
 
-void HostAllocator::free(void* ptr) { std::free(ptr); }
+void HostAllocator::raw_free(void* ptr, size_t) { std::free(ptr); }
 
 }  // namespace onegrad

@@ -17,6 +17,28 @@ Buffer::Buffer(std::string_view device, DType dtype, size_t count)
   nbytes_ = count * item;
 }
 
+namespace {
+
+const Buffer& viewed(const std::shared_ptr<Buffer>& storage) {
+  if (!storage) throw DeviceError("a buffer view needs a storage buffer, not null");
+  return *storage;
+}
+
+}  // namespace
+
+Buffer::Buffer(std::shared_ptr<Buffer> storage, size_t offset, DType dtype, size_t count)
+    : Buffer(viewed(storage).device(), dtype, count) {
+  size_t item = size_t(dtype.itemsize());
+  if (offset % item != 0)
+    throw DeviceError("a view of " + dtype.name() + " elements at byte offset " + std::to_string(offset) +
+                      " is not aligned to " + std::to_string(item) + " bytes");
+  if (offset > storage->nbytes() || nbytes_ > storage->nbytes() - offset)
+    throw DeviceError("a view of " + std::to_string(nbytes_) + " bytes at offset " + std::to_string(offset) +
+                      " does not fit in a buffer of " + std::to_string(storage->nbytes()) + " bytes");
+  storage_ = std::move(storage);
+  offset_ = offset;
+}
+
 Buffer::~Buffer() { release(); }
 
 Buffer::Buffer(Buffer&& other) noexcept
@@ -24,7 +46,9 @@ Buffer::Buffer(Buffer&& other) noexcept
       dtype_(other.dtype_),
       count_(other.count_),
       nbytes_(other.nbytes_),
-      data_(std::exchange(other.data_, nullptr)) {}
+      data_(std::exchange(other.data_, nullptr)),
+      storage_(std::move(other.storage_)),
+      offset_(other.offset_) {}
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
   if (this != &other) {
@@ -34,18 +58,22 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
     count_ = other.count_;
     nbytes_ = other.nbytes_;
     data_ = std::exchange(other.data_, nullptr);
+    storage_ = std::move(other.storage_);
+    offset_ = other.offset_;
   }
   return *this;
 }
 
 void Buffer::release() noexcept {
-  if (data_ != nullptr) device_->allocator().free(data_);
+  if (data_ != nullptr) device_->allocator().free(data_, nbytes_);
   data_ = nullptr;
+  storage_.reset();
 }
 
 const std::string& Buffer::device() const { return device_->name(); }
 
 void* Buffer::data() {
+  if (storage_) return static_cast<std::byte*>(storage_->data()) + offset_;
   if (data_ == nullptr) data_ = device_->allocator().alloc(nbytes_);
   return data_;
 }

@@ -1,7 +1,12 @@
 // A Buffer: `count` elements of one dtype in a device's memory. Storage comes from the device's
 // allocator on first use (data(), copyin, or a launch), so describing a buffer costs nothing.
+//
+// A buffer can instead be a view: `count` elements at a byte offset inside another buffer's storage,
+// which it keeps alive. The memory plan (docs/memory_plan.md) places a schedule's intermediate
+// buffers as views into one shared allocation, so buffers whose lifetimes don't overlap share bytes.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -16,6 +21,9 @@ class Buffer {
   // Throws DeviceError for an unknown device, DTypeError for a dtype with no size (void), and
   // DeviceError when count * itemsize overflows.
   Buffer(std::string_view device, DType dtype, size_t count);
+  // A view of `count` elements starting `offset` bytes into `storage` (on storage's device). Throws
+  // DeviceError when the view does not fit inside storage or the offset is not aligned for dtype.
+  Buffer(std::shared_ptr<Buffer> storage, size_t offset, DType dtype, size_t count);
   ~Buffer();
   Buffer(Buffer&& other) noexcept;
   Buffer& operator=(Buffer&& other) noexcept;
@@ -26,9 +34,11 @@ class Buffer {
   DType dtype() const { return dtype_; }
   size_t count() const { return count_; }
   size_t nbytes() const { return nbytes_; }
-  bool is_allocated() const { return data_ != nullptr; }
+  bool is_allocated() const { return storage_ ? storage_->is_allocated() : data_ != nullptr; }
+  bool is_view() const { return storage_ != nullptr; }
+  size_t offset() const { return offset_; }  // bytes into the viewed storage (0 unless a view)
 
-  // The storage, allocated now if it was not yet.
+  // The storage, allocated now if it was not yet (for a view: the viewed storage, plus the offset).
   void* data();
   // Copies exactly nbytes() bytes in from host memory / out to host memory. A different size
   // throws DeviceError naming both sizes: a short copy would leave stale data, a long one would
@@ -43,7 +53,9 @@ class Buffer {
   DType dtype_;
   size_t count_;
   size_t nbytes_;
-  void* data_ = nullptr;
+  void* data_ = nullptr;               // owned storage; null for a view
+  std::shared_ptr<Buffer> storage_;   // what a view looks into
+  size_t offset_ = 0;
 };
 
 }  // namespace onegrad

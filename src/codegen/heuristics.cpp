@@ -61,6 +61,11 @@ int64_t pick_factor(int64_t bound, std::initializer_list<int64_t> factors) {
   return 0;
 }
 
+// A PADTO draw for random_opts: a multiple from 2 to 8 (apply_opt rejects the illegal ones). It
+// shares random_opts' kind draw (kind % 7, where kind % 5 is a SWAP), so seeds that draw no PADTO
+// keep the sequences they had before PADTO existed.
+Opt random_padto(std::mt19937_64& rng, int64_t axis) { return Opt::padto(axis, 2 + int64_t(rng() % 7)); }
+
 }  // namespace
 
 // Register blocking for reductions: an output axis that some load inside the reduction does not
@@ -169,8 +174,11 @@ std::vector<Opt> random_opts(const UOpRef& sink, uint64_t seed, int max_opts) {
     if (axes.empty()) break;
     int64_t a = int64_t(rng() % axes.size());
     Opt o;
-    if (rng() % 5 == 0) {
+    uint64_t kind = rng();
+    if (kind % 5 == 0) {
       o = Opt::swap(a, int64_t(rng() % axes.size()));
+    } else if (kind % 7 == 0) {
+      o = random_padto(rng, a);
     } else {
       int64_t bound = const_bound(axes[size_t(a)]).value_or(0);
       std::vector<int64_t> divisors;

@@ -66,6 +66,15 @@ int64_t pick_factor(int64_t bound, std::initializer_list<int64_t> factors) {
 // keep the sequences they had before PADTO existed.
 Opt random_padto(std::mt19937_64& rng, int64_t axis) { return Opt::padto(axis, 2 + int64_t(rng() % 7)); }
 
+// The second blocked axis's factor: up to 8 (sgemm: 16 columns x 8 rows), or up to 16 when the
+// first axis got 8 or less, for the same 128 accumulators (conv: 56 output columns block by 8, so
+// 16 output channels share each input window load).
+int64_t second_block_factor(int64_t bound, int64_t first, bool gated) {
+  if (gated) return pick_factor(bound, {4, 3, 2});
+  if (first <= 8) return pick_factor(bound, {16, 8, 4, 3, 2});
+  return pick_factor(bound, {8, 4, 3, 2});
+}
+
 }  // namespace
 
 // Register blocking for reductions: an output axis that some load inside the reduction does not
@@ -124,7 +133,7 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     std::vector<size_t> rest(reusing.begin() + 1, reusing.end());
     std::stable_sort(rest.begin(), rest.end(), [&](size_t a, size_t b) { return reuses_first(a) > reuses_first(b); });
     for (size_t b : rest) {
-      int64_t g = gated ? pick_factor(*const_bound(axes[b]), {4, 3, 2}) : pick_factor(*const_bound(axes[b]), {8, 4, 3, 2});
+      int64_t g = second_block_factor(*const_bound(axes[b]), f, gated);
       if (g > 1 && !ups.empty()) {
         ups.push_back({b, g});
         break;

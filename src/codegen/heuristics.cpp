@@ -81,8 +81,8 @@ int64_t second_block_factor(int64_t bound, int64_t first, bool gated) {
 // depend on is one where upcasting reuses that load across accumulators (matmul: A's row for every
 // column of the block, B's row for every row). The one with unit-stride loads gets up to 16 (two
 // AVX vectors of floats), a second one, preferably one the first's unit-stride loads do not depend
-// on, up to 8: up to 128 accumulators (measured best for sgemm on this machine; 8 and 4 when loads
-// are gated, docs/kernel_opts.md). Without reuse (row or column sums) the unit-stride output
+// on, up to 8 (16 when the first got 8 or less): up to 128 accumulators (measured best for sgemm
+// on this machine; 8 and 4 when loads are gated, docs/kernel_opts.md). Without reuse (row or column sums) the unit-stride output
 // axis (or the innermost) is upcast for independent accumulators. The innermost reduce axis is unrolled
 // when few accumulators were made. Elementwise kernels are left to the C compiler's vectorizer.
 std::vector<Opt> hand_coded_opts(const UOpRef& sink) {

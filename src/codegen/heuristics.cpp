@@ -61,14 +61,28 @@ int64_t pick_factor(int64_t bound, std::initializer_list<int64_t> factors) {
   return 0;
 }
 
+// A PADTO draw for random_opts: a multiple from 2 to 8 (apply_opt rejects the illegal ones). It
+// shares random_opts' kind draw (kind % 7, where kind % 5 is a SWAP), so seeds that draw no PADTO
+// keep the sequences they had before PADTO existed.
+Opt random_padto(std::mt19937_64& rng, int64_t axis) { return Opt::padto(axis, 2 + int64_t(rng() % 7)); }
+
+// The second blocked axis's factor: up to 8 (sgemm: 16 columns x 8 rows), or up to 16 when the
+// first axis got 8 or less, for the same 128 accumulators (conv: 56 output columns block by 8, so
+// 16 output channels share each input window load).
+int64_t second_block_factor(int64_t bound, int64_t first, bool gated) {
+  if (gated) return pick_factor(bound, {4, 3, 2});
+  if (first <= 8) return pick_factor(bound, {16, 8, 4, 3, 2});
+  return pick_factor(bound, {8, 4, 3, 2});
+}
+
 }  // namespace
 
 // Register blocking for reductions: an output axis that some load inside the reduction does not
 // depend on is one where upcasting reuses that load across accumulators (matmul: A's row for every
 // column of the block, B's row for every row). The one with unit-stride loads gets up to 16 (two
 // AVX vectors of floats), a second one, preferably one the first's unit-stride loads do not depend
-// on, up to 8: up to 128 accumulators (measured best for sgemm on this machine; 8 and 4 when loads
-// are gated, docs/kernel_opts.md). Without reuse (row or column sums) the unit-stride output
+// on, up to 8 (16 when the first got 8 or less): up to 128 accumulators (measured best for sgemm
+// on this machine; 8 and 4 when loads are gated, docs/kernel_opts.md). Without reuse (row or column sums) the unit-stride output
 // axis (or the innermost) is upcast for independent accumulators. The innermost reduce axis is unrolled
 // when few accumulators were made. Elementwise kernels are left to the C compiler's vectorizer.
 std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
@@ -119,7 +133,7 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     std::vector<size_t> rest(reusing.begin() + 1, reusing.end());
     std::stable_sort(rest.begin(), rest.end(), [&](size_t a, size_t b) { return reuses_first(a) > reuses_first(b); });
     for (size_t b : rest) {
-      int64_t g = gated ? pick_factor(*const_bound(axes[b]), {4, 3, 2}) : pick_factor(*const_bound(axes[b]), {8, 4, 3, 2});
+      int64_t g = second_block_factor(*const_bound(axes[b]), f, gated);
       if (g > 1 && !ups.empty()) {
         ups.push_back({b, g});
         break;
@@ -177,8 +191,11 @@ std::vector<Opt> random_opts(const UOpRef& sink, uint64_t seed, int max_opts) {
     if (axes.empty()) break;
     int64_t a = int64_t(rng() % axes.size());
     Opt o;
-    if (rng() % 5 == 0) {
+    uint64_t kind = rng();
+    if (kind % 5 == 0) {
       o = Opt::swap(a, int64_t(rng() % axes.size()));
+    } else if (kind % 7 == 0) {
+      o = random_padto(rng, a);
     } else {
       int64_t bound = const_bound(axes[size_t(a)]).value_or(0);
       std::vector<int64_t> divisors;

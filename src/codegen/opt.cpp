@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "codegen/kernel_axes.h"
+#include "codegen/reduce_to_acc.h"
 
 namespace onegrad {
 
@@ -157,6 +158,70 @@ UOpRef swap(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt)
   return rebuild(sink, map);
 }
 
+
+// PADTO(axis, m) (spec: Kernel Optimizations): the axis's bound n becomes p = ceil(n/m)*m, and the
+// iterations n..p-1 it gains do nothing: every LOAD whose address depends on the axis is gated by
+// `r < n` (so it reads nothing there and yields 0), every STORE whose address or value depends on it
+// is gated too, and a REDUCE over it reduces WHERE(r < n, value, identity). A REDUCE over the axis
+// hides it from what uses its result: those need no gate.
+struct PaddedAxis {
+  UOpRef range;  // the new, padded range
+  UOpRef valid;  // range < n
+};
+
+UOpRef and_gate(const UOpRef& gate, const UOpRef& valid) { return gate ? UOp::create(Ops::AND, {gate, valid}) : valid; }
+
+UOpRef gate_padded(const UOpRef& sink, const PaddedAxis& pad) {
+  std::unordered_map<const UOp*, UOpRef> out;
+  std::unordered_map<const UOp*, bool> depends;  // on the padded range, per iteration
+  for (const UOp* u : sink->toposort()) {
+    std::vector<UOpRef> src;
+    bool dep = u == pad.range.get();
+    bool reduces_it = u->op == Ops::REDUCE && std::any_of(u->src.begin() + 1, u->src.end(), [&](const UOpRef& r) { return r == pad.range; });
+    for (const UOpRef& s : u->src) {
+      src.push_back(out.at(s.get()));
+      dep = dep || depends.at(s.get());
+    }
+    depends[u] = dep && !reduces_it;
+    if (u->op == Ops::LOAD && depends.at(u->src[0].get())) {
+      UOpRef alt = src.size() > 1 ? src[1] : UOp::const_int(u->dtype, 0);
+      src = {src[0], alt, and_gate(src.size() > 2 ? src[2] : nullptr, pad.valid)};
+    } else if (u->op == Ops::STORE && dep) {
+      src = {src[0], src[1], and_gate(src.size() > 2 ? src[2] : nullptr, pad.valid)};
+    } else if (reduces_it) {
+      src[0] = onegrad::where(pad.valid, src[0], reduce_identity(u->arg.get<ReduceArg>().op, u->dtype));
+    }
+    out[u] = src == u->src ? u->ref() : u->with_src(std::move(src));
+  }
+  return out.at(sink.get());
+}
+
+UOpRef padto(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt) {
+  auto fail = [&](const std::string& why) { throw OptError(where(sink, opt) + ": " + why); };
+  const UOpRef& r = axes[size_t(opt.axis)];
+  AxisType type = axis_type(r);
+  if (type != AxisType::GLOBAL && type != AxisType::LOOP && type != AxisType::REDUCE)
+    fail("PADTO pads a GLOBAL, LOOP or REDUCE axis, not " + std::string(axis_type_name(type)));
+  std::optional<int64_t> n = const_bound(r);
+  if (!n) fail("axis " + std::to_string(opt.axis) + " has a symbolic bound");
+  int64_t m = opt.arg;
+  if (m < 2) fail("the multiple " + std::to_string(m) + " must be at least 2");
+  if (*n % m == 0) fail("the axis's bound " + std::to_string(*n) + " is already a multiple of " + std::to_string(m));
+  int64_t padded = (*n + m - 1) / m * m;
+  if (padded > 2 * *n)
+    fail("padding the axis's bound " + std::to_string(*n) + " to " + std::to_string(padded) + " would more than double it");
+  PaddedAxis pad;
+  pad.range = UOp::range(UOp::index(padded), axis_id(r), type);
+  pad.valid = pad.range < *n;
+  RangeMap map;
+  for (const UOpRef& a : axes) {
+    const UOpRef& now = a == r ? pad.range : a;
+    map.value[a.get()] = now;
+    map.loops[a.get()] = {now};
+  }
+  return gate_padded(rebuild(sink, map), pad);
+}
+
 }  // namespace
 
 std::string Opt::text() const {
@@ -188,7 +253,7 @@ UOpRef apply_opt(const UOpRef& sink, const Opt& opt) {
     case OptOp::SPLIT: return split(sink, axes, opt);
     case OptOp::SWAP: return swap(sink, axes, opt);
     case OptOp::NOLOCALS: return sink;  // the CPU backend emits no workgroup dims and no local memory anyway
-    case OptOp::PADTO: throw OptError(where(sink, opt) + ": PADTO is not implemented yet (split by a factor that divides the axis)");
+    case OptOp::PADTO: return padto(sink, axes, opt);
     case OptOp::TC: throw OptError(where(sink, opt) + ": the CPU backend has no tensor cores");
   }
   throw InternalError("apply_opt: unknown OptOp");

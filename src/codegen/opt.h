@@ -28,6 +28,7 @@ struct Opt {
 
   static Opt split(int64_t axis, int64_t k, AxisType target, bool top = false) { return {OptOp::SPLIT, axis, k, target, top}; }
   static Opt swap(int64_t a, int64_t b) { return {OptOp::SWAP, a, b}; }
+  static Opt padto(int64_t axis, int64_t m) { return {OptOp::PADTO, axis, m}; }
   std::string text() const;  // "SPLIT(1, 4, UPCAST)", "SPLIT(0, 2, LOOP, top)", "SWAP(0, 1)"
   bool operator==(const Opt&) const = default;
 };

@@ -43,8 +43,29 @@ IndexVec unflatten_index(const UOpRef& flat, const Dims& shape) {
   return out;
 }
 
+// A reshape splits into groups of consecutive axes whose element counts match on both sides
+// ((8, 6, 4) -> (48, 2, 2): groups (8, 6) | (48) and (4) | (2, 2)); each group is flattened and
+// split on its own, so an axis a reshape leaves alone reads its own index, with no div or mod
+// over the axes around it (conv's window view: the batch and channel axes stay out of the
+// spatial axes' index math).
 IndexVec reshape_index(const IndexVec& out_idx, const Dims& out_shape, const Dims& in_shape) {
-  return unflatten_index(flatten_index(out_idx, out_shape), in_shape);
+  for (int64_t d : out_shape)
+    if (d == 0) return unflatten_index(flatten_index(out_idx, out_shape), in_shape);
+  IndexVec in;
+  size_t i = 0, j = 0;
+  while (i < out_shape.size() || j < in_shape.size()) {
+    size_t i0 = i, j0 = j;
+    int64_t po = 1, pi = 1;
+    do {
+      if (i < out_shape.size() && (po <= pi || j == in_shape.size())) po *= out_shape[i++];
+      else pi *= in_shape[j++];
+    } while (po != pi && (i < out_shape.size() || j < in_shape.size()));
+    IndexVec group_idx(out_idx.begin() + long(i0), out_idx.begin() + long(i));
+    Dims group_out(out_shape.begin() + long(i0), out_shape.begin() + long(i)), group_in(in_shape.begin() + long(j0), in_shape.begin() + long(j));
+    IndexVec part = unflatten_index(flatten_index(group_idx, group_out), group_in);
+    in.insert(in.end(), part.begin(), part.end());
+  }
+  return in;
 }
 
 IndexVec permute_index(const IndexVec& out_idx, const std::vector<int64_t>& order) {

@@ -2,6 +2,8 @@
 // take its sliding windows (pool_windows: movement ops only), broadcast them against the weight and
 // sum over (cin, k...). conv_transpose is a conv over the input with zeros inserted between its
 // elements, and a weight that is flipped and has its channel axes swapped per group.
+#include <algorithm>
+
 #include "tensor/nn_args.h"
 #include "uop/errors.h"
 
@@ -43,7 +45,11 @@ Tensor conv_core(const std::string& op, const Tensor& x, const Tensor& w, const 
   if (bias) check_bias(op, *bias, cout, x);
   Pads all(2, {0, 0});
   all.insert(all.end(), pads.begin(), pads.end());
+  // The padded input is realized: the window view then reads a plain buffer (no validity gates, and
+  // no index math relating the padding to the window) for the cost of one copy of the input.
+  bool pads_something = std::any_of(all.begin(), all.end(), [](const auto& p) { return p.first > 0 || p.second > 0; });
   Tensor xp = pad_or_shrink(x, all);
+  if (pads_something) xp = xp.contiguous();
   Dims ps = xp.shape(), k(ws.begin() + 2, ws.end());
   for (size_t j = 0; j < nd; j++)
     if (dilation[j] * (k[j] - 1) + 1 > ps[2 + j]) {
@@ -72,7 +78,9 @@ Tensor conv_core(const std::string& op, const Tensor& x, const Tensor& w, const 
   Tensor prod = xw.mul(w.reshape(wshape));  // (bs, groups, rcout, o..., rcin, k...)
   Tensor r = prod.sum(last_axes(size_t(prod.ndim()), nd + 1));
   out.insert(out.end(), o.begin(), o.end());
-  r = r.reshape(out);
+  // Its gradient is realized contiguous before the window view's backward reads it (once per
+  // input and weight gradient) rather than recomputed through the view.
+  r = r.reshape(out).contiguous_backward();
   if (!bias) return r;
   Dims bshape{1, cout};
   for (size_t j = 0; j < nd; j++) bshape.push_back(1);

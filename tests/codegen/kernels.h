@@ -348,4 +348,27 @@ inline constexpr const char* kGatherByIndex = R"(
 %sink = SINK void (%e)
 )";
 
+// out[i] = prod_j in[i, j] for a 4x5 `in`: a MUL reduction (identity 1), so a padded reduce axis
+// must mask its extra iterations with 1, not 0 (PADTO)
+inline constexpr const char* kRowProduct = R"(
+%c4 = CONST index 4
+%c5 = CONST index 5
+%c20 = CONST index 20
+%s4 = STACK index (%c4)
+%s20 = STACK index (%c20)
+%out = PARAM ptr<float32, GLOBAL> (%s4) {slot=0}
+%in = PARAM ptr<float32, GLOBAL> (%s20) {slot=1}
+%r0 = RANGE index (%c4) {id=0, LOOP}
+%r1 = RANGE index (%c5) {id=1, REDUCE}
+%m = MUL index (%r0, %c5)
+%i = ADD index (%m, %r1)
+%ii = INDEX ptr<float32, GLOBAL> (%in, %i)
+%x = LOAD float32 (%ii)
+%acc = REDUCE float32 (%x, %r1) {MUL, axes=[]}
+%oi = INDEX ptr<float32, GLOBAL> (%out, %r0)
+%st = STORE void (%oi, %acc)
+%e = END void (%st, %r0)
+%sink = SINK void (%e)
+)";
+
 }  // namespace onegrad::kernels

@@ -7,6 +7,7 @@
 #include "codegen/kernel_axes.h"
 #include "codegen/kernels.h"
 #include "codegen/opt.h"
+#include "uop/substitute.h"
 #include "uop/text.h"
 
 using namespace onegrad;
@@ -71,7 +72,6 @@ TEST(CodegenOpt, IllegalOptsRaiseOptError) {
   expect_opt_error(k, Opt::swap(0, 2), "a reduce axis can only be swapped with another reduce axis");
   expect_opt_error(k, Opt::swap(1, 1), "cannot be swapped with itself");
   expect_opt_error(k, Opt{OptOp::TC}, "no tensor cores");
-  expect_opt_error(k, Opt{OptOp::PADTO, 0, 4}, "PADTO is not implemented yet");
   // the message names the kernel's shape
   expect_opt_error(k, Opt::split(0, 2, AxisType::LOOP), "on kernel (L3 L5 R4)");
   // Expand's size limit
@@ -120,4 +120,44 @@ TEST(CodegenOpt, RandomOptsAreLegalAndReproducible) {
     EXPECT_EQ(a, b);
     EXPECT_NO_THROW(apply_opts(matmul(), a)) << opts_text(a);
   }
+}
+
+// PADTO: the bound rounds up to a multiple; what the new iterations would touch is gated off.
+TEST(CodegenOpt, PadtoRoundsTheBoundUpAndGatesMemory) {
+  auto gated = [](const UOpRef& g, Ops op) {
+    int n = 0;
+    for (const UOp* u : g->toposort()) n += u->op == op && u->src.size() == 3;
+    return n;
+  };
+  UOpRef cols = apply_opt(matmul(), Opt::padto(1, 4));
+  EXPECT_EQ(kernel_shape(cols), "L3 L8 R4");
+  EXPECT_EQ(gated(cols, Ops::LOAD), 1);   // b's load reads column j; a's does not depend on j
+  EXPECT_EQ(gated(cols, Ops::STORE), 1);  // out[i, j]
+  EXPECT_EQ(count(cols, Ops::WHERE), 0);
+  UOpRef red = apply_opt(matmul(), Opt::padto(2, 3));
+  EXPECT_EQ(kernel_shape(red), "L3 L5 R6");
+  EXPECT_EQ(gated(red, Ops::LOAD), 2);   // both loads walk k
+  EXPECT_EQ(gated(red, Ops::STORE), 0);  // the REDUCE hides k from the store
+  EXPECT_EQ(count(red, Ops::WHERE), 1);  // the reduced value, masked with the identity
+  // ids and the other axes are untouched; opts compose after it
+  EXPECT_EQ(kernel_shape(apply_opts(matmul(), {Opt::padto(2, 3), Opt::split(2, 3, AxisType::UNROLL)})), "L3 L5 R2 r3");
+  EXPECT_EQ(Opt::padto(2, 3).text(), "PADTO(2, 3)");
+}
+
+TEST(CodegenOpt, IllegalPadtoRaisesOptError) {
+  UOpRef k = matmul();  // L3 L5 R4
+  expect_opt_error(k, Opt::padto(3, 2), "axis 3 is out of range (the kernel has 3 axes)");
+  expect_opt_error(k, Opt::padto(1, 1), "the multiple 1 must be at least 2");
+  expect_opt_error(k, Opt::padto(1, -4), "the multiple -4 must be at least 2");
+  expect_opt_error(k, Opt::padto(2, 2), "the axis's bound 4 is already a multiple of 2");
+  expect_opt_error(k, Opt::padto(0, 8), "padding the axis's bound 3 to 8 would more than double it");
+  EXPECT_NO_THROW(apply_opt(k, Opt::padto(0, 6)));  // 3 -> 6: exactly double
+  UOpRef up = apply_opt(k, Opt::split(2, 2, AxisType::UNROLL));  // L3 L5 R2 r2
+  expect_opt_error(up, Opt::padto(3, 3), "PADTO pads a GLOBAL, LOOP or REDUCE axis, not UNROLL");
+  expect_opt_error(apply_opt(k, Opt::split(1, 5, AxisType::UPCAST)), Opt::padto(1, 3), "not UPCAST");
+  // a symbolic bound: the row sum's reduce axis over a variable n
+  UOpRef rows = parse_graph(kernels::kRowSum);
+  UOpRef r1 = kernel_axes(rows)[1];
+  Substitution s{{r1.get(), UOp::range(UOp::variable("n", 1, 8), 1, AxisType::REDUCE)}};
+  expect_opt_error(substitute(rows, s), Opt::padto(1, 3), "axis 1 has a symbolic bound");
 }

@@ -46,6 +46,16 @@ def test_opts_compose_left_to_right():
     assert k.optimize([]) == k.shape
 
 
+def test_padto_rounds_an_axis_up_and_gates_it():
+    a = np.arange(5 * 7, dtype=np.float32).reshape(5, 7) % 5
+    b = np.arange(7 * 3, dtype=np.float32).reshape(7, 3) % 3
+    k, = onegrad.kernels(Tensor(a) @ Tensor(b))
+    assert k.optimize([Opt.padto(0, 4), Opt.padto(2, 4), Opt.split(2, 4, "UNROLL")]) == "L8 L3 R2 r4"
+    assert str(Opt.padto(0, 4)) == "PADTO(0, 4)"
+    src = k.source([Opt.padto(0, 4)])
+    assert "r0 < 8;" in src and "(r0 < 5)" in src  # 8 rows, of which the first 5 load and store
+
+
 def test_default_opts_apply():
     k = matmul_kernel()
     opts = k.default_opts()
@@ -68,6 +78,9 @@ def test_source_is_the_kernel_in_c():
     (Opt.split(2, 4, "UPCAST"), "UPCAST splits a GLOBAL, LOCAL or LOOP axis, not REDUCE"),
     (Opt("SPLIT", 1, 4, "SIDEWAYS"), "unknown AxisType 'SIDEWAYS'"),
     (Opt("SPIN", 1, 4), "unknown OptOp 'SPIN'"),
+    (Opt.padto(1, 4), "PADTO(1, 4) on kernel (L32 L8 R16): the axis's bound 8 is already a multiple of 4"),
+    (Opt.padto(0, 1), "the multiple 1 must be at least 2"),
+    (Opt.padto(2, 40), "padding the axis's bound 16 to 40 would more than double it"),
 ])
 def test_opts_that_do_not_apply(opt, message):
     k = matmul_kernel()

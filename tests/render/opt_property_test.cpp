@@ -65,7 +65,7 @@ const std::vector<Named>& all_kernels() {
       {"elementwise", kernels::kElementwise}, {"row_sum", kernels::kRowSum},       {"column_sum", kernels::kColumnSum},
       {"matmul", kernels::kMatmul},           {"nested", kernels::kNestedReduce},  {"softmax", kernels::kSoftmax},
       {"gated_load", kernels::kGatedLoad},    {"gated_store", kernels::kGatedStore}, {"hoist", kernels::kHoist},
-      {"reshape", kernels::kReshape},         {"permute", kernels::kPermute},
+      {"reshape", kernels::kReshape},         {"permute", kernels::kPermute},      {"row_product", kernels::kRowProduct},
   };
   return k;
 }
@@ -94,6 +94,37 @@ TEST(OptProperty, HandCodedOptsKeepResults) {
     std::vector<Opt> opts = hand_coded_opts(sink);
     expect_same(run_with(sink, {}, 3)[0], run_with(sink, opts, 3)[0], std::string(k.name) + " " + opts_text(opts));
   }
+}
+
+// PADTO on every axis it applies to, by every multiple from 2 to 8, alone and followed by random
+// opts on the padded kernel: the gated loads and stores and the masked reductions (0 for sums, 1
+// for the row product, -inf for softmax's max) leave every result as it was.
+TEST(OptProperty, PaddedAxesKeepResults) {
+  int padded = 0;
+  for (const Named& k : all_kernels()) {
+    UOpRef sink = parse_graph(k.text);
+    std::vector<HostBuffer> want = run_with(sink, {}, 5);
+    size_t n = kernel_axes(sink).size();
+    for (int64_t axis = 0; axis < int64_t(n); axis++)
+      for (int64_t m = 2; m <= 8; m++) {
+        Opt pad = Opt::padto(axis, m);
+        UOpRef k1;
+        try {
+          k1 = apply_opt(sink, pad);
+        } catch (const OptError&) {
+          continue;  // a bound that is a multiple of m already, or would more than double
+        }
+        padded++;
+        for (bool more : {false, true}) {
+          std::vector<Opt> opts{pad};
+          if (more)
+            for (const Opt& o : random_opts(k1, uint64_t(axis * 8 + m))) opts.push_back(o);
+          std::string what = std::string(k.name) + " " + opts_text(opts) + " (" + kernel_shape(apply_opts(sink, opts)) + ")";
+          expect_same(want[0], run_with(sink, opts, 5)[0], what);
+        }
+      }
+  }
+  EXPECT_GT(padded, 20);
 }
 
 // Register blocking: the 3x4 @ 4x5 matmul's output axes upcast by 3 and 5 make 15 accumulators,

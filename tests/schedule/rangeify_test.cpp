@@ -98,6 +98,20 @@ TEST(Rangeify, ReshapeOfContiguousHasNoDivMod) {
   EXPECT_EQ(count_ops(s.kernels[0].ast, Ops::MOD), 0) << print_graph(s.kernels[0].ast);
 }
 
+// A reshape is lowered group by group ((4, 12) -> (4, 3, 4): groups (4) | (4) and (12) | (3, 4)), so
+// an axis it leaves alone reads its own range and stays out of the div/mod of the others. Here the
+// reshape is read through a pad (as a conv's window gradient reads one): the flat index
+// r0*12 + r1 - 1 may lie below a multiple of 12, so split as a whole the simplifier cannot take r0
+// out of (r0*12 + r1 - 1) // 12; split by group, (r1 - 1) // 4 * 4 + (r1 - 1) % 4 folds to r1 - 1.
+TEST(Rangeify, ReshapeLeavesUntouchedAxesOutOfItsDivMod) {
+  UOpRef x = input({4, 3, 4});
+  UOpRef padded = pad(reshape(x, {4, 12}), {0, 1}, {4, 14});
+  Schedule s = schedule_of({alu(Ops::ADD, padded, full_like(padded, 1))});
+  ASSERT_EQ(s.kernels.size(), 1u);
+  EXPECT_EQ(count_ops(s.kernels[0].ast, Ops::IDIV), 0) << print_graph(s.kernels[0].ast);
+  EXPECT_EQ(count_ops(s.kernels[0].ast, Ops::MOD), 0) << print_graph(s.kernels[0].ast);
+}
+
 TEST(Rangeify, PadBecomesAGatedLoad) {
   UOpRef x = input({4});
   Schedule s = schedule_of({pad(x, {2}, {8})});

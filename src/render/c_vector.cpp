@@ -1,0 +1,43 @@
+// GCC/clang vector extension types for the vector values of codegen/vector_lanes.h: a typedef per
+// (dtype, lane count), which -march=native maps to SSE/AVX registers, and unaligned loads and stores
+// through memcpy (the compiler emits one vmovups; a buffer's elements need only their own alignment).
+#include "render/c_support.h"
+#include "uop/errors.h"
+
+namespace onegrad::c_render {
+
+std::string Prelude::vector(DType dt, int64_t lanes) {
+  if (!dt.is_float() || dt.scalar == ScalarType::FLOAT16 || dt.scalar == ScalarType::BFLOAT16)
+    throw InternalError("c renderer: no vector type for " + dt.name());
+  std::string t = value_type(dt), name = "og_" + type_tag(dt) + "x" + std::to_string(lanes);
+  return need(name, "typedef " + t + " " + name + " __attribute__((vector_size(" + std::to_string(dt.itemsize() * lanes) + ")));\n");
+}
+
+std::string Prelude::vector_load(DType dt, int64_t lanes) {
+  std::string v = vector(dt, lanes), t = value_type(dt), name = "og_load_" + v.substr(3);
+  return need(name, "static inline " + v + " " + name + "(const " + t + "* p) { " + v + " v; memcpy(&v, p, sizeof v); return v; }\n");
+}
+
+std::string Prelude::vector_store(DType dt, int64_t lanes) {
+  std::string v = vector(dt, lanes), t = value_type(dt), name = "og_store_" + v.substr(3);
+  return need(name, "static inline void " + name + "(" + t + "* p, " + v + " v) { memcpy(p, &v, sizeof v); }\n");
+}
+
+bool has_vector_form(Ops op, DType dt) {
+  if (dt != dtypes::float32 && dt != dtypes::float64) return false;
+  switch (op) {
+    // the same C text as on scalars: GCC applies them lane by lane (a scalar operand of RECIP's
+    // `1.0f / v` is broadcast); -ffp-contract=off keeps MULACC two roundings there too
+    case Ops::ADD: case Ops::SUB: case Ops::MUL: case Ops::DIV: case Ops::NEG: case Ops::RECIP: case Ops::MULACC:
+      return true;
+    default: return false;  // comparisons (vector masks), MAX (NaN rule), casts, libm calls: scalar
+  }
+}
+
+std::vector<int64_t> vector_widths(DType dt) {
+  if (dt == dtypes::float32) return {8, 4};  // one AVX register, one SSE register
+  if (dt == dtypes::float64) return {4, 2};
+  return {};
+}
+
+}  // namespace onegrad::c_render

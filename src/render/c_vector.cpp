@@ -34,10 +34,26 @@ bool has_vector_form(Ops op, DType dt) {
   }
 }
 
+namespace {
+
+// The widest vector register of this host, which the kernels are compiled for (-march=native):
+// 64 bytes with AVX-512, else 32 (AVX2; where registers are narrower GCC splits the vector types).
+int64_t host_vector_bytes() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const int64_t bytes = __builtin_cpu_supports("avx512f") ? 64 : 32;
+  return bytes;
+#else
+  return 32;
+#endif
+}
+
+}  // namespace
+
 std::vector<int64_t> vector_widths(DType dt) {
-  if (dt == dtypes::float32) return {8, 4};  // one AVX register, one SSE register
-  if (dt == dtypes::float64) return {4, 2};
-  return {};
+  if (dt != dtypes::float32 && dt != dtypes::float64) return {};
+  std::vector<int64_t> out;  // one register of the widest kind, then halves down to 16 bytes
+  for (int64_t bytes = host_vector_bytes(); bytes >= 16; bytes /= 2) out.push_back(bytes / dt.itemsize());
+  return out;
 }
 
 }  // namespace onegrad::c_render

@@ -117,7 +117,8 @@ std::vector<Case> cases() {
       {"column sum u16", column_sum(9, 32), {Opt::split(0, 16, AxisType::UPCAST)}},
       {"elementwise chain u8", elementwise_chain(64), {Opt::split(0, 8, AxisType::UPCAST)}},
       {"elementwise chain u4", elementwise_chain(12), {Opt::split(0, 4, AxisType::UPCAST)}},
-      {"strided u8", strided(16), {Opt::split(0, 8, AxisType::UPCAST)}},
+      {"strided u16", strided(16), {Opt::split(0, 16, AxisType::UPCAST)}},
+      {"elementwise chain u16", elementwise_chain(32), {Opt::split(0, 16, AxisType::UPCAST)}},
       {"shifted sum u8", shifted_sum(24), {Opt::split(0, 8, AxisType::UPCAST)}},
   };
 }
@@ -131,20 +132,26 @@ TEST(Vectorize, BitIdenticalToScalarKernels) {
   }
 }
 
+// The widest float32 vector of this host: 16 lanes with AVX-512, else 8.
+int64_t widest() { return c_vector_unit().widths(dtypes::float32).at(0); }
+std::string f32x(int64_t k) { return "og_f32x" + std::to_string(k); }
+
 TEST(Vectorize, BlockedMatmulUsesVectorLoadsAndAccumulators) {
   std::string c = source(matmul(8, 16, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)});
-  EXPECT_TRUE(has(c, "typedef float og_f32x8 __attribute__((vector_size(32)));")) << c;
-  EXPECT_TRUE(has(c, "og_load_f32x8(&b2[")) << c;   // B's row: two vector loads per k
-  EXPECT_TRUE(has(c, "og_f32x8 acc7[1];")) << c;    // 4 rows x 2 vectors: 8 vector accumulators
-  EXPECT_FALSE(has(c, "acc8")) << c;
-  EXPECT_TRUE(has(c, "og_store_f32x8(&b0[")) << c;
+  const int64_t w = widest(), accs = 4 * 16 / w;  // 4 rows x 16 / w vectors
+  EXPECT_TRUE(has(c, "typedef float " + f32x(w) + " __attribute__((vector_size(" + std::to_string(4 * w) + ")));")) << c;
+  EXPECT_TRUE(has(c, "og_load_" + f32x(w).substr(3) + "(&b2[")) << c;  // B's row: vector loads
+  EXPECT_TRUE(has(c, f32x(w) + " acc" + std::to_string(accs - 1) + "[1];")) << c;
+  EXPECT_FALSE(has(c, "acc" + std::to_string(accs))) << c;
+  EXPECT_TRUE(has(c, "og_store_" + f32x(w).substr(3) + "(&b0[")) << c;
 }
 
 TEST(Vectorize, ColumnSumHasVectorAccumulators) {
   std::string c = source(column_sum(9, 32), {Opt::split(0, 16, AxisType::UPCAST)});
-  EXPECT_TRUE(has(c, "og_f32x8 acc1[1];")) << c;
-  EXPECT_FALSE(has(c, "acc2")) << c;
-  EXPECT_TRUE(has(c, "og_load_f32x8(&b1[")) << c;
+  const int64_t w = widest();
+  EXPECT_TRUE(has(c, f32x(w) + " acc" + std::to_string(16 / w - 1) + "[1];")) << c;
+  EXPECT_FALSE(has(c, "acc" + std::to_string(16 / w))) << c;
+  EXPECT_TRUE(has(c, "og_load_" + f32x(w).substr(3) + "(&b1[")) << c;
 }
 
 TEST(Vectorize, ElementwiseChainIsVectorArithmetic) {
@@ -156,7 +163,7 @@ TEST(Vectorize, ElementwiseChainIsVectorArithmetic) {
 }
 
 TEST(Vectorize, GathersAndGatedLoadsStayScalar) {
-  std::string c = source(strided(16), {Opt::split(0, 8, AxisType::UPCAST)});
+  std::string c = source(strided(16), {Opt::split(0, 16, AxisType::UPCAST)});
   EXPECT_FALSE(has(c, "og_f32x")) << c;  // a stride-3 gather: scalar loads and stores
   std::string s = source(shifted_sum(24), {Opt::split(0, 8, AxisType::UPCAST)});
   EXPECT_TRUE(has(s, "og_load_f32x8(&b1[")) << s;  // a[i..i+8) is one vector

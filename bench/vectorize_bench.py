@@ -58,6 +58,10 @@ def main():
         for n in (1024, 2048):
             a, b = (Tensor(rng.standard_normal((n, n), dtype=np.float32)).realize() for _ in range(2))
             compare(f"sgemm {n}", lambda: (a @ b).realize(), max(3, r // 2) if n == 2048 else r, flops=2 * n ** 3)
+        n = 1024
+        a, b = (Tensor(rng.standard_normal((n, n), dtype=np.float32)).realize() for _ in range(2))
+        bias = Tensor(rng.standard_normal((n,), dtype=np.float32)).realize()
+        compare(f"linear+relu {n} (a @ b + bias).relu()", lambda: (a @ b + bias).relu().realize(), r, flops=2 * n ** 3)
     if args.only in (None, "memory"):
         n = 4096
         x_np = rng.standard_normal((n, n), dtype=np.float32)

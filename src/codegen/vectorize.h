@@ -8,7 +8,7 @@
 //   k ungated LOADs of consecutive elements -> one vector LOAD (the adjacent accesses re-merged)
 //   k copies of an ALU op the backend has a vector form for, on its vector dtypes
 //                                         -> the op on the zipped sources
-//   k REDUCEs (ADD, MUL) over the same ranges -> a (k,) REDUCE: lower_reduces gives it a vector
+//   k REDUCEs (ADD, MUL, MAX) over the same ranges -> a (k,) REDUCE: lower_reduces gives it a vector
 //                                            accumulator (register blocking with vector registers)
 //   anything else (a gather, a gated load, a comparison, a cast, an op without a vector form)
 //                                         -> devectorized: STACK of the k scalar nodes

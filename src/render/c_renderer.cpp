@@ -89,11 +89,10 @@ class Writer {
     }
     if (!is_alu(u->op) && u->op != Ops::CAST && u->op != Ops::BITCAST)
       throw InternalError("c renderer: no C for " + std::string(op_name(u->op)) + " (" + u->brief() + ")");
-    if (vector_lanes(*u) > 1 && !c_render::has_vector_form(u->op, u->dtype))
-      throw InternalError("c renderer: no vector form of " + u->brief() + " (vectorize leaves it scalar)");
     std::vector<std::string> src;
     for (const UOpRef& s : u->src) src.push_back(ref(s));
-    std::string e = c_render::alu_expr(*u, src, prelude_);
+    const int64_t lanes = vector_lanes(*u);
+    std::string e = lanes > 1 ? c_render::vector_alu_expr(*u, lanes, src, prelude_) : c_render::alu_expr(*u, src, prelude_);
     // (a long expression gets a name after all: a deep chain of single-use index math would
     // otherwise nest into one line the C compiler has to parse recursively)
     if (is_index_math(*u) && uses_[u] == 1 && e.size() <= kMaxInline) {

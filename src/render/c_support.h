@@ -41,6 +41,7 @@ class Prelude {
   std::string vector(DType dt, int64_t lanes);        // the typedef og_f32x8 (GCC vector_size)
   std::string vector_load(DType dt, int64_t lanes);   // og_load_f32x8(const float*): unaligned
   std::string vector_store(DType dt, int64_t lanes);  // og_store_f32x8(float*, og_f32x8): unaligned
+  std::string vector_fmax(DType dt, int64_t lanes);   // og_fmax_f32x8: fmax's NaN rule lane by lane
   // The text of every recorded helper.
   std::string text() const;
 
@@ -54,6 +55,8 @@ class Prelude {
 // of dt's vector types, preferred first (empty: dt is not vectorized).
 bool has_vector_form(Ops op, DType dt);
 std::vector<int64_t> vector_widths(DType dt);
+// alu_expr for a vector of `lanes` lanes (InternalError for an op without a vector form).
+std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude);
 
 // The C expression of elementwise op `u` (ALU, CAST or BITCAST) over the expressions of its sources.
 std::string alu_expr(const UOp& u, const std::vector<std::string>& src, Prelude& prelude);

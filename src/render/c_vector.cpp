@@ -23,14 +23,35 @@ std::string Prelude::vector_store(DType dt, int64_t lanes) {
   return need(name, "static inline void " + name + "(" + t + "* p, " + v + " v) { memcpy(p, &v, sizeof v); }\n");
 }
 
+// MAX as og_fmax does it (a NaN operand gives a + b, else a < b ? b : a), lane by lane: C has no
+// ?: on vectors, so the choices are blended through the bits (a vector cast between types of one
+// size reinterprets the bits).
+std::string Prelude::vector_fmax(DType dt, int64_t lanes) {
+  std::string v = vector(dt, lanes), bits = dt.itemsize() == 8 ? "int64_t" : "int32_t";
+  std::string m = "og_" + std::string(dt.itemsize() == 8 ? "i64" : "i32") + "x" + std::to_string(lanes), name = "og_fmax_" + v.substr(3);
+  need(m, "typedef " + bits + " " + m + " __attribute__((vector_size(" + std::to_string(dt.itemsize() * lanes) + ")));\n");
+  return need(name, "static inline " + v + " " + name + "(" + v + " a, " + v + " b) {  /* a NaN operand gives NaN */\n"
+                    "  " + m + " nan = (" + m + ")((a != a) | (b != b)), lt = (" + m + ")(a < b);\n"
+                    "  " + m + " pick = (lt & (" + m + ")b) | (~lt & (" + m + ")a);\n"
+                    "  return (" + v + ")((nan & (" + m + ")(a + b)) | (~nan & pick));\n"
+                    "}\n");
+}
+
+std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude) {
+  if (!has_vector_form(u.op, u.dtype)) throw InternalError("c renderer: no vector form of " + u.brief() + " (vectorize leaves it scalar)");
+  if (u.op == Ops::MAX) return prelude.vector_fmax(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ")";
+  return alu_expr(u, src, prelude);
+}
+
 bool has_vector_form(Ops op, DType dt) {
   if (dt != dtypes::float32 && dt != dtypes::float64) return false;
   switch (op) {
     // the same C text as on scalars: GCC applies them lane by lane (a scalar operand of RECIP's
     // `1.0f / v` is broadcast); -ffp-contract=off keeps MULACC two roundings there too
     case Ops::ADD: case Ops::SUB: case Ops::MUL: case Ops::DIV: case Ops::NEG: case Ops::RECIP: case Ops::MULACC:
+    case Ops::MAX:  // og_fmax_f32x16 (vector_fmax)
       return true;
-    default: return false;  // comparisons (vector masks), MAX (NaN rule), casts, libm calls: scalar
+    default: return false;  // comparisons and WHERE (vector masks), casts, libm calls: scalar
   }
 }
 

@@ -112,6 +112,7 @@ std::vector<Case> float_cases() {
       {"column_sums", [] { return std::vector<Tensor>{rf({20, 48}, 3).sum({0}), rf({20, 48}, 3).sum({1})}; }},
       {"elementwise_chain", [] { Tensor a = rf({8, 64}, 4), b = rf({8, 64}, 5); return std::vector<Tensor>{(a * b + a) * 0.5f - b / 3.0f}; }},
       {"softmax", [] { return std::vector<Tensor>{rf({8, 32}, 6).softmax(1)}; }},
+      {"linear_relu_max", [] { Tensor h = (rf({16, 24}, 10).matmul(rf({24, 48}, 11)) + rf({48}, 12)).relu(); return std::vector<Tensor>{h, h.max({0})}; }},
       {"conv", [] { return std::vector<Tensor>{rf({2, 3, 8, 8}, 7).conv(rf({8, 3, 3, 3}, 8), rf({8}, 9), std::vector<int64_t>{1}, std::vector<int64_t>{1})}; }},
   };
 }

@@ -1,9 +1,10 @@
 // Native vector types (codegen/vectorize.h, docs/kernel_opts.md "Native vector types"): the copies
 // of an UPCAST axis over consecutive elements become vector values, the C renderer writes them as
 // GCC vector types, and every result is bit for bit the scalar kernel's (VECTORIZE=0) on random
-// float inputs. Gathers, gated loads and ops without a vector form stay scalar.
+// float inputs (NaN payloads aside). Gathers, gated loads and ops without a vector form stay scalar.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -68,17 +69,44 @@ UOpRef shifted_sum(int64_t n) {
   return closed(store(out, i, add(load(a, i), bi)), {i});
 }
 
+// out[i] = max(a[i], b[i])
+UOpRef elementwise_max(int64_t n) {
+  UOpRef out = param(0, dtypes::float32, n), a = param(1, dtypes::float32, n), b = param(2, dtypes::float32, n);
+  UOpRef i = UOp::range(n, 0);
+  return closed(store(out, i, UOp::alu(Ops::MAX, {load(a, i), load(b, i)})), {i});
+}
+
+// out[c] = max_r x[r, c]
+UOpRef column_max(int64_t R, int64_t C) {
+  UOpRef out = param(0, dtypes::float32, C), x = param(1, dtypes::float32, R * C);
+  UOpRef c = UOp::range(C, 0), r = UOp::range(R, 1, AxisType::REDUCE);
+  UOpRef v = UOp::create(Ops::REDUCE, dtypes::float32, {load(x, add(mul(r, idx(C)), c)), r}, ReduceArg{Ops::MAX, {}});
+  return closed(store(out, c, v), {c});
+}
+
+// out[m, n] = max(sum_k a[m, k] * b[k, n] + bias[n], 0): a linear layer with its ReLU
+UOpRef matmul_bias_relu(int64_t M, int64_t N, int64_t K) {
+  UOpRef out = param(0, dtypes::float32, M * N), a = param(1, dtypes::float32, M * K), b = param(2, dtypes::float32, K * N);
+  UOpRef bias = param(3, dtypes::float32, N);
+  UOpRef r0 = UOp::range(M, 0), r1 = UOp::range(N, 1), r2 = UOp::range(K, 2, AxisType::REDUCE);
+  UOpRef v = sum_over(mul(load(a, add(mul(r0, idx(K)), r2)), load(b, add(mul(r2, idx(N)), r1))), r2);
+  v = UOp::alu(Ops::MAX, {add(v, load(bias, r1)), f32(0.0)});
+  return closed(store(out, add(mul(r0, idx(N)), r1), v), {r1, r0});
+}
+
 // Buffers of random floats (not small integers: any change of rounding would show).
 std::vector<HostBuffer> random_inputs(const UOpRef& sink) {
   std::vector<HostBuffer> bufs;
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+  // with some NaNs, infinities and signed zeros: MAX's NaN rule and -0 vs 0 must hold in every lane
+  const float special[] = {std::nanf(""), INFINITY, -INFINITY, 0.0f, -0.0f};
   for (const UOp* u : sink->toposort()) {
     if (u->op != Ops::PARAM || !u->dtype.is_ptr) continue;
     size_t slot = size_t(u->arg.get<ParamArg>().slot);
     if (bufs.size() <= slot) bufs.resize(slot + 1);
     std::vector<float> v(size_t((*u->static_shape())[0]));
-    for (float& f : v) f = slot == 0 ? 0.0f : dist(rng);
+    for (float& f : v) f = slot == 0 ? 0.0f : rng() % 7 == 0 ? special[rng() % 5] : dist(rng);
     bufs[slot] = host_floats(v);
   }
   return bufs;
@@ -94,7 +122,9 @@ std::vector<uint32_t> output_bits(const UOpRef& sink, const std::vector<Opt>& op
   for (float f : floats_of(bufs[0])) {
     uint32_t x;
     std::memcpy(&x, &f, 4);
-    bits.push_back(x);
+    // every NaN as one: which NaN operand's sign and payload an add propagates is the compiler's
+    // choice (it may swap the operands of +), in scalar code as in vector code
+    bits.push_back(std::isnan(f) ? 0x7fc00000u : x);
   }
   return bits;
 }
@@ -120,6 +150,10 @@ std::vector<Case> cases() {
       {"strided u16", strided(16), {Opt::split(0, 16, AxisType::UPCAST)}},
       {"elementwise chain u16", elementwise_chain(32), {Opt::split(0, 16, AxisType::UPCAST)}},
       {"shifted sum u8", shifted_sum(24), {Opt::split(0, 8, AxisType::UPCAST)}},
+      {"max u16", elementwise_max(64), {Opt::split(0, 16, AxisType::UPCAST)}},
+      {"max u8", elementwise_max(64), {Opt::split(0, 8, AxisType::UPCAST)}},
+      {"column max u16", column_max(7, 32), {Opt::split(0, 16, AxisType::UPCAST)}},
+      {"matmul bias relu", matmul_bias_relu(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)}},
   };
 }
 
@@ -160,6 +194,16 @@ TEST(Vectorize, ElementwiseChainIsVectorArithmetic) {
   EXPECT_TRUE(has(c, "og_store_f32x8(&b0[")) << c;
   std::string four = source(elementwise_chain(12), {Opt::split(0, 4, AxisType::UPCAST)});
   EXPECT_TRUE(has(four, "og_f32x4")) << four;
+}
+
+TEST(Vectorize, MaxHasAVectorForm) {
+  const int64_t w = widest();
+  std::string c = source(matmul_bias_relu(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)});
+  EXPECT_TRUE(has(c, "og_fmax_" + f32x(w).substr(3) + "(")) << c;  // the ReLU on vectors
+  EXPECT_TRUE(has(c, "og_load_" + f32x(w).substr(3) + "(&b3[")) << c;  // the bias
+  std::string m = source(column_max(7, 32), {Opt::split(0, 16, AxisType::UPCAST)});
+  EXPECT_TRUE(has(m, f32x(w) + " acc0[1];")) << m;  // a vector max accumulator
+  EXPECT_TRUE(has(m, "og_fmax_" + f32x(w).substr(3) + "(")) << m;
 }
 
 TEST(Vectorize, GathersAndGatedLoadsStayScalar) {

@@ -117,9 +117,8 @@ UOpRef reduce_to_acc(Match& m) {
   const int64_t lanes = vector_lanes(*red);
   UOpRef acc = UOp::create(Ops::BUFFER, dt.ptr(AddrSpace::REG), {},
                            BufferArg{ctx.next_acc++, lanes, dt, Device(), AddrSpace::REG});
-  UOpRef identity = reduce_identity(arg.op, dt);
-  if (lanes > 1) identity = broadcast(identity, lanes);
-  UOpRef init = UOp::create(Ops::STORE, dtypes::void_, {element0(after(acc, open), lanes), identity});
+  // (a vector accumulator's reset stores the scalar identity to every lane)
+  UOpRef init = UOp::create(Ops::STORE, dtypes::void_, {element0(after(acc, open), lanes), reduce_identity(arg.op, dt)});
   std::vector<UOpRef> deps{init};
   deps.insert(deps.end(), ranges.begin(), ranges.end());
   UOpRef slot = element0(after(acc, deps), lanes);

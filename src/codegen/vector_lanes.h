@@ -9,6 +9,7 @@
 //                                     there is. Lane j is written ADD(i, j) with lane 0 itself, so
 //                                     a renderer reads the base off the node (contiguous_base). A
 //                                     gather is a STACK of scalar LOADs instead.
+//   STORE(vector INDEX, scalar)       the scalar in every lane (a vector accumulator's reset)
 //   ALU / LOAD / REDUCE of (k,) sources: lane by lane, in the same order as k scalar copies, so a
 //                                     vector kernel computes every lane bit for bit as the scalar one.
 #pragma once

@@ -230,19 +230,30 @@ class Writer {
     define(u, "val", v);
   }
 
+  // The value a STORE writes: a scalar stored to a vector (an accumulator's reset to its identity)
+  // goes to every lane.
+  std::string stored_value(const UOp* u) {
+    int64_t k = vector_lanes(*u->src[0]);
+    if (k == 1 || vector_lanes(*u->src[1]) > 1) return ref(u->src[1]);
+    std::string e = "(" + prelude_.vector(u->src[1]->dtype, k) + "){";
+    for (int64_t i = 0; i < k; i++) e += (i ? ", " : "") + ref(u->src[1]);
+    return e + "}";
+  }
+
+  void vector_store(const UOp* u) {
+    if (u->src.size() != 2) throw InternalError("c renderer: a vector STORE is not gated: " + u->brief());
+    line(prelude_.vector_store(u->src[1]->dtype, vector_lanes(*u->src[0])) + "(" + ref(u->src[0]) + ", " + stored_value(u) + ");");
+  }
+
   void store(const UOp* u) {
+    if (through_memory(*u->src[0])) return vector_store(u);
     // which register accumulators the innermost open loop updates (kNoLoopVectorize)
     const UOp* base = u->src[0]->op == Ops::INDEX ? u->src[0]->src[0].get() : nullptr;
     while (base && base->op == Ops::AFTER) base = base->src[0].get();
     if (base && base->op == Ops::BUFFER && !loop_accumulators_.empty()) loop_accumulators_.back().insert(base);
-    if (through_memory(*u->src[0])) {
-      if (u->src.size() != 2) throw InternalError("c renderer: a vector STORE is not gated: " + u->brief());
-      line(prelude_.vector_store(u->src[1]->dtype, vector_lanes(*u->src[0])) + "(" + ref(u->src[0]) + ", " + ref(u->src[1]) + ");");
-      return;
-    }
     DType ptr = u->src[0]->dtype;
     DType dt = u->src[1]->dtype;
-    std::string v = ref(u->src[1]);
+    std::string v = stored_value(u);
     if (in_memory(ptr) && dt.is_bool()) v = "(uint8_t)" + v;
     if (in_memory(ptr) && dt.scalar == ScalarType::BFLOAT16) {
       prelude_.bf16();  // og_f2bf comes with it

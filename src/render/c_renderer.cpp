@@ -83,7 +83,7 @@ class Writer {
       case Ops::STACK: return stack(u);
       case Ops::AFTER: expr_[u] = ref(u->src[0]); return;  // ordering only: the buffer itself
       case Ops::LOAD: return load(u);
-      case Ops::STORE: return store(u);
+      case Ops::STORE: return through_memory(*u->src[0]) ? vector_store(u) : store(u);
       case Ops::GROUP: case Ops::SINK: return;
       default: break;
     }
@@ -246,7 +246,6 @@ class Writer {
   }
 
   void store(const UOp* u) {
-    if (through_memory(*u->src[0])) return vector_store(u);
     // which register accumulators the innermost open loop updates (kNoLoopVectorize)
     const UOp* base = u->src[0]->op == Ops::INDEX ? u->src[0]->src[0].get() : nullptr;
     while (base && base->op == Ops::AFTER) base = base->src[0].get();

@@ -8,8 +8,8 @@
 //     For float ADD/MUL this reassociates the reduction (each k-block is summed first, then added to
 //     the accumulator); for MAX and integers the result is identical.
 //
-// Scalar copies, not vector types: the C compiler's SLP vectorizer turns the copies of an
-// expression over neighbouring addresses into AVX loads and arithmetic. docs/kernel_opts.md.
+// Scalar copies: codegen/vectorize.h turns the copies of an UPCAST axis over consecutive addresses
+// into vector values after Instruction Selection. docs/kernel_opts.md.
 #pragma once
 #include "uop/uop.h"
 

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "codegen/vector_lanes.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -78,7 +79,12 @@ UOpRef after(const UOpRef& buf, std::vector<UOpRef> deps) {
   return UOp::create(Ops::AFTER, buf->dtype, std::move(deps));
 }
 
-UOpRef element0(const UOpRef& buf) { return UOp::create(Ops::INDEX, buf->dtype, {buf, UOp::index(0)}); }
+// The accumulator's one value: element 0, or for a k-lane value (codegen/vector_lanes.h) elements
+// 0..k-1 as one vector.
+UOpRef element0(const UOpRef& buf, int64_t lanes) {
+  UOpRef i = lanes > 1 ? contiguous_index(UOp::index(0), lanes) : UOp::index(0);
+  return UOp::create(Ops::INDEX, buf->dtype, {buf, i});
+}
 
 // REDUCE(value, r...) {op} -> the accumulator's value after the reduce loops
 UOpRef reduce_to_acc(Match& m) {
@@ -108,16 +114,18 @@ UOpRef reduce_to_acc(Match& m) {
   }
   for (const UOpRef& r : ranges) ctx.claimed.emplace(r, ReduceContext::Claim{ranges, open});
 
+  const int64_t lanes = vector_lanes(*red);
   UOpRef acc = UOp::create(Ops::BUFFER, dt.ptr(AddrSpace::REG), {},
-                           BufferArg{ctx.next_acc++, 1, dt, Device(), AddrSpace::REG});
-  UOpRef init = UOp::create(Ops::STORE, dtypes::void_, {element0(after(acc, open)), reduce_identity(arg.op, dt)});
+                           BufferArg{ctx.next_acc++, lanes, dt, Device(), AddrSpace::REG});
+  // (a vector accumulator's reset stores the scalar identity to every lane)
+  UOpRef init = UOp::create(Ops::STORE, dtypes::void_, {element0(after(acc, open), lanes), reduce_identity(arg.op, dt)});
   std::vector<UOpRef> deps{init};
   deps.insert(deps.end(), ranges.begin(), ranges.end());
-  UOpRef slot = element0(after(acc, deps));
+  UOpRef slot = element0(after(acc, deps), lanes);
   UOpRef current = UOp::create(Ops::LOAD, dt, {slot});
   UOpRef body = UOp::create(Ops::STORE, dtypes::void_, {slot, UOp::create(arg.op, dt, {current, value})});
   for (const UOpRef& r : ranges) body = UOp::create(Ops::END, dtypes::void_, {body, r});
-  return UOp::create(Ops::LOAD, dt, {element0(after(acc, {body}))});
+  return UOp::create(Ops::LOAD, dt, {element0(after(acc, {body}), lanes)});
 }
 
 bool reduces_over_nothing(const UOp& u) { return u.src.size() == 1; }

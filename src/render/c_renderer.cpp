@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "codegen/vector_lanes.h"
 #include "render/c_support.h"
 #include "uop/errors.h"
 #include "uop/settings.h"
@@ -38,11 +39,19 @@ std::string variable_name(const ParamArg& p) {
 // global memory does; registers hold values.
 bool in_memory(DType ptr) { return ptr.addrspace == AddrSpace::GLOBAL; }
 
+// The register buffer an INDEX addresses (through AFTERs), or nullptr.
+const UOp* register_buffer(const UOp& index) {
+  const UOp* b = index.src[0].get();
+  while (b->op == Ops::AFTER) b = b->src[0].get();
+  return b->op == Ops::BUFFER && b->arg.get<BufferArg>().addrspace == AddrSpace::REG ? b : nullptr;
+}
+
 class Writer {
  public:
   explicit Writer(const UOpRef& linear) {
     for (const UOpRef& u : linear->src)
       for (const UOpRef& s : u->src) uses_[s.get()]++;
+    find_vector_registers(linear);
   }
 
   void instruction(const UOp* u) {
@@ -70,13 +79,11 @@ class Writer {
         depth_--;
         line("}");
         return;
-      case Ops::INDEX:
-        if (u->src.size() != 2) throw InternalError("c renderer: INDEX wants (buffer, index): " + u->brief());
-        expr_[u] = ref(u->src[0]) + "[" + ref(u->src[1]) + "]";
-        return;
+      case Ops::INDEX: return index(u);
+      case Ops::STACK: return stack(u);
       case Ops::AFTER: expr_[u] = ref(u->src[0]); return;  // ordering only: the buffer itself
       case Ops::LOAD: return load(u);
-      case Ops::STORE: return store(u);
+      case Ops::STORE: return through_memory(*u->src[0]) ? vector_store(u) : store(u);
       case Ops::GROUP: case Ops::SINK: return;
       default: break;
     }
@@ -84,7 +91,8 @@ class Writer {
       throw InternalError("c renderer: no C for " + std::string(op_name(u->op)) + " (" + u->brief() + ")");
     std::vector<std::string> src;
     for (const UOpRef& s : u->src) src.push_back(ref(s));
-    std::string e = c_render::alu_expr(*u, src, prelude_);
+    const int64_t lanes = vector_lanes(*u);
+    std::string e = lanes > 1 ? c_render::vector_alu_expr(*u, lanes, src, prelude_) : c_render::alu_expr(*u, src, prelude_);
     // (a long expression gets a name after all: a deep chain of single-use index math would
     // otherwise nest into one line the C compiler has to parse recursively)
     if (is_index_math(*u) && uses_[u] == 1 && e.size() <= kMaxInline) {
@@ -130,10 +138,67 @@ class Writer {
     body_.append(size_t(depth_ + 1) * 2, ' ');
     body_ += text + "\n";
   }
+  // The C type of a value: its dtype's, or a vector type for a (k,)-shaped one.
+  std::string type_of(const UOp* u) {
+    int64_t k = vector_lanes(*u);
+    return k > 1 ? prelude_.vector(u->dtype, k) : c_render::value_type(u->dtype);
+  }
   void define(const UOp* u, const std::string& prefix, const std::string& e) {
     std::string name = prefix + std::to_string(counts_[prefix]++);
-    line(c_render::value_type(u->dtype) + " " + name + " = " + e + ";");
+    line(type_of(u) + " " + name + " = " + e + ";");
     expr_[u] = name;
+  }
+
+  // A register buffer all of whose accesses are one vector of its whole size is one vector
+  // variable (`og_f32x8 acc0[1]`): a vector accumulator the compiler keeps in a register.
+  void find_vector_registers(const UOpRef& linear) {
+    std::unordered_map<const UOp*, bool> whole;
+    for (const UOpRef& u : linear->src) {
+      if (u->op != Ops::INDEX || u->src.size() != 2) continue;
+      const UOp* b = register_buffer(*u);
+      if (!b) continue;
+      int64_t k = vector_lanes(*u);
+      UOpRef base = contiguous_base(u->src[1]);
+      bool ok = k > 1 && k == b->arg.get<BufferArg>().size && base && base->is_const() && base->const_value().as_int() == 0;
+      auto [it, fresh] = whole.emplace(b, ok);
+      if (!fresh) it->second = it->second && ok;
+    }
+    for (auto [b, ok] : whole)
+      if (ok) vector_registers_.insert(b);
+  }
+
+  void index(const UOp* u) {
+    if (u->src.size() != 2) throw InternalError("c renderer: INDEX wants (buffer, index): " + u->brief());
+    if (vector_lanes(*u) == 1) {
+      expr_[u] = ref(u->src[0]) + "[" + ref(u->src[1]) + "]";
+      return;
+    }
+    const UOp* reg = register_buffer(*u);
+    if (reg && vector_registers_.count(reg)) {
+      expr_[u] = ref(u->src[0]) + "[0]";
+      return;
+    }
+    UOpRef base = contiguous_base(u->src[1]);
+    if (!base) throw InternalError("c renderer: a vector INDEX must address consecutive elements: " + u->brief());
+    expr_[u] = "&" + ref(u->src[0]) + "[" + ref(base) + "]";  // the address of lane 0
+  }
+
+  // A vector value from k scalars; an index STACK is the lanes of a contiguous access, read by its INDEX.
+  void stack(const UOp* u) {
+    if (u->dtype.is_index()) {
+      expr_[u] = "";
+      return;
+    }
+    std::string e = "(" + type_of(u) + "){";
+    for (size_t i = 0; i < u->src.size(); i++) e += (i ? ", " : "") + ref(u->src[i]);
+    define(u, "vec", e + "}");
+  }
+
+  // Whether a vector access goes through memory (a global buffer, or a register buffer that is not
+  // one vector variable) rather than being the vector variable itself.
+  bool through_memory(const UOp& index) const {
+    const UOp* reg = register_buffer(index);
+    return vector_lanes(index) > 1 && !(reg && vector_registers_.count(reg));
   }
 
   void param(const UOp* u) {
@@ -153,11 +218,17 @@ class Writer {
     const BufferArg& b = u->arg.get<BufferArg>();
     if (b.addrspace == AddrSpace::GLOBAL) throw InternalError("c renderer: a kernel takes GLOBAL memory as PARAMs: " + u->brief());
     std::string name = "acc" + std::to_string(b.id);
-    line(c_render::value_type(b.dtype) + " " + name + "[" + std::to_string(b.size) + "];");
+    if (vector_registers_.count(u)) line(prelude_.vector(b.dtype, b.size) + " " + name + "[1];");
+    else line(c_render::value_type(b.dtype) + " " + name + "[" + std::to_string(b.size) + "];");
     expr_[u] = name;
   }
 
   void load(const UOp* u) {
+    if (through_memory(*u->src[0])) {
+      if (u->src.size() != 1) throw InternalError("c renderer: a vector LOAD is not gated: " + u->brief());
+      define(u, "val", prelude_.vector_load(u->dtype, vector_lanes(*u)) + "(" + ref(u->src[0]) + ")");
+      return;
+    }
     DType ptr = u->src[0]->dtype;
     std::string v = ref(u->src[0]);
     if (in_memory(ptr) && u->dtype.is_bool()) v = "(" + v + " != 0)";
@@ -170,6 +241,21 @@ class Writer {
     define(u, "val", v);
   }
 
+  // The value a STORE writes: a scalar stored to a vector (an accumulator's reset to its identity)
+  // goes to every lane.
+  std::string stored_value(const UOp* u) {
+    int64_t k = vector_lanes(*u->src[0]);
+    if (k == 1 || vector_lanes(*u->src[1]) > 1) return ref(u->src[1]);
+    std::string e = "(" + prelude_.vector(u->src[1]->dtype, k) + "){";
+    for (int64_t i = 0; i < k; i++) e += (i ? ", " : "") + ref(u->src[1]);
+    return e + "}";
+  }
+
+  void vector_store(const UOp* u) {
+    if (u->src.size() != 2) throw InternalError("c renderer: a vector STORE is not gated: " + u->brief());
+    line(prelude_.vector_store(u->src[1]->dtype, vector_lanes(*u->src[0])) + "(" + ref(u->src[0]) + ", " + stored_value(u) + ");");
+  }
+
   void store(const UOp* u) {
     // which register accumulators the innermost open loop updates (kNoLoopVectorize); storing a
     // constant is a reset before a reduction's loop, not an update (a softmax's row loop resets
@@ -180,7 +266,7 @@ class Writer {
     if (update && base && base->op == Ops::BUFFER && !loop_accumulators_.empty()) loop_accumulators_.back().insert(base);
     DType ptr = u->src[0]->dtype;
     DType dt = u->src[1]->dtype;
-    std::string v = ref(u->src[1]);
+    std::string v = stored_value(u);
     if (in_memory(ptr) && dt.is_bool()) v = "(uint8_t)" + v;
     if (in_memory(ptr) && dt.scalar == ScalarType::BFLOAT16) {
       prelude_.bf16();  // og_f2bf comes with it
@@ -198,6 +284,7 @@ class Writer {
   std::string body_;
   std::vector<std::pair<std::string, std::string>> buffer_params_;  // (parameter, argument from bufs)
   int depth_ = 0;
+  std::unordered_set<const UOp*> vector_registers_;  // REG buffers written as one vector variable
   std::vector<std::unordered_set<const UOp*>> loop_accumulators_;  // per open loop, the REG buffers it stores to
   bool several_accumulators_in_a_loop_ = false;
 };
@@ -221,5 +308,7 @@ bool c_renders_natively(Ops op, DType dt) {
 }
 
 Capabilities c_capabilities() { return {"C", c_renders_natively}; }
+
+VectorUnit c_vector_unit() { return {c_render::vector_widths, c_render::has_vector_form}; }
 
 }  // namespace onegrad

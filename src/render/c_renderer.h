@@ -11,6 +11,7 @@
 #include <string>
 
 #include "codegen/isel.h"
+#include "codegen/vectorize.h"
 #include "uop/uop.h"
 
 namespace onegrad {
@@ -29,5 +30,9 @@ std::string render_c(const UOpRef& linear, const std::string& name);
 // CPU_DECOMPOSE_ALL=1 claims nothing the decomposition table can decompose (every decomposition is exercised; wins over CPU_LIBM).
 bool c_renders_natively(Ops op, DType dt);
 Capabilities c_capabilities();
+// The vector values the C renderer writes as GCC vector types (render/c_vector.cpp): float32 and
+// float64 in one register of the host's widest kind (64 bytes with AVX-512, else 32) or halves of
+// it down to 16 bytes; + - * / NEG RECIP MULACC MAX and ADD/MUL/MAX reductions on them.
+VectorUnit c_vector_unit();
 
 }  // namespace onegrad

@@ -37,6 +37,11 @@ class Prelude {
   std::string bitcast(DType from, DType to);  // og_bitcast_F_T
   std::string pow();                    // og_pow(double, double)
   std::string float_mod();              // og_ffmod(double, double): Python float %
+  // c_vector.cpp: vector values (codegen/vector_lanes.h)
+  std::string vector(DType dt, int64_t lanes);        // the typedef og_f32x8 (GCC vector_size)
+  std::string vector_load(DType dt, int64_t lanes);   // og_load_f32x8(const float*): unaligned
+  std::string vector_store(DType dt, int64_t lanes);  // og_store_f32x8(float*, og_f32x8): unaligned
+  std::string vector_fmax(DType dt, int64_t lanes);   // og_fmax_f32x8: fmax's NaN rule lane by lane
   // The text of every recorded helper.
   std::string text() const;
 
@@ -45,6 +50,13 @@ class Prelude {
   std::map<std::string, std::string> helpers_;  // by name (sorted: deterministic text)
   std::vector<std::string> order_;              // first-needed order, dependencies first
 };
+
+// Whether the C of op on dt works lane by lane on vector types (c_vector.cpp), and the lane counts
+// of dt's vector types, preferred first (empty: dt is not vectorized).
+bool has_vector_form(Ops op, DType dt);
+std::vector<int64_t> vector_widths(DType dt);
+// alu_expr for a vector of `lanes` lanes (InternalError for an op without a vector form).
+std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude);
 
 // The C expression of elementwise op `u` (ALU, CAST or BITCAST) over the expressions of its sources.
 std::string alu_expr(const UOp& u, const std::vector<std::string>& src, Prelude& prelude);

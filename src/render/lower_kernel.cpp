@@ -9,6 +9,7 @@
 #include "codegen/reduce_to_acc.h"
 #include "codegen/simplify_kernel.h"
 #include "codegen/threefry.h"
+#include "codegen/vectorize.h"
 #include "render/c_renderer.h"
 #include "render/kernel_name.h"
 #include "uop/errors.h"
@@ -28,7 +29,8 @@ void count_params(const UOpRef& sink, ProgramSpec& spec) {
 std::string lowering_settings_key() {
   return "CPU_LIBM=" + std::to_string(setting("CPU_LIBM", 0)) + ",CPU_DECOMPOSE_ALL=" +
          std::to_string(setting("CPU_DECOMPOSE_ALL", 0)) + ",NOOPT=" + std::to_string(setting("NOOPT", 0)) +
-         ",OPT_RANDOM=" + std::to_string(setting("OPT_RANDOM", 0)) + ",BEAM=" + std::to_string(setting("BEAM", 0));
+         ",OPT_RANDOM=" + std::to_string(setting("OPT_RANDOM", 0)) + ",BEAM=" + std::to_string(setting("BEAM", 0)) +
+         ",VECTORIZE=" + std::to_string(setting("VECTORIZE", 1));
 }
 
 std::vector<Opt> default_opts(const UOpRef& sink) {
@@ -48,6 +50,8 @@ LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name, const st
   // Instruction selection: the decomposed ops the C renderer lacks (by default float32/float16/
   // bfloat16 EXP2, LOG2, SIN) become their decompositions (render/c_renderer.h: c_capabilities).
   k.simplified = select_instructions(k.simplified, c_capabilities());
+  // Vector values where the copies of an UPCAST axis access consecutive elements (VECTORIZE=0: none)
+  if (setting("VECTORIZE", 1) != 0) k.simplified = vectorize(k.simplified, c_vector_unit());
   k.lowered = lower_reduces(k.simplified);
   k.linear = linearize(k.lowered);
   k.spec.source = render_c(k.linear, k.spec.name);

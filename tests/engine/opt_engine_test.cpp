@@ -95,7 +95,45 @@ std::vector<Case> cases() {
   };
 }
 
+// Random floats in [-2, 2) (not small integers: a change of rounding would show).
+Tensor rf(std::vector<int64_t> shape, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+  size_t n = 1;
+  for (int64_t d : shape) n *= size_t(d);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng);
+  return Tensor::from_vector(v, shape, dtypes::float32);
+}
+
+std::vector<Case> float_cases() {
+  return {
+      {"matmul", [] { return std::vector<Tensor>{rf({16, 24}, 1).matmul(rf({24, 32}, 2))}; }},
+      {"column_sums", [] { return std::vector<Tensor>{rf({20, 48}, 3).sum({0}), rf({20, 48}, 3).sum({1})}; }},
+      {"elementwise_chain", [] { Tensor a = rf({8, 64}, 4), b = rf({8, 64}, 5); return std::vector<Tensor>{(a * b + a) * 0.5f - b / 3.0f}; }},
+      {"softmax", [] { return std::vector<Tensor>{rf({8, 32}, 6).softmax(1)}; }},
+      {"linear_relu_max", [] { Tensor h = (rf({16, 24}, 10).matmul(rf({24, 48}, 11)) + rf({48}, 12)).relu(); return std::vector<Tensor>{h, h.max({0})}; }},
+      {"conv", [] { return std::vector<Tensor>{rf({2, 3, 8, 8}, 7).conv(rf({8, 3, 3, 3}, 8), rf({8}, 9), std::vector<int64_t>{1}, std::vector<int64_t>{1})}; }},
+  };
+}
+
 }  // namespace
+
+// Native vector types (docs/kernel_opts.md) change no bit: the default kernels on random floats
+// give exactly what they give with VECTORIZE=0, and so do random opts.
+TEST(OptEngine, VectorizedKernelsAreBitIdentical) {
+  for (const Case& c : float_cases()) {
+    for (int64_t seed : {0, 1, 2, 3}) {  // 0: the default heuristics
+      ScopedSetting random("OPT_RANDOM", seed);
+      std::vector<std::vector<double>> scalar;
+      {
+        ScopedSetting off("VECTORIZE", 0);
+        scalar = values(c.program);
+      }
+      EXPECT_EQ(values(c.program), scalar) << c.name << " OPT_RANDOM=" << seed;
+    }
+  }
+}
 
 TEST(OptEngine, RandomOptsKeepResults) {
   for (const Case& c : cases()) {

@@ -12,6 +12,7 @@
 #include "codegen/kernels.h"
 #include "render/lower_kernel.h"
 #include "render_test_util.h"
+#include "uop/settings.h"
 #include "uop/text.h"
 
 using namespace onegrad;
@@ -127,11 +128,30 @@ TEST(OptProperty, PaddedAxesKeepResults) {
   EXPECT_GT(padded, 20);
 }
 
+// Native vector types (codegen/vectorize.h) change no bit: every kernel under random opts gives
+// exactly what it gives with VECTORIZE=0.
+TEST(OptProperty, VectorizedKernelsAreBitIdentical) {
+  for (const Named& k : all_kernels()) {
+    UOpRef sink = parse_graph(k.text);
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+      std::vector<Opt> opts = random_opts(sink, seed);
+      std::vector<HostBuffer> scalar;
+      {
+        ScopedSetting off("VECTORIZE", 0);
+        scalar = run_with(sink, opts, 5);
+      }
+      std::vector<HostBuffer> vector = run_with(sink, opts, 5);
+      EXPECT_EQ(vector[0].values, scalar[0].values) << k.name << " " << opts_text(opts);
+    }
+  }
+}
+
 // Register blocking: the 3x4 @ 4x5 matmul's output axes upcast by 3 and 5 make 15 accumulators,
 // all updated in one reduce loop (one `for` over the reduce axis, not 15).
 TEST(OptProperty, UpcastReductionsShareOneLoop) {
   UOpRef sink = parse_graph(kernels::kMatmul);
   std::vector<Opt> opts = {Opt::split(1, 5, AxisType::UPCAST), Opt::split(0, 3, AxisType::UPCAST)};
+  ScopedSetting scalar("VECTORIZE", 0);  // 15 scalar accumulators (vectorized: 3 of 4 lanes and 3 scalars)
   LoweredKernel k = lower_kernel(sink, "blocked", opts);
   const std::string& c = k.spec.source;
   size_t loops = 0;

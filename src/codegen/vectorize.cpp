@@ -1,0 +1,170 @@
+#include "codegen/vectorize.h"
+
+#include <algorithm>
+#include <map>
+
+#include "codegen/kernel_axes.h"
+#include "codegen/vector_lanes.h"
+#include "symbolic/simplify.h"
+#include "uop/errors.h"
+
+namespace onegrad {
+
+namespace {
+
+// Deeper trees are left scalar below this depth (the zip recurses).
+constexpr int kMaxDepth = 512;
+
+bool all_same(const std::vector<UOpRef>& lanes) {
+  for (const UOpRef& l : lanes)
+    if (l != lanes[0]) return false;
+  return true;
+}
+
+// The nodes of every lane have one op, dtype, arg and source count.
+bool same_form(const std::vector<UOpRef>& lanes) {
+  const UOp& a = *lanes[0];
+  for (const UOpRef& l : lanes)
+    if (l->op != a.op || l->dtype != a.dtype || l->src.size() != a.src.size() || !(l->arg == a.arg)) return false;
+  return true;
+}
+
+// Source i of every lane.
+std::vector<UOpRef> sources(const std::vector<UOpRef>& lanes, size_t i) {
+  std::vector<UOpRef> out;
+  for (const UOpRef& l : lanes) out.push_back(l->src[i]);
+  return out;
+}
+
+// Whether index j of `idx` is idx[0] + j (the simplifier folds the difference to j).
+bool consecutive(const std::vector<UOpRef>& idx) {
+  for (size_t j = 1; j < idx.size(); j++) {
+    UOpRef diff = simplify(UOp::create(Ops::ADD, dtypes::index, {idx[j], UOp::create(Ops::MUL, dtypes::index, {idx[0], UOp::index(-1)})}));
+    if (!diff->is_const() || diff->const_value().as_int() != i128(j)) return false;
+  }
+  return true;
+}
+
+// INDEX(buf, i_j) in every lane, ungated, one buffer, consecutive elements: the buffer, else nullptr.
+UOpRef contiguous_buffer(const std::vector<UOpRef>& addrs) {
+  for (const UOpRef& a : addrs)
+    if (a->op != Ops::INDEX || a->src.size() != 2 || a->src[0] != addrs[0]->src[0] || !a->src[1]->dtype.is_index()) return nullptr;
+  return consecutive(sources(addrs, 1)) ? addrs[0]->src[0] : nullptr;
+}
+
+UOpRef vector_address(const std::vector<UOpRef>& addrs) {
+  return UOp::create(Ops::INDEX, addrs[0]->dtype, {addrs[0]->src[0], contiguous_index(addrs[0]->src[1], int64_t(addrs.size()))});
+}
+
+class Zipper {
+ public:
+  explicit Zipper(const VectorUnit& unit) : unit_(unit) {}
+
+  // The (k,) value whose lane j is lanes[j].
+  UOpRef zip(const std::vector<UOpRef>& lanes, int depth = 0) {
+    std::vector<const UOp*> key;
+    for (const UOpRef& l : lanes) key.push_back(l.get());
+    auto it = memo_.find(key);
+    if (it != memo_.end()) return it->second;
+    UOpRef out = build(lanes, depth);
+    memo_.emplace(std::move(key), out);
+    return out;
+  }
+
+ private:
+  bool vector_dtype(DType dt, int64_t k) const {
+    if (dt.is_ptr) return false;
+    std::vector<int64_t> w = unit_.widths(dt);
+    return std::find(w.begin(), w.end(), k) != w.end();
+  }
+
+  UOpRef build(const std::vector<UOpRef>& lanes, int depth) {
+    const int64_t k = int64_t(lanes.size());
+    const UOp& a = *lanes[0];
+    if (all_same(lanes)) return broadcast(lanes[0], k);
+    if (depth < kMaxDepth && same_form(lanes) && vector_dtype(a.dtype, k)) {
+      if (a.op == Ops::LOAD && a.src.size() == 1 && contiguous_buffer(sources(lanes, 0)))
+        return UOp::create(Ops::LOAD, a.dtype, {vector_address(sources(lanes, 0))}, a.arg);
+      if (a.op == Ops::REDUCE && a.arg.is<ReduceArg>() && unit_.renders(a.arg.get<ReduceArg>().op, a.dtype)) {
+        bool same_ranges = true;
+        for (size_t i = 1; i < a.src.size(); i++) same_ranges &= all_same(sources(lanes, i));
+        if (same_ranges) {
+          std::vector<UOpRef> src{zip(sources(lanes, 0), depth + 1)};
+          src.insert(src.end(), a.src.begin() + 1, a.src.end());
+          return UOp::create(Ops::REDUCE, a.dtype, std::move(src), a.arg);
+        }
+      }
+      if (is_alu(a.op) && unit_.renders(a.op, a.dtype)) {
+        bool same_dtype = true;
+        for (const UOpRef& s : a.src) same_dtype &= s->dtype == a.dtype;
+        if (same_dtype) {
+          std::vector<UOpRef> src;
+          for (size_t i = 0; i < a.src.size(); i++) src.push_back(zip(sources(lanes, i), depth + 1));
+          return UOp::create(a.op, a.dtype, std::move(src), a.arg);
+        }
+      }
+    }
+    return UOp::create(Ops::STACK, a.dtype, lanes);  // devectorized: k scalars
+  }
+
+  const VectorUnit& unit_;
+  std::map<std::vector<const UOp*>, UOpRef> memo_;
+};
+
+// Whether the vector value reads memory with a vector LOAD somewhere (else it only packs scalars).
+bool reads_vectors(const UOpRef& v) {
+  for (const UOp* u : v->toposort())
+    if (u->op == Ops::LOAD && vector_lanes(*u) > 1) return true;
+  return false;
+}
+
+// stores[i, i+k) as one vector STORE, or nullptr.
+UOpRef vector_store(const std::vector<UOpRef>& stores, size_t i, int64_t k, Zipper& zipper) {
+  std::vector<UOpRef> run(stores.begin() + i, stores.begin() + i + k);
+  for (const UOpRef& s : run)
+    if (s->op != Ops::STORE || s->src.size() != 2) return nullptr;  // gated stores stay scalar
+  if (!contiguous_buffer(sources(run, 0))) return nullptr;
+  UOpRef value = zipper.zip(sources(run, 1));
+  if (value->op == Ops::STACK || !reads_vectors(value)) return nullptr;
+  return UOp::create(Ops::STORE, dtypes::void_, {vector_address(sources(run, 0)), value});
+}
+
+UOpRef vectorize_group(const UOpRef& group, const VectorUnit& unit, Zipper& zipper) {
+  const std::vector<UOpRef>& stores = group->src;
+  std::vector<UOpRef> out;
+  size_t i = 0;
+  while (i < stores.size()) {
+    UOpRef merged;
+    if (stores[i]->op == Ops::STORE && stores[i]->src.size() >= 2) {
+      for (int64_t k : unit.widths(stores[i]->src[1]->dtype)) {
+        if (i + size_t(k) > stores.size()) continue;
+        if ((merged = vector_store(stores, i, k, zipper))) {
+          i += size_t(k);
+          break;
+        }
+      }
+    }
+    if (merged) out.push_back(merged);
+    else out.push_back(stores[i++]);
+  }
+  return group->with_src(std::move(out));
+}
+
+}  // namespace
+
+UOpRef vectorize(const UOpRef& sink, const VectorUnit& unit) {
+  if (!sink || sink->op != Ops::SINK) throw InternalError("vectorize: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
+  Zipper zipper(unit);
+  std::vector<UOpRef> src;
+  for (const UOpRef& s : sink->src) {
+    EndChain c = peel_end_chain(s);
+    if (c.body->op != Ops::GROUP) {
+      src.push_back(s);
+      continue;
+    }
+    src.push_back(close_in_order(vectorize_group(c.body, unit, zipper), c.ranges));
+  }
+  return sink->with_src(std::move(src));
+}
+
+}  // namespace onegrad

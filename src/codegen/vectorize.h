@@ -1,0 +1,37 @@
+// vectorize: Instruction Selection's vector half (spec: "Select target instructions, including ...
+// devectorization"). Expand leaves an UPCAST axis as k scalar copies of a STORE in one GROUP; this
+// pass finds runs of copies that store to consecutive addresses (address(j) = address(0) + j, shown
+// by the symbolic simplifier) and rewrites each run into one STORE of a (k,)-shaped value
+// (codegen/vector_lanes.h) by zipping the k copies' expression trees node by node:
+//
+//   the same node in every lane           -> broadcast: STACK(x, ..., x) (a u-invariant scalar)
+//   k ungated LOADs of consecutive elements -> one vector LOAD (the adjacent accesses re-merged)
+//   k copies of an ALU op the backend has a vector form for, on its vector dtypes
+//                                         -> the op on the zipped sources
+//   k REDUCEs (ADD, MUL, MAX) over the same ranges -> a (k,) REDUCE: lower_reduces gives it a vector
+//                                            accumulator (register blocking with vector registers)
+//   anything else (a gather, a gated load, a comparison, a cast, an op without a vector form)
+//                                         -> devectorized: STACK of the k scalar nodes
+//
+// A run becomes a vector STORE only when its zipped value is a vector op (not a STACK of scalars)
+// that reads memory as vectors somewhere; otherwise its scalar STOREs stay. Each lane computes
+// exactly what its scalar copy did, in the same order: results do not change by a bit.
+// docs/kernel_opts.md, "Native vector types".
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "uop/uop.h"
+
+namespace onegrad {
+
+// What a backend renders as vectors.
+struct VectorUnit {
+  std::function<std::vector<int64_t>(DType dt)> widths;  // lane counts for dt, preferred first; empty: none
+  std::function<bool(Ops op, DType dt)> renders;         // an elementwise op on vectors of dt
+};
+
+UOpRef vectorize(const UOpRef& sink, const VectorUnit& unit);
+
+}  // namespace onegrad

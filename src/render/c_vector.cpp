@@ -1,0 +1,80 @@
+// GCC/clang vector extension types for the vector values of codegen/vector_lanes.h: a typedef per
+// (dtype, lane count), which -march=native maps to SSE/AVX registers, and unaligned loads and stores
+// through memcpy (the compiler emits one vmovups; a buffer's elements need only their own alignment).
+#include "render/c_support.h"
+#include "uop/errors.h"
+
+namespace onegrad::c_render {
+
+std::string Prelude::vector(DType dt, int64_t lanes) {
+  if (!dt.is_float() || dt.scalar == ScalarType::FLOAT16 || dt.scalar == ScalarType::BFLOAT16)
+    throw InternalError("c renderer: no vector type for " + dt.name());
+  std::string t = value_type(dt), name = "og_" + type_tag(dt) + "x" + std::to_string(lanes);
+  return need(name, "typedef " + t + " " + name + " __attribute__((vector_size(" + std::to_string(dt.itemsize() * lanes) + ")));\n");
+}
+
+std::string Prelude::vector_load(DType dt, int64_t lanes) {
+  std::string v = vector(dt, lanes), t = value_type(dt), name = "og_load_" + v.substr(3);
+  return need(name, "static inline " + v + " " + name + "(const " + t + "* p) { " + v + " v; memcpy(&v, p, sizeof v); return v; }\n");
+}
+
+std::string Prelude::vector_store(DType dt, int64_t lanes) {
+  std::string v = vector(dt, lanes), t = value_type(dt), name = "og_store_" + v.substr(3);
+  return need(name, "static inline void " + name + "(" + t + "* p, " + v + " v) { memcpy(p, &v, sizeof v); }\n");
+}
+
+// MAX as og_fmax does it (a NaN operand gives a + b, else a < b ? b : a), lane by lane: C has no
+// ?: on vectors, so the choices are blended through the bits (a vector cast between types of one
+// size reinterprets the bits).
+std::string Prelude::vector_fmax(DType dt, int64_t lanes) {
+  std::string v = vector(dt, lanes), bits = dt.itemsize() == 8 ? "int64_t" : "int32_t";
+  std::string m = "og_" + std::string(dt.itemsize() == 8 ? "i64" : "i32") + "x" + std::to_string(lanes), name = "og_fmax_" + v.substr(3);
+  need(m, "typedef " + bits + " " + m + " __attribute__((vector_size(" + std::to_string(dt.itemsize() * lanes) + ")));\n");
+  return need(name, "static inline " + v + " " + name + "(" + v + " a, " + v + " b) {  /* a NaN operand gives NaN */\n"
+                    "  " + m + " nan = (" + m + ")((a != a) | (b != b)), lt = (" + m + ")(a < b);\n"
+                    "  " + m + " pick = (lt & (" + m + ")b) | (~lt & (" + m + ")a);\n"
+                    "  return (" + v + ")((nan & (" + m + ")(a + b)) | (~nan & pick));\n"
+                    "}\n");
+}
+
+std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude) {
+  if (!has_vector_form(u.op, u.dtype)) throw InternalError("c renderer: no vector form of " + u.brief() + " (vectorize leaves it scalar)");
+  if (u.op == Ops::MAX) return prelude.vector_fmax(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ")";
+  return alu_expr(u, src, prelude);
+}
+
+bool has_vector_form(Ops op, DType dt) {
+  if (dt != dtypes::float32 && dt != dtypes::float64) return false;
+  switch (op) {
+    // the same C text as on scalars: GCC applies them lane by lane (a scalar operand of RECIP's
+    // `1.0f / v` is broadcast); -ffp-contract=off keeps MULACC two roundings there too
+    case Ops::ADD: case Ops::SUB: case Ops::MUL: case Ops::DIV: case Ops::NEG: case Ops::RECIP: case Ops::MULACC:
+    case Ops::MAX:  // og_fmax_f32x16 (vector_fmax)
+      return true;
+    default: return false;  // comparisons and WHERE (vector masks), casts, libm calls: scalar
+  }
+}
+
+namespace {
+
+// The widest vector register of this host, which the kernels are compiled for (-march=native):
+// 64 bytes with AVX-512, else 32 (AVX2; where registers are narrower GCC splits the vector types).
+int64_t host_vector_bytes() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const int64_t bytes = __builtin_cpu_supports("avx512f") ? 64 : 32;
+  return bytes;
+#else
+  return 32;
+#endif
+}
+
+}  // namespace
+
+std::vector<int64_t> vector_widths(DType dt) {
+  if (dt != dtypes::float32 && dt != dtypes::float64) return {};
+  std::vector<int64_t> out;  // one register of the widest kind, then halves down to 16 bytes
+  for (int64_t bytes = host_vector_bytes(); bytes >= 16; bytes /= 2) out.push_back(bytes / dt.itemsize());
+  return out;
+}
+
+}  // namespace onegrad::c_render

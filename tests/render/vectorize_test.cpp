@@ -1,0 +1,248 @@
+// Native vector types (codegen/vectorize.h, docs/kernel_opts.md "Native vector types"): the copies
+// of an UPCAST axis over consecutive elements become vector values, the C renderer writes them as
+// GCC vector types, and every result is bit for bit the scalar kernel's (VECTORIZE=0) on random
+// float inputs (NaN payloads aside). Gathers, gated loads and ops without a vector form stay scalar.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "codegen/vector_lanes.h"
+#include "codegen/vectorize.h"
+#include "render/lower_kernel.h"
+#include "render_test_util.h"
+#include "uop/settings.h"
+
+using namespace onegrad;
+using namespace onegrad::testing;
+
+namespace {
+
+UOpRef idx(int64_t v) { return UOp::index(v); }
+UOpRef f32(double v) { return UOp::const_float(dtypes::float32, v); }
+UOpRef add(const UOpRef& a, const UOpRef& b) { return UOp::alu(Ops::ADD, {a, b}); }
+UOpRef mul(const UOpRef& a, const UOpRef& b) { return UOp::alu(Ops::MUL, {a, b}); }
+UOpRef closed(UOpRef st, const std::vector<UOpRef>& loops_inner_first) {
+  for (const UOpRef& r : loops_inner_first) st = UOp::create(Ops::END, dtypes::void_, {st, r});
+  return UOp::create(Ops::SINK, dtypes::void_, {st});
+}
+UOpRef sum_over(const UOpRef& v, const UOpRef& r) { return UOp::create(Ops::REDUCE, v->dtype, {v, r}, ReduceArg{Ops::ADD, {}}); }
+
+// out[m, n] = sum_k a[m, k] * b[k, n]
+UOpRef matmul(int64_t M, int64_t N, int64_t K) {
+  UOpRef out = param(0, dtypes::float32, M * N), a = param(1, dtypes::float32, M * K), b = param(2, dtypes::float32, K * N);
+  UOpRef r0 = UOp::range(M, 0), r1 = UOp::range(N, 1), r2 = UOp::range(K, 2, AxisType::REDUCE);
+  UOpRef v = sum_over(mul(load(a, add(mul(r0, idx(K)), r2)), load(b, add(mul(r2, idx(N)), r1))), r2);
+  return closed(store(out, add(mul(r0, idx(N)), r1), v), {r1, r0});
+}
+
+// out[c] = sum_r x[r, c]
+UOpRef column_sum(int64_t R, int64_t C) {
+  UOpRef out = param(0, dtypes::float32, C), x = param(1, dtypes::float32, R * C);
+  UOpRef c = UOp::range(C, 0), r = UOp::range(R, 1, AxisType::REDUCE);
+  return closed(store(out, c, sum_over(load(x, add(mul(r, idx(C)), c)), r)), {c});
+}
+
+// out[i] = (a[i] * b[i] + a[i]) * 0.5 - b[i] / 3
+UOpRef elementwise_chain(int64_t n) {
+  UOpRef out = param(0, dtypes::float32, n), a = param(1, dtypes::float32, n), b = param(2, dtypes::float32, n);
+  UOpRef i = UOp::range(n, 0);
+  UOpRef x = load(a, i), y = load(b, i);
+  UOpRef v = UOp::alu(Ops::SUB, {mul(add(mul(x, y), x), f32(0.5)), UOp::alu(Ops::DIV, {y, f32(3.0)})});
+  return closed(store(out, i, v), {i});
+}
+
+// out[i] = a[3 i] (a gather: stride 3)
+UOpRef strided(int64_t n) {
+  UOpRef out = param(0, dtypes::float32, n), a = param(1, dtypes::float32, 3 * n);
+  UOpRef i = UOp::range(n, 0);
+  return closed(store(out, i, mul(load(a, mul(i, idx(3))), f32(2.0))), {i});
+}
+
+// out[i] = a[i] + (0 < i ? b[i - 1] : 0): a vector add of a vector load and a gated (scalar) one
+UOpRef shifted_sum(int64_t n) {
+  UOpRef out = param(0, dtypes::float32, n), a = param(1, dtypes::float32, n), b = param(2, dtypes::float32, n);
+  UOpRef i = UOp::range(n, 0);
+  UOpRef gate = UOp::alu(Ops::CMPLT, {idx(0), i});
+  UOpRef bi = UOp::create(Ops::LOAD, dtypes::float32, {at(b, add(i, idx(-1))), f32(0.0), gate});
+  return closed(store(out, i, add(load(a, i), bi)), {i});
+}
+
+// out[i] = max(a[i], b[i])
+UOpRef elementwise_max(int64_t n) {
+  UOpRef out = param(0, dtypes::float32, n), a = param(1, dtypes::float32, n), b = param(2, dtypes::float32, n);
+  UOpRef i = UOp::range(n, 0);
+  return closed(store(out, i, UOp::alu(Ops::MAX, {load(a, i), load(b, i)})), {i});
+}
+
+// out[c] = max_r x[r, c]
+UOpRef column_max(int64_t R, int64_t C) {
+  UOpRef out = param(0, dtypes::float32, C), x = param(1, dtypes::float32, R * C);
+  UOpRef c = UOp::range(C, 0), r = UOp::range(R, 1, AxisType::REDUCE);
+  UOpRef v = UOp::create(Ops::REDUCE, dtypes::float32, {load(x, add(mul(r, idx(C)), c)), r}, ReduceArg{Ops::MAX, {}});
+  return closed(store(out, c, v), {c});
+}
+
+// out[m, n] = max(sum_k a[m, k] * b[k, n] + bias[n], 0): a linear layer with its ReLU
+UOpRef matmul_bias_relu(int64_t M, int64_t N, int64_t K) {
+  UOpRef out = param(0, dtypes::float32, M * N), a = param(1, dtypes::float32, M * K), b = param(2, dtypes::float32, K * N);
+  UOpRef bias = param(3, dtypes::float32, N);
+  UOpRef r0 = UOp::range(M, 0), r1 = UOp::range(N, 1), r2 = UOp::range(K, 2, AxisType::REDUCE);
+  UOpRef v = sum_over(mul(load(a, add(mul(r0, idx(K)), r2)), load(b, add(mul(r2, idx(N)), r1))), r2);
+  v = UOp::alu(Ops::MAX, {add(v, load(bias, r1)), f32(0.0)});
+  return closed(store(out, add(mul(r0, idx(N)), r1), v), {r1, r0});
+}
+
+// Buffers of random floats (not small integers: any change of rounding would show).
+std::vector<HostBuffer> random_inputs(const UOpRef& sink) {
+  std::vector<HostBuffer> bufs;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+  // with some NaNs, infinities and signed zeros: MAX's NaN rule and -0 vs 0 must hold in every lane
+  const float special[] = {std::nanf(""), INFINITY, -INFINITY, 0.0f, -0.0f};
+  for (const UOp* u : sink->toposort()) {
+    if (u->op != Ops::PARAM || !u->dtype.is_ptr) continue;
+    size_t slot = size_t(u->arg.get<ParamArg>().slot);
+    if (bufs.size() <= slot) bufs.resize(slot + 1);
+    std::vector<float> v(size_t((*u->static_shape())[0]));
+    for (float& f : v) f = slot == 0 ? 0.0f : rng() % 7 == 0 ? special[rng() % 5] : dist(rng);
+    bufs[slot] = host_floats(v);
+  }
+  return bufs;
+}
+
+std::vector<uint32_t> output_bits(const UOpRef& sink, const std::vector<Opt>& opts, bool vectorized) {
+  ScopedSetting s("VECTORIZE", vectorized ? 1 : 0);
+  std::vector<HostBuffer> bufs = random_inputs(sink);
+  std::vector<HostBuffer*> ptrs;
+  for (HostBuffer& b : bufs) ptrs.push_back(&b);
+  run(lower_kernel(sink, "vec", opts), ptrs);
+  std::vector<uint32_t> bits;
+  for (float f : floats_of(bufs[0])) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    // every NaN as one: which NaN operand's sign and payload an add propagates is the compiler's
+    // choice (it may swap the operands of +), in scalar code as in vector code
+    bits.push_back(std::isnan(f) ? 0x7fc00000u : x);
+  }
+  return bits;
+}
+
+std::string source(const UOpRef& sink, const std::vector<Opt>& opts) { return lower_kernel(sink, "vec", opts).spec.source; }
+bool has(const std::string& c, const std::string& what) { return c.find(what) != std::string::npos; }
+
+struct Case {
+  const char* name;
+  UOpRef sink;
+  std::vector<Opt> opts;
+};
+
+std::vector<Case> cases() {
+  return {
+      {"matmul 8x16x12 u8 u16", matmul(8, 16, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)}},
+      {"matmul unrolled", matmul(6, 24, 16), {Opt::split(1, 8, AxisType::UPCAST), Opt::split(3, 4, AxisType::UNROLL)}},
+      {"matmul 4 lanes + 1", matmul(3, 5, 4), {Opt::split(1, 5, AxisType::UPCAST)}},
+      {"matmul heuristics", matmul(16, 32, 24), {}},
+      {"column sum u16", column_sum(9, 32), {Opt::split(0, 16, AxisType::UPCAST)}},
+      {"elementwise chain u8", elementwise_chain(64), {Opt::split(0, 8, AxisType::UPCAST)}},
+      {"elementwise chain u4", elementwise_chain(12), {Opt::split(0, 4, AxisType::UPCAST)}},
+      {"strided u16", strided(16), {Opt::split(0, 16, AxisType::UPCAST)}},
+      {"elementwise chain u16", elementwise_chain(32), {Opt::split(0, 16, AxisType::UPCAST)}},
+      {"shifted sum u8", shifted_sum(24), {Opt::split(0, 8, AxisType::UPCAST)}},
+      {"max u16", elementwise_max(64), {Opt::split(0, 16, AxisType::UPCAST)}},
+      {"max u8", elementwise_max(64), {Opt::split(0, 8, AxisType::UPCAST)}},
+      {"column max u16", column_max(7, 32), {Opt::split(0, 16, AxisType::UPCAST)}},
+      {"matmul bias relu", matmul_bias_relu(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)}},
+  };
+}
+
+}  // namespace
+
+TEST(Vectorize, BitIdenticalToScalarKernels) {
+  for (Case& c : cases()) {
+    std::vector<Opt> opts = c.opts.empty() ? default_opts(c.sink) : c.opts;
+    EXPECT_EQ(output_bits(c.sink, opts, true), output_bits(c.sink, opts, false)) << c.name;
+  }
+}
+
+// The widest float32 vector of this host: 16 lanes with AVX-512, else 8.
+int64_t widest() { return c_vector_unit().widths(dtypes::float32).at(0); }
+std::string f32x(int64_t k) { return "og_f32x" + std::to_string(k); }
+
+TEST(Vectorize, BlockedMatmulUsesVectorLoadsAndAccumulators) {
+  std::string c = source(matmul(8, 16, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)});
+  const int64_t w = widest(), accs = 4 * 16 / w;  // 4 rows x 16 / w vectors
+  EXPECT_TRUE(has(c, "typedef float " + f32x(w) + " __attribute__((vector_size(" + std::to_string(4 * w) + ")));")) << c;
+  EXPECT_TRUE(has(c, "og_load_" + f32x(w).substr(3) + "(&b2[")) << c;  // B's row: vector loads
+  EXPECT_TRUE(has(c, f32x(w) + " acc" + std::to_string(accs - 1) + "[1];")) << c;
+  EXPECT_FALSE(has(c, "acc" + std::to_string(accs))) << c;
+  EXPECT_TRUE(has(c, "og_store_" + f32x(w).substr(3) + "(&b0[")) << c;
+}
+
+TEST(Vectorize, ColumnSumHasVectorAccumulators) {
+  std::string c = source(column_sum(9, 32), {Opt::split(0, 16, AxisType::UPCAST)});
+  const int64_t w = widest();
+  EXPECT_TRUE(has(c, f32x(w) + " acc" + std::to_string(16 / w - 1) + "[1];")) << c;
+  EXPECT_FALSE(has(c, "acc" + std::to_string(16 / w))) << c;
+  EXPECT_TRUE(has(c, "og_load_" + f32x(w).substr(3) + "(&b1[")) << c;
+}
+
+TEST(Vectorize, ElementwiseChainIsVectorArithmetic) {
+  std::string c = source(elementwise_chain(64), {Opt::split(0, 8, AxisType::UPCAST)});
+  EXPECT_TRUE(has(c, "og_f32x8 val0 = og_load_f32x8(&b1[")) << c;
+  EXPECT_TRUE(has(c, "og_store_f32x8(&b0[")) << c;
+  std::string four = source(elementwise_chain(12), {Opt::split(0, 4, AxisType::UPCAST)});
+  EXPECT_TRUE(has(four, "og_f32x4")) << four;
+}
+
+TEST(Vectorize, MaxHasAVectorForm) {
+  const int64_t w = widest();
+  std::string c = source(matmul_bias_relu(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)});
+  EXPECT_TRUE(has(c, "og_fmax_" + f32x(w).substr(3) + "(")) << c;  // the ReLU on vectors
+  EXPECT_TRUE(has(c, "og_load_" + f32x(w).substr(3) + "(&b3[")) << c;  // the bias
+  std::string m = source(column_max(7, 32), {Opt::split(0, 16, AxisType::UPCAST)});
+  EXPECT_TRUE(has(m, f32x(w) + " acc0[1];")) << m;  // a vector max accumulator
+  EXPECT_TRUE(has(m, "og_fmax_" + f32x(w).substr(3) + "(")) << m;
+}
+
+TEST(Vectorize, GathersAndGatedLoadsStayScalar) {
+  std::string c = source(strided(16), {Opt::split(0, 16, AxisType::UPCAST)});
+  EXPECT_FALSE(has(c, "og_f32x")) << c;  // a stride-3 gather: scalar loads and stores
+  std::string s = source(shifted_sum(24), {Opt::split(0, 8, AxisType::UPCAST)});
+  EXPECT_TRUE(has(s, "og_load_f32x8(&b1[")) << s;  // a[i..i+8) is one vector
+  EXPECT_FALSE(has(s, "og_load_f32x8(&b2[")) << s;  // b's gated loads are 8 scalars packed
+  EXPECT_TRUE(has(s, " ? b2[")) << s;
+}
+
+TEST(Vectorize, SettingTurnsItOff) {
+  ScopedSetting off("VECTORIZE", 0);
+  EXPECT_FALSE(has(source(matmul(8, 16, 12), {Opt::split(1, 16, AxisType::UPCAST)}), "og_f32x")) << "VECTORIZE=0";
+  EXPECT_NE(lowering_settings_key().find("VECTORIZE=0"), std::string::npos);
+}
+
+// The pass itself: 8 copies of a[i+j] * 2 become one vector MUL of a vector LOAD and a broadcast.
+TEST(Vectorize, ZipsCopiesIntoVectorValues) {
+  UOpRef out = param(0, dtypes::float32, 16), a = param(1, dtypes::float32, 16);
+  UOpRef r = UOp::range(2, 0);
+  std::vector<UOpRef> stores;
+  for (int64_t j = 0; j < 8; j++) {
+    UOpRef i = add(mul(r, idx(8)), idx(j));
+    stores.push_back(store(out, i, mul(load(a, i), f32(2.0))));
+  }
+  UOpRef sink = closed(UOp::create(Ops::GROUP, dtypes::void_, stores), {r});
+  UOpRef v = vectorize(sink, c_vector_unit());
+  std::vector<const UOp*> vector_stores;
+  for (const UOp* u : v->toposort())
+    if (u->op == Ops::STORE) vector_stores.push_back(u);
+  ASSERT_EQ(vector_stores.size(), 1u);
+  const UOp& st = *vector_stores[0];
+  EXPECT_EQ(vector_lanes(*st.src[0]), 8);
+  ASSERT_NE(contiguous_base(st.src[0]->src[1]), nullptr);
+  const UOpRef& value = st.src[1];
+  ASSERT_EQ(value->op, Ops::MUL);
+  EXPECT_EQ(vector_lanes(*value), 8);
+  EXPECT_EQ(value->src[0]->op, Ops::LOAD);
+  EXPECT_EQ(vector_lanes(*value->src[0]), 8);
+  EXPECT_EQ(value->src[1], broadcast(f32(2.0), 8));
+}

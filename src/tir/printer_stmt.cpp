@@ -1,0 +1,502 @@
+// Statements and functions as TVMScript. Binders (LetStmt, AssertStmt, Allocate, DeclBuffer) print
+// as one line followed by their body at the same indentation, which is how the parser reads them
+// back. Names are unique among those in scope; a name is free again when its binder's scope ends.
+#include <algorithm>
+#include <unordered_set>
+
+#include "tir/builtins.h"
+#include "tir/printer.h"
+#include "tir/printer_impl.h"
+#include "tir/root_block.h"
+#include "tir/visitor.h"
+
+namespace onegrad::tir {
+
+namespace {
+
+const std::unordered_set<std::string> kReservedNames = {
+    "T", "I", "Module", "range", "True", "False", "None", "and", "as", "assert", "async", "await",
+    "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from",
+    "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+    "return", "try", "while", "with", "yield"};
+
+std::string identifier(const std::string& hint) {
+  std::string s;
+  for (char c : hint) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "v" + s;
+  return s;
+}
+
+bool is_true_literal(const PrimExpr& e) { return e && e->dtype.is_bool() && is_const_int(e, 1); }
+
+// What a function mentions: buffers (in order), buffers some construct declares, bound Vars, and
+// Vars used without a binding site (shape vars, Let vars) that the function must declare.
+class FunctionInventory : public IRVisitor {
+ public:
+  std::vector<Buffer> buffers;
+  std::unordered_set<const BufferNode*> declared;
+  std::unordered_set<const VarNode*> bound, let_vars;
+  std::vector<Var> used;
+  std::unordered_set<const VarNode*> used_set;
+
+  void visit_expr(const PrimExpr& e) override {
+    if (e && e->kind == ExprKind::Var) use(std::static_pointer_cast<const VarNode>(e));
+    if (auto* let = e ? e->as<LetNode>() : nullptr) {
+      let_vars.insert(let->var.get());
+      use(let->var);
+    }
+    IRVisitor::visit_expr(e);
+  }
+  void visit_buffer(const Buffer& b) override {
+    if (!b) return;
+    if (std::find(buffers.begin(), buffers.end(), b) == buffers.end()) buffers.push_back(b);
+    IRVisitor::visit_buffer(b);
+  }
+  void visit_var_def(const Var& v) override { bound.insert(v.get()); }
+  void visit_stmt(const Stmt& s) override {
+    if (auto* n = s ? s->as<BlockNode>() : nullptr) {
+      for (auto& b : n->alloc_buffers) declared.insert(b.get());
+      for (auto& m : n->match_buffers) declared.insert(m.buffer.get());
+    }
+    if (auto* n = s ? s->as<DeclBufferNode>() : nullptr) declared.insert(n->buffer.get());
+    IRVisitor::visit_stmt(s);
+  }
+
+ private:
+  void use(const Var& v) {
+    if (used_set.insert(v.get()).second) used.push_back(v);
+  }
+};
+
+const char* iter_kind_name(IterVarType t) {
+  switch (t) {
+    case IterVarType::CommReduce: return "reduce";
+    case IterVarType::Ordered: return "scan";
+    case IterVarType::Opaque: return "opaque";
+    default: return "spatial";
+  }
+}
+
+}  // namespace
+
+std::string ScriptPrinter::define(const void* obj, const std::string& hint) {
+  std::string base = identifier(hint), name = base;
+  for (int i = 1; in_use_.count(name) || kReservedNames.count(name); ++i) name = base + "_" + std::to_string(i);
+  names_[obj] = name;
+  in_use_.insert(name);
+  return name;
+}
+
+void ScriptPrinter::undefine(const void* obj) {
+  auto it = names_.find(obj);
+  if (it == names_.end()) return;
+  in_use_.erase(it->second);
+  names_.erase(it);
+}
+
+std::string ScriptPrinter::var_name(const VarNode* v) {
+  if (auto it = names_.find(v); it != names_.end()) return it->second;
+  if (auto it = data_owner_.find(v); it != data_owner_.end()) return buffer_name(it->second) + ".data";
+  return v->name_hint;
+}
+
+std::string ScriptPrinter::buffer_name(const BufferNode* b) {
+  auto it = names_.find(b);
+  return it != names_.end() ? it->second : b->name;
+}
+
+std::string ScriptPrinter::type_annotation(const Type& t) {
+  if (t.kind == Type::Kind::Pointer) {
+    std::string s = "T.handle(" + quote(t.element->dtype.name());
+    if (t.storage_scope != "global") s += ", " + quote(t.storage_scope);
+    return s + ")";
+  }
+  return "T." + t.value_dtype().name();
+}
+
+std::string ScriptPrinter::attr_value(const AttrValue& v) {
+  if (!v.is_list) return str(v.expr);
+  std::string s = "[";
+  for (size_t i = 0; i < v.list.size(); ++i) s += (i ? ", " : "") + attr_value(v.list[i]);
+  return s + "]";
+}
+
+std::string ScriptPrinter::annotations(const Annotations& a) {
+  std::string s = "{";
+  for (size_t i = 0; i < a.size(); ++i) s += (i ? ", " : "") + quote(a[i].first) + ": " + attr_value(a[i].second);
+  return s + "}";
+}
+
+std::string ScriptPrinter::shape(const std::vector<PrimExpr>& dims) {
+  std::string s = "(" + args(dims);
+  return s + (dims.size() == 1 ? ",)" : ")");
+}
+
+std::string ScriptPrinter::buffer_call(const char* fn, const BufferNode& b, bool with_data) {
+  std::string s = std::string(fn) + shape(b.shape) + ", " + quote(b.dtype.name());
+  if (with_data) s += ", data=" + var_name(b.data.get());
+  if (!b.strides.empty()) s += ", strides=" + shape(b.strides);
+  if (!has_default_elem_offset(b)) s += ", elem_offset=" + (b.elem_offset ? str(b.elem_offset) : "None");
+  if (b.scope() != "global") s += ", scope=" + quote(b.scope());
+  if (b.data_alignment != kDefaultAlignment) s += ", align=" + std::to_string(b.data_alignment);
+  if (b.offset_factor != 1) s += ", offset_factor=" + std::to_string(b.offset_factor);
+  if (b.buffer_type == BufferType::AutoBroadcast) s += ", buffer_type=\"auto\"";
+  if (!b.axis_separators.empty()) s += ", axis_separators=[" + args(b.axis_separators) + "]";
+  return s + ")";
+}
+
+void ScriptPrinter::line(int indent, const std::string& text) { out_ << std::string(4 * indent, ' ') << text << '\n'; }
+
+void ScriptPrinter::define_buffer(const Buffer& b) {
+  define(b.get(), b->name);
+  data_owner_.emplace(b->data.get(), b.get());
+}
+
+void ScriptPrinter::declare_views_over(const VarNode* data, int indent) {
+  auto it = views_by_data_.find(data);
+  if (it == views_by_data_.end()) return;
+  for (const Buffer& b : it->second) {
+    std::string name = define(b.get(), b->name);
+    line(indent, name + " = " + buffer_call("T.Buffer(", *b, true));
+  }
+}
+
+void ScriptPrinter::body(const Stmt& s, int indent) { stmt(s, indent); }
+
+void ScriptPrinter::allocate(const AllocateNode* n, int indent) {
+  // T.decl_buffer without data= is Allocate + DeclBuffer of the same pointer: fold it back.
+  if (auto* decl = n->body->as<DeclBufferNode>()) {
+    const BufferNode& b = *decl->buffer;
+    bool folds = b.data == n->buffer_var && b.dtype == n->dtype && is_true_literal(n->condition) &&
+                 n->annotations.empty() && b.shape.size() == n->extents.size();
+    for (size_t i = 0; folds && i < b.shape.size(); ++i) folds = str(b.shape[i]) == str(n->extents[i]);
+    if (folds) {
+      std::string call = buffer_call("T.decl_buffer(", b, false);
+      define_buffer(decl->buffer);
+      line(indent, buffer_name(&b) + " = " + call);
+      declare_views_over(n->buffer_var.get(), indent);
+      body(decl->body, indent);
+      undefine(&b);
+      return;
+    }
+  }
+  std::string s = "T.allocate([" + args(n->extents) + "], " + quote(n->dtype.name()) + ", " +
+                  quote(n->buffer_var->type_annotation.kind == Type::Kind::Pointer
+                            ? n->buffer_var->type_annotation.storage_scope
+                            : "global");
+  if (!is_true_literal(n->condition)) s += ", " + str(n->condition);
+  if (!n->annotations.empty()) s += ", annotations=" + annotations(n->annotations);
+  std::string name = define(n->buffer_var.get(), n->buffer_var->name_hint);
+  line(indent, name + " = " + s + ")");
+  declare_views_over(n->buffer_var.get(), indent);
+  body(n->body, indent);
+  undefine(n->buffer_var.get());
+}
+
+void ScriptPrinter::for_loop(const ForNode* n, int indent) {
+  static const char* const kFns[] = {"T.serial", "T.parallel", "T.vectorized", "T.unroll", "T.thread_binding"};
+  std::string fn = kFns[static_cast<int>(n->kind)];
+  if (n->kind == ForKind::Serial && n->annotations.empty()) fn = "range";
+  bool from_zero = is_const_int(n->min, 0) && n->min->dtype == n->extent->dtype;
+  std::string a = from_zero ? str(n->extent) : str(n->min) + ", " + range_end(n->min, n->extent);
+  if (n->kind == ForKind::ThreadBinding)
+    a += ", thread=" + quote(n->thread_binding ? n->thread_binding->thread_tag : "");
+  if (!n->annotations.empty()) a += ", annotations=" + annotations(n->annotations);
+  std::string name = define(n->loop_var.get(), n->loop_var->name_hint);
+  line(indent, "for " + name + " in " + fn + "(" + a + "):");
+  body(n->body, indent + 1);
+  undefine(n->loop_var.get());
+}
+
+void ScriptPrinter::block_realize(const BlockRealizeNode* n, int indent) {
+  const BlockNode& b = *n->block;
+  line(indent, "with T.block(" + quote(b.name_hint) + "):");
+  int in = indent + 1;
+  std::vector<const void*> scoped;
+  for (size_t i = 0; i < b.iter_vars.size(); ++i) {
+    const IterVarNode& iv = *b.iter_vars[i];
+    std::string dom = "None";
+    if (iv.dom) {
+      bool from_zero = is_const_int(iv.dom->min, 0) && iv.dom->min->dtype == iv.var->dtype;
+      dom = from_zero ? str(iv.dom->extent) : "(" + str(iv.dom->min) + ", " + range_end(iv.dom->min, iv.dom->extent) + ")";
+    }
+    std::string value = i < n->iter_values.size() ? str(n->iter_values[i]) : "None";
+    bool typed = i < n->iter_values.size() && n->iter_values[i]->dtype != iv.var->dtype;
+    std::string name = define(iv.var.get(), iv.var->name_hint);
+    scoped.push_back(iv.var.get());
+    line(in, name + " = T.axis." + iter_kind_name(iv.iter_type) + "(" + dom + ", " + value +
+                 (typed ? ", dtype=" + quote(iv.var->dtype.name()) : "") + ")");
+  }
+  if (n->predicate && !is_true_literal(n->predicate)) line(in, "T.where(" + str(n->predicate) + ")");
+  auto regions = [&](const std::vector<BufferRegion>& rs) {
+    std::string s;
+    for (size_t i = 0; i < rs.size(); ++i) s += (i ? ", " : "") + region(rs[i]);
+    return s;
+  };
+  if (!b.reads.empty()) line(in, "T.reads(" + regions(b.reads) + ")");
+  if (!b.writes.empty()) line(in, "T.writes(" + regions(b.writes) + ")");
+  if (!b.annotations.empty()) line(in, "T.block_attr(" + annotations(b.annotations) + ")");
+  for (const Buffer& buf : b.alloc_buffers) {
+    std::string call = buffer_call("T.alloc_buffer(", *buf, false);
+    define_buffer(buf);
+    scoped.push_back(buf.get());
+    line(in, buffer_name(buf.get()) + " = " + call);
+  }
+  for (const MatchBufferRegion& m : b.match_buffers) {
+    std::string call = buffer_call("T.match_buffer(", *m.buffer, false);
+    call.insert(std::string("T.match_buffer(").size(), region(m.source) + ", ");
+    define_buffer(m.buffer);
+    scoped.push_back(m.buffer.get());
+    line(in, buffer_name(m.buffer.get()) + " = " + call);
+  }
+  if (b.init) {
+    line(in, "with T.init():");
+    body(b.init, in + 1);
+  }
+  body(b.body, in);
+  for (const void* obj : scoped) undefine(obj);
+}
+
+void ScriptPrinter::stmt(const Stmt& s, int indent) {
+  switch (s->kind) {
+    case StmtKind::SeqStmt: {
+      auto* n = s->as<SeqStmtNode>();
+      if (n->seq.empty()) line(indent, "pass");
+      for (const Stmt& x : n->seq) stmt(x, indent);
+      return;
+    }
+    case StmtKind::LetStmt: {
+      auto* n = s->as<LetStmtNode>();
+      std::string value = str(n->value);
+      std::string name = define(n->var.get(), n->var->name_hint);
+      line(indent, name + ": " + type_annotation(n->var->type_annotation) + " = " + value);
+      declare_views_over(n->var.get(), indent);
+      body(n->body, indent);
+      undefine(n->var.get());
+      return;
+    }
+    case StmtKind::AttrStmt: {
+      auto* n = s->as<AttrStmtNode>();
+      if (n->node_iter_var && n->attr_key == "thread_extent") {
+        std::string name = define(n->node_iter_var->var.get(), n->node_iter_var->var->name_hint);
+        line(indent, "with T.launch_thread(" + quote(n->node_iter_var->thread_tag) + ", " + str(n->value) +
+                         ") as " + name + ":");
+        body(n->body, indent + 1);
+        undefine(n->node_iter_var->var.get());
+        return;
+      }
+      std::string node = n->node_buffer ? buffer_name(n->node_buffer.get())
+                         : n->node_expr ? str(n->node_expr)
+                                        : "None";
+      line(indent, "with T.attr(" + node + ", " + quote(n->attr_key) + ", " + str(n->value) + "):");
+      body(n->body, indent + 1);
+      return;
+    }
+    case StmtKind::AssertStmt: {
+      auto* n = s->as<AssertStmtNode>();
+      line(indent, "assert " + str(n->condition) + ", " + str(n->message));
+      body(n->body, indent);
+      return;
+    }
+    case StmtKind::BufferStore: {
+      auto* n = s->as<BufferStoreNode>();
+      int index_lanes = n->indices.empty() ? 1 : n->indices.back()->dtype.lanes;
+      DataType expected = n->buffer->dtype.with_lanes(n->buffer->dtype.lanes * index_lanes);
+      if (n->value->dtype == expected) {
+        line(indent, load(n->buffer, n->indices) + " = " + str(n->value));
+      } else {
+        line(indent, "T.buffer_store(" + buffer_name(n->buffer.get()) + ", " + str(n->value) + ", [" +
+                         args(n->indices) + "])");
+      }
+      return;
+    }
+    case StmtKind::BufferRealize: {
+      auto* n = s->as<BufferRealizeNode>();
+      std::string cond = is_true_literal(n->condition) ? "" : ", " + str(n->condition);
+      line(indent, "with T.realize(" + region({n->buffer, n->bounds}) + ", " + quote(n->buffer->scope()) + cond + "):");
+      body(n->body, indent + 1);
+      return;
+    }
+    case StmtKind::Allocate: return allocate(s->as<AllocateNode>(), indent);
+    case StmtKind::DeclBuffer: {
+      auto* n = s->as<DeclBufferNode>();
+      std::string call = buffer_call("T.decl_buffer(", *n->buffer, true);
+      define_buffer(n->buffer);
+      line(indent, buffer_name(n->buffer.get()) + " = " + call);
+      body(n->body, indent);
+      undefine(n->buffer.get());
+      return;
+    }
+    case StmtKind::IfThenElse: {
+      auto* n = s->as<IfThenElseNode>();
+      line(indent, "if " + str(n->condition) + ":");
+      body(n->then_case, indent + 1);
+      Stmt rest = n->else_case;
+      while (rest) {
+        auto* elif = rest->as<IfThenElseNode>();
+        if (!elif) {
+          line(indent, "else:");
+          body(rest, indent + 1);
+          break;
+        }
+        line(indent, "elif " + str(elif->condition) + ":");
+        body(elif->then_case, indent + 1);
+        rest = elif->else_case;
+      }
+      return;
+    }
+    case StmtKind::Evaluate: {
+      auto* n = s->as<EvaluateNode>();
+      if (auto* c = n->value->as<CallNode>(); c && !c->calls_global) {
+        if (c->op == "tir.ret" && c->args.size() == 1) return line(indent, "return " + str(c->args[0]));
+        if (c->op == "tir.break" && c->args.empty()) return line(indent, "break");
+        if (c->op == "tir.continue" && c->args.empty()) return line(indent, "continue");
+      }
+      return line(indent, "T.evaluate(" + str(n->value) + ")");
+    }
+    case StmtKind::For: return for_loop(s->as<ForNode>(), indent);
+    case StmtKind::While: {
+      auto* n = s->as<WhileNode>();
+      line(indent, "while " + str(n->condition) + ":");
+      body(n->body, indent + 1);
+      return;
+    }
+    case StmtKind::Block: {
+      // A Block outside a BlockRealize: print it realized with its own vars as bindings.
+      auto block = std::static_pointer_cast<const BlockNode>(s);
+      BlockRealizeNode realize(s->loc);
+      for (auto& iv : block->iter_vars) realize.iter_values.push_back(iv->var);
+      realize.predicate = bool_imm(true);
+      realize.block = block;
+      return block_realize(&realize, indent);
+    }
+    case StmtKind::BlockRealize: return block_realize(s->as<BlockRealizeNode>(), indent);
+  }
+}
+
+void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent) {
+  FunctionInventory inv;
+  inv.visit_func(*f);
+  std::unordered_set<const BufferNode*> declared = inv.declared;
+  for (auto& [p, b] : f->buffer_map) declared.insert(b.get());
+  std::vector<Buffer> top_views;
+  for (const Buffer& b : inv.buffers) {
+    if (declared.count(b.get())) {
+      data_owner_.emplace(b->data.get(), b.get());
+    } else if (inv.bound.count(b->data.get())) {
+      views_by_data_[b->data.get()].push_back(b);
+    } else {
+      data_owner_.emplace(b->data.get(), b.get());
+      top_views.push_back(b);
+    }
+  }
+
+  std::string deco = "@T.prim_func";
+  if (f->is_private || !f->check_well_formed) {
+    std::string kw;
+    if (f->is_private) kw += "private=True";
+    if (!f->check_well_formed) kw += std::string(kw.empty() ? "" : ", ") + "check_well_formed=False";
+    deco += "(" + kw + ")";
+  }
+  line(indent, deco);
+
+  // A buffer parameter prints as `A: T.Buffer(...)` when it has TVMScript's defaults and its shape
+  // uses only earlier parameters; otherwise as a handle and T.match_buffer in the body.
+  std::unordered_set<const VarNode*> earlier;
+  std::vector<std::pair<Var, Buffer>> matched;
+  std::string params;
+  for (const Var& p : f->params) {
+    Buffer b = f->buffer_of(p);
+    bool simple = b && b->strides.empty() && has_default_elem_offset(*b) && b->scope() == "global" &&
+                  b->data_alignment == kDefaultAlignment && b->offset_factor == 1 &&
+                  b->buffer_type == BufferType::Default && b->axis_separators.empty();
+    if (simple) {
+      struct UsesOnly : IRVisitor {
+        const std::unordered_set<const VarNode*>* ok;
+        bool fine = true;
+        void visit_expr(const PrimExpr& e) override {
+          if (auto* v = e ? e->as<VarNode>() : nullptr) fine &= ok->count(v) > 0;
+          IRVisitor::visit_expr(e);
+        }
+      } check;
+      check.ok = &earlier;
+      check.visit_buffer(b);
+      simple = check.fine;
+    }
+    params += params.empty() ? "" : ", ";
+    if (simple) {
+      define(p.get(), p->name_hint);  // reserved, never printed
+      define_buffer(b);
+      params += buffer_name(b.get()) + ": " + buffer_call("T.Buffer(", *b, false);
+    } else {
+      params += define(p.get(), p->name_hint) + ": " + type_annotation(p->type_annotation);
+      if (b) matched.emplace_back(p, b);
+    }
+    earlier.insert(p.get());
+  }
+  std::string ret;
+  if (f->ret_type) ret = f->ret_type->kind == Type::Kind::Tuple ? " -> None" : " -> " + type_annotation(*f->ret_type);
+  line(indent, "def " + name + "(" + params + ")" + ret + ":");
+
+  int in = indent + 1;
+  if (!f->attrs.empty()) line(in, "T.func_attr(" + annotations(f->attrs) + ")");
+  for (const Var& v : inv.used) {
+    bool needs_decl = (!inv.bound.count(v.get()) || inv.let_vars.count(v.get())) && !data_owner_.count(v.get()) &&
+                      !names_.count(v.get());
+    if (!needs_decl) continue;
+    std::string ann = type_annotation(v->type_annotation);
+    line(in, define(v.get(), v->name_hint) + " = " + ann + (ann.back() == ')' ? "" : "()"));
+  }
+  for (auto& [p, b] : matched) {
+    std::string call = buffer_call("T.match_buffer(", *b, false);
+    call.insert(std::string("T.match_buffer(").size(), var_name(p.get()) + ", ");
+    define_buffer(b);
+    line(in, buffer_name(b.get()) + " = " + call);
+  }
+  for (const Buffer& b : top_views) line(in, define(b.get(), b->name) + " = " + buffer_call("T.Buffer(", *b, false));
+
+  Stmt body_stmt = f->body;
+  if (auto* root = body_stmt->as<BlockRealizeNode>()) {
+    const BlockNode& b = *root->block;
+    bool plain_root = b.name_hint == "root" && b.iter_vars.empty() && root->iter_values.empty() &&
+                      is_true_literal(root->predicate) && b.reads.empty() && b.writes.empty() && !b.init &&
+                      b.match_buffers.empty() && b.annotations.empty();
+    if (plain_root && script_wraps_in_root(b.body, !b.alloc_buffers.empty())) {
+      line(in, "# with T.block(\"root\"):");
+      for (const Buffer& buf : b.alloc_buffers) {
+        std::string call = buffer_call("T.alloc_buffer(", *buf, false);
+        define_buffer(buf);
+        line(in, buffer_name(buf.get()) + " = " + call);
+      }
+      body_stmt = b.body;
+    }
+  }
+  body(body_stmt, in);
+}
+
+std::string print_prim_func(const std::string& name, const PrimFunc& f) {
+  ScriptPrinter p;
+  p.func(name, f, 0);
+  return "# from tvm.script import tir as T\n\n" + p.result();
+}
+
+std::string print_script(const IRModule& mod) {
+  struct CallsGlobal : IRVisitor {
+    bool found = false;
+    void visit_expr(const PrimExpr& e) override {
+      if (auto* c = e ? e->as<CallNode>() : nullptr) found |= c->calls_global;
+      IRVisitor::visit_expr(e);
+    }
+  } calls;
+  for (auto& [name, f] : mod.functions) calls.visit_func(*f);
+  if (mod.functions.size() == 1 && !calls.found) return print_prim_func(mod.functions[0].first, mod.functions[0].second);
+  std::string s = "# from tvm.script import ir as I\n# from tvm.script import tir as T\n\n@I.ir_module\nclass Module:\n";
+  for (size_t i = 0; i < mod.functions.size(); ++i) {
+    ScriptPrinter p;
+    p.func(mod.functions[i].first, mod.functions[i].second, 1);
+    s += (i ? "\n" : "") + p.result();
+  }
+  return s;
+}
+
+}  // namespace onegrad::tir

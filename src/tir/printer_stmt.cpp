@@ -163,7 +163,7 @@ void ScriptPrinter::declare_views_over(const VarNode* data, int indent) {
 
 void ScriptPrinter::body(const Stmt& s, int indent) { stmt(s, indent); }
 
-void ScriptPrinter::allocate(const AllocateNode* n, int indent) {
+void ScriptPrinter::allocate(const AllocateNode* n, int indent, bool as_with) {
   // T.decl_buffer without data= is Allocate + DeclBuffer of the same pointer: fold it back.
   if (auto* decl = n->body->as<DeclBufferNode>()) {
     const BufferNode& b = *decl->buffer;
@@ -173,9 +173,10 @@ void ScriptPrinter::allocate(const AllocateNode* n, int indent) {
     if (folds) {
       std::string call = buffer_call("T.decl_buffer(", b, false);
       define_buffer(decl->buffer);
-      line(indent, buffer_name(&b) + " = " + call);
-      declare_views_over(n->buffer_var.get(), indent);
-      body(decl->body, indent);
+      int in = as_with ? indent + 1 : indent;
+      line(indent, as_with ? "with " + call + " as " + buffer_name(&b) + ":" : buffer_name(&b) + " = " + call);
+      declare_views_over(n->buffer_var.get(), in);
+      body(decl->body, in);
       undefine(&b);
       return;
     }
@@ -187,10 +188,42 @@ void ScriptPrinter::allocate(const AllocateNode* n, int indent) {
   if (!is_true_literal(n->condition)) s += ", " + str(n->condition);
   if (!n->annotations.empty()) s += ", annotations=" + annotations(n->annotations);
   std::string name = define(n->buffer_var.get(), n->buffer_var->name_hint);
-  line(indent, name + " = " + s + ")");
-  declare_views_over(n->buffer_var.get(), indent);
-  body(n->body, indent);
+  int in = as_with ? indent + 1 : indent;
+  line(indent, as_with ? "with " + s + ") as " + name + ":" : name + " = " + s + ")");
+  declare_views_over(n->buffer_var.get(), in);
+  body(n->body, in);
   undefine(n->buffer_var.get());
+}
+
+bool ScriptPrinter::with_form(const Stmt& s, int indent) {
+  if (auto* n = s->as<LetStmtNode>()) {
+    std::string value = str(n->value);
+    std::string type = n->var->type_annotation == Type::prim(n->value->dtype) ? "" : ", " + type_annotation(n->var->type_annotation);
+    std::string name = define(n->var.get(), n->var->name_hint);
+    line(indent, "with T.LetStmt(" + value + type + ") as " + name + ":");
+    declare_views_over(n->var.get(), indent + 1);
+    body(n->body, indent + 1);
+    undefine(n->var.get());
+    return true;
+  }
+  if (auto* n = s->as<AssertStmtNode>()) {
+    line(indent, "with T.Assert(" + str(n->condition) + ", " + str(n->message) + "):");
+    body(n->body, indent + 1);
+    return true;
+  }
+  if (auto* n = s->as<DeclBufferNode>()) {
+    std::string call = buffer_call("T.decl_buffer(", *n->buffer, true);
+    define_buffer(n->buffer);
+    line(indent, "with " + call + " as " + buffer_name(n->buffer.get()) + ":");
+    body(n->body, indent + 1);
+    undefine(n->buffer.get());
+    return true;
+  }
+  if (auto* n = s->as<AllocateNode>()) {
+    allocate(n, indent, true);
+    return true;
+  }
+  return false;
 }
 
 void ScriptPrinter::for_loop(const ForNode* n, int indent) {
@@ -262,7 +295,12 @@ void ScriptPrinter::stmt(const Stmt& s, int indent) {
     case StmtKind::SeqStmt: {
       auto* n = s->as<SeqStmtNode>();
       if (n->seq.empty()) line(indent, "pass");
-      for (const Stmt& x : n->seq) stmt(x, indent);
+      // A binder before the end of a sequence scopes only its own body: the flat form would
+      // swallow the statements after it, so it prints as a with-statement.
+      for (size_t i = 0; i < n->seq.size(); ++i) {
+        if (i + 1 < n->seq.size() && with_form(n->seq[i], indent)) continue;
+        stmt(n->seq[i], indent);
+      }
       return;
     }
     case StmtKind::LetStmt: {
@@ -317,7 +355,7 @@ void ScriptPrinter::stmt(const Stmt& s, int indent) {
       body(n->body, indent + 1);
       return;
     }
-    case StmtKind::Allocate: return allocate(s->as<AllocateNode>(), indent);
+    case StmtKind::Allocate: return allocate(s->as<AllocateNode>(), indent, false);
     case StmtKind::DeclBuffer: {
       auto* n = s->as<DeclBufferNode>();
       std::string call = buffer_call("T.decl_buffer(", *n->buffer, true);

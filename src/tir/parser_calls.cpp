@@ -307,6 +307,8 @@ const std::unordered_map<std::string, Handler>& handlers() {
          for (const Var& v : p.func_ ? p.func_->params : std::vector<Var>{}) is_param |= v == param;
          if (!is_param || p.func_->buffer_of(std::static_pointer_cast<const VarNode>(param)))
            p.fail("Can not bind non-input param to buffer.", src.loc);
+         if (param->dtype != DataType::handle())
+           p.fail("T.match_buffer binds a T.handle parameter, not one of type " + param->dtype.name(), src.loc);
          Buffer b = p.buffer_from_call(c, 1, false, "float32");
          p.func_->buffer_map.emplace_back(std::static_pointer_cast<const VarNode>(param), b);
          return Value::of_buffer(b, c.loc);

@@ -27,6 +27,12 @@ bool is_keyword(const std::string& s) {
   return false;
 }
 
+// A binary operator's value is located at its left operand, where the expression starts.
+Value at_start(Value v, SourceLoc start) {
+  v.loc = start;
+  return v;
+}
+
 }  // namespace
 
 const Token& Parser::peek(size_t ahead) const {
@@ -120,7 +126,7 @@ Value Parser::or_test() {
   while (at_name("or")) {
     SourceLoc l = loc();
     next();
-    a = logical("or", a, and_test(), l);
+    a = at_start(logical("or", a, and_test(), l), a.loc);
   }
   return a;
 }
@@ -130,7 +136,7 @@ Value Parser::and_test() {
   while (at_name("and")) {
     SourceLoc l = loc();
     next();
-    a = logical("and", a, not_test(), l);
+    a = at_start(logical("and", a, not_test(), l), a.loc);
   }
   return a;
 }
@@ -160,8 +166,8 @@ Value Parser::comparison() {
     SourceLoc l = loc();
     std::string op = next().text;
     Value b = bit_or();
-    Value c = compare(op, a, b, l);
-    result = chained ? logical("and", result, c, l) : c;
+    Value c = at_start(compare(op, a, b, l), a.loc);
+    result = chained ? at_start(logical("and", result, c, l), result.loc) : c;
     chained = true;
     a = b;
   }
@@ -173,7 +179,7 @@ Value Parser::bit_or() {
   while (at_op("|")) {
     SourceLoc l = loc();
     next();
-    a = binary("|", a, bit_xor(), l);
+    a = at_start(binary("|", a, bit_xor(), l), a.loc);
   }
   return a;
 }
@@ -183,7 +189,7 @@ Value Parser::bit_xor() {
   while (at_op("^")) {
     SourceLoc l = loc();
     next();
-    a = binary("^", a, bit_and(), l);
+    a = at_start(binary("^", a, bit_and(), l), a.loc);
   }
   return a;
 }
@@ -193,7 +199,7 @@ Value Parser::bit_and() {
   while (at_op("&")) {
     SourceLoc l = loc();
     next();
-    a = binary("&", a, shift(), l);
+    a = at_start(binary("&", a, shift(), l), a.loc);
   }
   return a;
 }
@@ -203,7 +209,7 @@ Value Parser::shift() {
   while (at_op("<<") || at_op(">>")) {
     SourceLoc l = loc();
     std::string op = next().text;
-    a = binary(op, a, arith(), l);
+    a = at_start(binary(op, a, arith(), l), a.loc);
   }
   return a;
 }
@@ -213,7 +219,7 @@ Value Parser::arith() {
   while (at_op("+") || at_op("-")) {
     SourceLoc l = loc();
     std::string op = next().text;
-    a = binary(op, a, term(), l);
+    a = at_start(binary(op, a, term(), l), a.loc);
   }
   return a;
 }
@@ -223,7 +229,7 @@ Value Parser::term() {
   while (at_op("*") || at_op("/") || at_op("//") || at_op("%")) {
     SourceLoc l = loc();
     std::string op = next().text;
-    a = binary(op, a, factor(), l);
+    a = at_start(binary(op, a, factor(), l), a.loc);
   }
   return a;
 }
@@ -243,7 +249,7 @@ Value Parser::power() {
   if (at_op("**")) {
     SourceLoc l = loc();
     next();
-    return binary("**", a, factor(), l);
+    return at_start(binary("**", a, factor(), l), a.loc);
   }
   return a;
 }
@@ -373,7 +379,7 @@ Value Parser::subscript(const Value& base, SourceLoc l) {
     fail("Buffer " + base.buffer->name + " is " + std::to_string(base.buffer->shape.size()) +
              "-dimensional, cannot be indexed with the " + std::to_string(sub.items.size()) +
              "-dimensional indices provided.",
-         l);
+         base.loc);
   return sub;
 }
 

@@ -8,6 +8,7 @@
 #include "tir/errors.h"
 #include "tir/parser.h"
 #include "tir/printer.h"
+#include "tir/structural_equal.h"
 #include "tir/visitor.h"
 
 namespace onegrad::tir {
@@ -19,20 +20,32 @@ TEST(TirRoundTrip, EveryProgramIsAFixedPointOfParseAndPrint) {
   for (const auto& [name, text] : programs) {
     SCOPED_TRACE(name);
     std::string first, second;
+    IRModule parsed, reparsed;
     try {
-      first = print_script(parse_script(text));
+      parsed = parse_script(text);
+      first = print_script(parsed);
     } catch (const TirSyntaxError& e) {
       ADD_FAILURE() << "parsing the program: " << e.what();
       continue;
     }
     try {
-      second = print_script(parse_script(first));
+      reparsed = parse_script(first);
+      second = print_script(reparsed);
     } catch (const TirSyntaxError& e) {
       ADD_FAILURE() << "parsing the printed program: " << e.what() << "\n" << first;
       continue;
     }
     EXPECT_EQ(first, second);
+    EXPECT_EQ(structural_difference(parsed, reparsed), "") << first;
   }
+}
+
+TEST(TirRoundTrip, StructuralDifferenceSeesChangedPrograms) {
+  IRModule a = parse_script("@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    for i in range(4):\n        A[i] = i\n");
+  IRModule b = parse_script("@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    for j in range(4):\n        A[j] = j + 1\n");
+  IRModule c = parse_script("@T.prim_func\ndef f(B: T.Buffer((4,), \"int32\")):\n    for k in range(4):\n        B[k] = k\n");
+  EXPECT_NE(structural_difference(a, b), "");
+  EXPECT_EQ(structural_difference(a, c), "");  // names do not matter
 }
 
 TEST(TirRoundTrip, CorpusCoversEveryNodeKind) {

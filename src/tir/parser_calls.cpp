@@ -28,6 +28,10 @@ std::string Parser::target_name(const char* fallback) const { return targets_.em
 
 BlockFrame& Parser::frame(const char* what, SourceLoc l) {
   if (frames_.empty() || frames_.back().is_root) fail(std::string(what) + " is only allowed inside a T.block", l);
+  // Declarations belong to the block itself: inside a loop, an if or a binder within the block they
+  // could name Vars the block's header cannot see.
+  if (frames_.back().depth != scope_depth_)
+    fail(std::string(what) + " must be directly in the body of T.block(\"" + frames_.back().name + "\"), not nested in another statement", l);
   return frames_.back();
 }
 
@@ -700,7 +704,7 @@ Value dtype_call(Parser& p, CallArgs& c, DataType t) {
   if (a.is_py_number()) {
     if (t.is_bool()) return Value::of_expr(bool_imm(a.kind == Value::Kind::Float ? a.f != 0 : a.i != 0, c.loc), c.loc);
     if (t.is_integer() && a.kind != Value::Kind::Float) return Value::of_expr(int_imm(a.i, t, c.loc), c.loc);
-    if (t.is_float()) return Value::of_expr(float_imm(a.kind == Value::Kind::Float ? a.f : static_cast<double>(a.i), t, c.loc), c.loc);
+    if (t.is_float()) return Value::of_expr(p.float_literal(a.kind == Value::Kind::Float ? a.f : static_cast<double>(a.i), t, c.loc), c.loc);
   }
   return Value::of_expr(p.fold_cast(t, p.to_expr(a), c.loc), c.loc);
 }

@@ -87,6 +87,7 @@ struct BlockFrame {
   std::vector<MatchBufferRegion> match_buffers;
   Stmt init;
   bool is_root = false;
+  int depth = 0;  // the parser's scope depth directly inside the block
 };
 
 class Parser {
@@ -100,7 +101,8 @@ class Parser {
 
   // Conversions (parser_ops.cpp).
   PrimExpr to_expr(const Value& v);
-  PrimExpr literal_as(const Value& v, DataType t);  // a Python number as a literal of type t
+  PrimExpr literal_as(const Value& v, DataType t);
+  PrimExpr float_literal(double v, DataType t, SourceLoc loc);  // a Python number as a literal of type t
   PrimExpr fold_cast(DataType t, const PrimExpr& e, SourceLoc loc);
   std::pair<PrimExpr, PrimExpr> match_types(const Value& a, const Value& b, SourceLoc loc);
   Value binary(const std::string& op, const Value& a, const Value& b, SourceLoc loc);
@@ -150,6 +152,7 @@ class Parser {
   // Statements (parser_stmt.cpp).
   Stmt suite();
   Stmt statements();
+  Stmt rest_of_block();
   Stmt statement(bool& binder_done);
   Stmt with_statement();
   Stmt block_from_frame(BlockFrame f, Stmt body, SourceLoc loc);
@@ -198,7 +201,8 @@ class Parser {
   std::vector<std::pair<std::string, std::shared_ptr<PrimFuncNode>>> module_functions_;
   PrimFuncNode* func_ = nullptr;                                     // the function being parsed
   int depth_ = 0;
-  int loop_depth_ = 0;  // for and while loops around the statement (break/continue need one)  // expression nesting, bounded so hostile input cannot exhaust the stack
+  int loop_depth_ = 0;
+  int scope_depth_ = 0;  // nested suites and binder bodies: block declarations must sit directly in their block  // for and while loops around the statement (break/continue need one)  // expression nesting, bounded so hostile input cannot exhaust the stack
 };
 
 }  // namespace onegrad::tir

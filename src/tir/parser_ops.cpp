@@ -61,14 +61,20 @@ const OpInfo kCompare[] = {{"==", ExprKind::EQ}, {"!=", ExprKind::NE}, {"<", Exp
 
 void Parser::fail(const std::string& msg, SourceLoc l) const { throw TirSyntaxError(msg, l.line, l.column); }
 
+// A float32 literal holds a float32 value, so folding and printing agree on it.
+PrimExpr Parser::float_literal(double v, DataType t, SourceLoc l) {
+  return float_imm(t.bits == 32 ? static_cast<double>(static_cast<float>(v)) : v, t, l);
+}
+
 PrimExpr Parser::literal_as(const Value& v, DataType t) {
   if (v.kind == Value::Kind::Float) {
-    if (t.is_float()) return float_imm(v.f, t.element(), v.loc);
-    return float_imm(v.f, std::fabs(v.f) <= FLT_MAX || !std::isfinite(v.f) ? DataType::float_(32) : DataType::float_(64), v.loc);
+    if (t.is_float()) return float_literal(v.f, t.element(), v.loc);
+    return float_literal(v.f, std::fabs(v.f) <= FLT_MAX || !std::isfinite(v.f) ? DataType::float_(32) : DataType::float_(64), v.loc);
   }
-  if (t.is_float()) return float_imm(static_cast<double>(v.i), t.element(), v.loc);
+  if (t.is_float()) return float_literal(static_cast<double>(v.i), t.element(), v.loc);
   if (t.code == DataType::Code::Handle) return to_expr(v);
-  return int_imm(v.kind == Value::Kind::Bool ? v.i : v.i, t.element(), v.loc);
+  if (t.is_bool()) return bool_imm(v.i != 0, v.loc);
+  return int_imm(v.i, t.element(), v.loc);
 }
 
 PrimExpr Parser::to_expr(const Value& v) {
@@ -102,12 +108,17 @@ PrimExpr Parser::fold_cast(DataType t, const PrimExpr& e, SourceLoc l) {
 
 std::pair<PrimExpr, PrimExpr> Parser::match_types(const Value& a, const Value& b, SourceLoc l) {
   PrimExpr x, y;
+  // A Python number takes the other operand's type, except that a number next to a bool stays a
+  // number (the bool is then cast to it).
+  auto adopts = [](const Value& lit, const PrimExpr& other) {
+    return !other->dtype.is_bool() || lit.kind == Value::Kind::Bool;
+  };
   if (a.is_py_number() && !b.is_py_number()) {
     y = to_expr(b);
-    x = literal_as(a, y->dtype);
+    x = adopts(a, y) ? literal_as(a, y->dtype) : to_expr(a);
   } else if (b.is_py_number() && !a.is_py_number()) {
     x = to_expr(a);
-    y = literal_as(b, x->dtype);
+    y = adopts(b, x) ? literal_as(b, x->dtype) : to_expr(b);
   } else {
     x = to_expr(a);
     y = to_expr(b);

@@ -14,6 +14,13 @@ namespace {
 const char* const kAugOps[] = {"+=", "-=", "*=", "/=", "//=", "%=", "&=", "|=", "^=", "<<=", ">>="};
 }
 
+Stmt Parser::rest_of_block() {
+  ++scope_depth_;
+  Stmt s = statements();
+  --scope_depth_;
+  return s;
+}
+
 Stmt Parser::suite() {
   if (peek().kind != TokenKind::Newline) fail_here("expected a new line and an indented block after ':'");
   next();
@@ -21,7 +28,9 @@ Stmt Parser::suite() {
   if (peek().kind != TokenKind::Indent) fail_here("expected an indented block");
   next();
   push_scope();
+  ++scope_depth_;
   Stmt s = statements();
+  --scope_depth_;
   pop_scope();
   if (peek().kind != TokenKind::Dedent) fail_here("expected the end of the indented block");
   next();
@@ -74,7 +83,7 @@ Stmt Parser::statement(bool& binder_done) {
       expect_newline();
       auto n = std::make_shared<AssertStmtNode>(l);
       n->condition = cond, n->message = msg;
-      n->body = statements();
+      n->body = rest_of_block();
       binder_done = true;
       return n;
     }
@@ -126,7 +135,7 @@ Stmt Parser::statement(bool& binder_done) {
   switch (lhs.kind) {
     case Value::Kind::Stmt: return lhs.stmt;
     case Value::Kind::Binder: {
-      Stmt rest = statements();
+      Stmt rest = rest_of_block();
       binder_done = true;
       return (*lhs.binder)(rest);
     }
@@ -165,7 +174,7 @@ Stmt Parser::assignment(bool& binder_done) {
     bind(names[0], Value::of_expr(v, l));
     auto n = std::make_shared<LetStmtNode>(l);
     n->var = v, n->value = value;
-    n->body = statements();
+    n->body = rest_of_block();
     binder_done = true;
     return n;
   }
@@ -202,7 +211,7 @@ Stmt Parser::bind_assign(const std::vector<std::string>& names, const Value& rhs
   switch (rhs.kind) {
     case Value::Kind::Binder: {
       if (rhs.bound) bind(name, *rhs.bound);
-      Stmt rest = statements();
+      Stmt rest = rest_of_block();
       binder_done = true;
       return (*rhs.binder)(rest);
     }
@@ -224,7 +233,7 @@ Stmt Parser::bind_assign(const std::vector<std::string>& names, const Value& rhs
       bind(name, Value::of_expr(v, l));
       auto n = std::make_shared<LetStmtNode>(l);
       n->var = v, n->value = value;
-      n->body = statements();
+      n->body = rest_of_block();
       binder_done = true;
       return n;
     }
@@ -360,6 +369,7 @@ Stmt Parser::with_statement() {
       case Value::Kind::BlockSpec: {
         frames_.push_back(BlockFrame{});
         frames_.back().name = v.s;
+        frames_.back().depth = scope_depth_ + 1;  // the depth of its suite
         Stmt body = nest(i + 1);
         BlockFrame f = std::move(frames_.back());
         frames_.pop_back();

@@ -106,7 +106,10 @@ ScriptPrinter::Text ScriptPrinter::literal_float(const FloatImmNode* n) {
     v = n->value > 0 ? "\"inf\"" : "\"-inf\"";
   } else {
     char buf[64];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, n->value);
+    // A float32 value prints as the shortest text that reads back as that float.
+    float narrow = static_cast<float>(n->value);
+    bool is_float32 = n->dtype.bits == 32 && static_cast<double>(narrow) == n->value;
+    auto [end, ec] = is_float32 ? std::to_chars(buf, buf + sizeof buf, narrow) : std::to_chars(buf, buf + sizeof buf, n->value);
     v.assign(buf, end);
     if (v.find_first_of(".en") == std::string::npos) v += ".0";
   }
@@ -192,8 +195,10 @@ std::string ScriptPrinter::region(const BufferRegion& r) {
   for (size_t i = 0; i < r.region.size(); ++i) {
     const Range& range = r.region[i];
     s += i ? ", " : "";
-    s += is_const_int(range.extent, 1) && range.extent->dtype == range.min->dtype
-             ? str(range.min)
+    const PrimExpr& ext = range.extent;
+    bool unit = ext->dtype == range.min->dtype &&
+                (is_const_int(ext, 1) || (ext->kind == ExprKind::FloatImm && ext->as<FloatImmNode>()->value == 1.0));
+    s += unit ? str(range.min)
              : str(range.min) + ":" + range_end(range.min, range.extent);
   }
   return s + "]";

@@ -35,15 +35,19 @@ class FunctionInventory : public IRVisitor {
  public:
   std::vector<Buffer> buffers;
   std::unordered_set<const BufferNode*> declared;
-  std::unordered_set<const VarNode*> bound, let_vars;
+  std::unordered_set<const VarNode*> bound;
   std::vector<Var> used;
   std::unordered_set<const VarNode*> used_set;
 
   void visit_expr(const PrimExpr& e) override {
     if (e && e->kind == ExprKind::Var) use(std::static_pointer_cast<const VarNode>(e));
     if (auto* let = e ? e->as<LetNode>() : nullptr) {
-      let_vars.insert(let->var.get());
+      // A Let binds a Var the function declares beforehand (T.Let(body, where={x: value})); it is
+      // not a binding site of its own, so the Var stays undeclared unless something else binds it.
       use(let->var);
+      visit_expr(let->value);
+      visit_expr(let->body);
+      return;
     }
     IRVisitor::visit_expr(e);
   }
@@ -479,8 +483,7 @@ void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent)
   int in = indent + 1;
   if (!f->attrs.empty()) line(in, "T.func_attr(" + annotations(f->attrs) + ")");
   for (const Var& v : inv.used) {
-    bool needs_decl = (!inv.bound.count(v.get()) || inv.let_vars.count(v.get())) && !data_owner_.count(v.get()) &&
-                      !names_.count(v.get());
+    bool needs_decl = !inv.bound.count(v.get()) && !data_owner_.count(v.get()) && !names_.count(v.get());
     if (!needs_decl) continue;
     std::string ann = type_annotation(v->type_annotation);
     line(in, define(v.get(), v->name_hint) + " = " + ann + (ann.back() == ')' ? "" : "()"));

@@ -23,6 +23,8 @@ TEST(TirParseErrors, MessagesNameLineColumnAndProblem) {
       {"    for i in range(4):\n        A[i, 0] = 1\n      A[0, 0] = 2\n", 5, 7, "unindent does not match any outer indentation level"},
       {"    T.evaluate(\"abc)\n", 3, 16, "unterminated string"},
       {"    A[0, 0] = B[0]\n", 3, 15, "undefined name 'B'"},
+      {"    with T.block(\"b\"):\n        x = n + 1\n        T.reads(A[x, 0])\n", 5, 9,
+       "T.reads must be directly in the body of T.block(\"b\"), not nested in another statement"},
       {"    x = n = 1\n", 3, 11, "Consequential assignments like 'a = b = c' are not supported."},
       {"    for i in T.evaluate(0):\n        pass\n", 3, 14, "Expect the for loop to be one of the following: range, T.serial"},
       {"    x = n / 2\n", 3, 11, "TVM supports multiple types of integer divisions"},

@@ -9,6 +9,7 @@
 
 #include "tir/buffer.h"
 #include "tir/builtins.h"
+#include "tir/linear_form.h"
 #include "tir/parser_impl.h"
 #include "tir/printer.h"
 
@@ -356,45 +357,6 @@ Annotations Parser::annotations_of(const Value& v) {
   return out;
 }
 
-namespace {
-
-// e as a sum of coefficient * term plus a constant, to prove a slice length constant: terms are
-// Vars (by identity) and other expressions (by their printed text).
-struct Linear {
-  std::vector<std::pair<std::string, int64_t>> terms;
-  int64_t constant = 0;
-  bool ok = true;
-
-  void add(const std::string& key, int64_t c) {
-    for (auto& [k, v] : terms)
-      if (k == key) return void(v += c);
-    terms.emplace_back(key, c);
-  }
-  void collect(const PrimExpr& e, int64_t scale) {
-    if (auto* imm = e->as<IntImmNode>()) return void(constant += scale * imm->value);
-    if (auto* b = e->as<BinaryNode>()) {
-      if (b->kind == ExprKind::Add) return collect(b->a, scale), collect(b->b, scale);
-      if (b->kind == ExprKind::Sub) return collect(b->a, scale), collect(b->b, -scale);
-      if (b->kind == ExprKind::Mul) {
-        if (auto* c = b->b->as<IntImmNode>()) return collect(b->a, scale * c->value);
-        if (auto* c = b->a->as<IntImmNode>()) return collect(b->b, scale * c->value);
-      }
-    }
-    if (e->kind == ExprKind::Var) return add("var@" + std::to_string(reinterpret_cast<uintptr_t>(e.get())), scale);
-    add(print_expr(e), scale);
-  }
-};
-
-std::optional<int64_t> constant_difference(const PrimExpr& a, const PrimExpr& b) {
-  Linear l;
-  l.collect(a, 1);
-  l.collect(b, -1);
-  for (auto& [k, c] : l.terms)
-    if (c != 0) return std::nullopt;
-  return l.constant;
-}
-
-}  // namespace
 
 std::vector<PrimExpr> Parser::load_indices(const Value& sub) {
   std::vector<PrimExpr> out;

@@ -1,6 +1,7 @@
 // Random mutations of the corpus (deleted, inserted and duplicated text, shuffled lines, changed
 // indentation): the parser never crashes and throws nothing but TirSyntaxError; a mutant it
-// accepts still prints and re-parses to the same text and the same IR. Fixed seed, bounded time
+// accepts type-checks without throwing and still prints and re-parses to the same text and the
+// same IR. Fixed seed, bounded time
 // (ONEGRAD_TIR_FUZZ_SEED / ONEGRAD_TIR_FUZZ_CASES change them).
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include "tir/parser.h"
 #include "tir/printer.h"
 #include "tir/structural_equal.h"
+#include "tir/type_check.h"
 
 namespace onegrad::tir {
 namespace {
@@ -74,6 +76,7 @@ TEST(TirParserFuzz, MutantsOnlyEverRaiseTirSyntaxError) {
     std::string text = mutate(base, rng);
     try {
       IRModule parsed = parse_script(text);
+      type_issues(parsed);  // the checker takes whatever the parser accepts without throwing
       std::string first = print_script(parsed);
       ++accepted;
       std::string second;

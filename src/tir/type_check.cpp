@@ -10,6 +10,7 @@
 
 #include "tir/linear_form.h"
 #include "tir/printer.h"
+#include "tir/issues.h"
 #include "tir/visitor.h"
 
 namespace onegrad::tir {
@@ -51,9 +52,7 @@ class TypeChecker : public IRVisitor {
   void check_func(const PrimFuncNode& f) {
     visit_func(f);
     check_return_type(f);
-    std::stable_sort(issues.begin(), issues.end(), [](const TypeIssue& a, const TypeIssue& b) {
-      return a.line != b.line ? a.line < b.line : a.column < b.column;
-    });
+    sort_by_position(issues);
   }
 
  private:
@@ -438,12 +437,7 @@ std::vector<TypeIssue> type_issues(const PrimFuncNode& f) {
 }
 
 std::vector<TypeIssue> type_issues(const IRModule& mod) {
-  std::vector<TypeIssue> all;
-  for (const auto& [name, f] : mod.functions) {
-    std::vector<TypeIssue> found = type_issues(*f);
-    all.insert(all.end(), found.begin(), found.end());
-  }
-  return all;
+  return issues_of_module(mod, [](const PrimFuncNode& f) { return type_issues(f); });
 }
 
 void check_types(const IRModule& mod) {

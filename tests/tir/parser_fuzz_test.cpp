@@ -15,6 +15,7 @@
 #include "tir/printer.h"
 #include "tir/structural_equal.h"
 #include "tir/type_check.h"
+#include "tir/well_formed.h"
 
 namespace onegrad::tir {
 namespace {
@@ -76,7 +77,8 @@ TEST(TirParserFuzz, MutantsOnlyEverRaiseTirSyntaxError) {
     std::string text = mutate(base, rng);
     try {
       IRModule parsed = parse_script(text);
-      type_issues(parsed);  // the checker takes whatever the parser accepts without throwing
+      type_issues(parsed);  // the checkers take whatever the parser accepts without throwing
+      well_formed_issues(parsed);
       std::string first = print_script(parsed);
       ++accepted;
       std::string second;

@@ -221,6 +221,8 @@ Value remap(Parser& p, CallArgs& c) {
     v.declared_var = true;
     out.items.push_back(v);
   }
+  // `vi = T.axis.remap("S", [i])` names the one var itself.
+  if (out.items.size() == 1) return out.items[0];
   return out;
 }
 

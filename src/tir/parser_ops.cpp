@@ -99,10 +99,9 @@ PrimExpr Parser::fold_cast(DataType t, const PrimExpr& e, SourceLoc l) {
   if (t.is_scalar() && e->dtype.is_scalar()) {
     if (auto* imm = e->as<IntImmNode>()) {
       if (t.is_integer()) return int_imm(t.is_bool() ? imm->value != 0 : wrap(imm->value, t), t, l);
-      if (t.is_float()) return float_imm(static_cast<double>(imm->value), t, l);
+      if (t.is_float()) return float_literal(static_cast<double>(imm->value), t, l);
     }
-    if (auto* imm = e->as<FloatImmNode>(); imm && t.is_float())
-      return float_imm(t.bits == 32 ? static_cast<double>(static_cast<float>(imm->value)) : imm->value, t, l);
+    if (auto* imm = e->as<FloatImmNode>(); imm && t.is_float()) return float_literal(imm->value, t, l);
   }
   return make_cast(t, e, l);
 }
@@ -197,7 +196,7 @@ PrimExpr Parser::sugar_binary(ExprKind kind, const Value& a, const Value& b, Sou
       case ExprKind::GT: return bool_imm(p > q, l);
       default: folded = false;
     }
-    if (folded) return float_imm(t.bits == 32 ? static_cast<double>(static_cast<float>(r)) : r, t, l);
+    if (folded) return float_literal(r, t, l);
   }
   return make_binary(kind, x, y, l);
 }

@@ -79,6 +79,8 @@ class ScriptPrinter {
   // Buffers no construct declares (views over a pointer, realize targets): printed as T.Buffer
   // right after the binder of their data Var, or at the top of the function.
   std::unordered_map<const VarNode*, std::vector<Buffer>> views_by_data_;
+  // The loops around the statement being printed (T.axis.remap binds to them).
+  std::vector<const ForNode*> loops_;
 };
 
 }  // namespace onegrad::tir

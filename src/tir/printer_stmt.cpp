@@ -230,7 +230,52 @@ bool ScriptPrinter::with_form(const Stmt& s, int indent) {
   return false;
 }
 
+namespace {
+
+bool plain_serial_from_zero(const ForNode* n) {
+  return n->kind == ForKind::Serial && n->annotations.empty() && is_const_int(n->min, 0) && n->min->dtype == n->extent->dtype;
+}
+
+bool uses_any(const PrimExpr& e, const std::vector<const ForNode*>& loops) {
+  struct Uses : IRVisitor {
+    const std::vector<const ForNode*>* loops;
+    bool found = false;
+    void visit_expr(const PrimExpr& x) override {
+      if (x && x->kind == ExprKind::Var)
+        for (const ForNode* l : *loops) found |= l->loop_var.get() == x.get();
+      IRVisitor::visit_expr(x);
+    }
+  } u;
+  u.loops = &loops;
+  u.visit_expr(e);
+  return u.found;
+}
+
+}  // namespace
+
 void ScriptPrinter::for_loop(const ForNode* n, int indent) {
+  // Directly nested plain loops from 0 print as one T.grid when no extent uses an outer grid var.
+  std::vector<const ForNode*> grid{n};
+  while (plain_serial_from_zero(grid.back())) {
+    auto* inner = grid.back()->body->as<ForNode>();
+    if (!inner || !plain_serial_from_zero(inner) || uses_any(inner->extent, grid)) break;
+    grid.push_back(inner);
+  }
+  if (grid.size() >= 2 && plain_serial_from_zero(grid.back())) {
+    std::string names, extents;
+    for (const ForNode* l : grid) {
+      names += (names.empty() ? "" : ", ") + define(l->loop_var.get(), l->loop_var->name_hint);
+      extents += (extents.empty() ? "" : ", ") + str(l->extent);
+      loops_.push_back(l);
+    }
+    line(indent, "for " + names + " in T.grid(" + extents + "):");
+    body(grid.back()->body, indent + 1);
+    for (const ForNode* l : grid) {
+      undefine(l->loop_var.get());
+      loops_.pop_back();
+    }
+    return;
+  }
   static const char* const kFns[] = {"T.serial", "T.parallel", "T.vectorized", "T.unroll", "T.thread_binding"};
   std::string fn = kFns[static_cast<int>(n->kind)];
   if (n->kind == ForKind::Serial && n->annotations.empty()) fn = "range";
@@ -241,7 +286,9 @@ void ScriptPrinter::for_loop(const ForNode* n, int indent) {
   if (!n->annotations.empty()) a += ", annotations=" + annotations(n->annotations);
   std::string name = define(n->loop_var.get(), n->loop_var->name_hint);
   line(indent, "for " + name + " in " + fn + "(" + a + "):");
+  loops_.push_back(n);
   body(n->body, indent + 1);
+  loops_.pop_back();
   undefine(n->loop_var.get());
 }
 
@@ -250,7 +297,32 @@ void ScriptPrinter::block_realize(const BlockRealizeNode* n, int indent) {
   line(indent, "with T.block(" + quote(b.name_hint) + "):");
   int in = indent + 1;
   std::vector<const void*> scoped;
-  for (size_t i = 0; i < b.iter_vars.size(); ++i) {
+  // T.axis.remap when every iter var is spatial or reduce, bound to an enclosing loop var over the
+  // loop's own domain (the parser gives such a var the loop's min and extent).
+  bool remap = b.iter_vars.size() >= 2 && n->iter_values.size() == b.iter_vars.size();
+  std::string kinds, vars;
+  for (size_t i = 0; remap && i < b.iter_vars.size(); ++i) {
+    const IterVarNode& iv = *b.iter_vars[i];
+    const ForNode* loop = nullptr;
+    for (const ForNode* l : loops_)
+      if (l->loop_var == n->iter_values[i]) loop = l;
+    remap = loop && iv.dom && (iv.iter_type == IterVarType::DataPar || iv.iter_type == IterVarType::CommReduce) &&
+            iv.var->dtype == loop->loop_var->dtype && str(iv.dom->min) == str(loop->min) &&
+            str(iv.dom->extent) == str(loop->extent);
+    if (remap) {
+      kinds += iv.iter_type == IterVarType::DataPar ? "S" : "R";
+      vars += (vars.empty() ? "" : ", ") + str(n->iter_values[i]);
+    }
+  }
+  if (remap) {
+    std::string names;
+    for (const IterVar& iv : b.iter_vars) {
+      names += (names.empty() ? "" : ", ") + define(iv->var.get(), iv->var->name_hint);
+      scoped.push_back(iv->var.get());
+    }
+    line(in, names + " = T.axis.remap(" + quote(kinds) + ", [" + vars + "])");
+  }
+  for (size_t i = 0; !remap && i < b.iter_vars.size(); ++i) {
     const IterVarNode& iv = *b.iter_vars[i];
     std::string dom = "None";
     if (iv.dom) {
@@ -421,15 +493,21 @@ void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent)
   inv.visit_func(*f);
   std::unordered_set<const BufferNode*> declared = inv.declared;
   for (auto& [p, b] : f->buffer_map) declared.insert(b.get());
-  std::vector<Buffer> top_views;
+  // Declared buffers own their data Vars (printed `A.data`); the other buffers are views: over a
+  // bound pointer (declared after its binder), over a declared buffer's data (`data=A.data`, at the
+  // top), or over a pointer of their own (no data=, at the top).
+  for (const Buffer& b : inv.buffers)
+    if (declared.count(b.get())) data_owner_.emplace(b->data.get(), b.get());
+  std::vector<std::pair<Buffer, bool>> top_views;  // view, prints data=
   for (const Buffer& b : inv.buffers) {
-    if (declared.count(b.get())) {
-      data_owner_.emplace(b->data.get(), b.get());
-    } else if (inv.bound.count(b->data.get())) {
+    if (declared.count(b.get())) continue;
+    if (inv.bound.count(b->data.get())) {
       views_by_data_[b->data.get()].push_back(b);
+    } else if (data_owner_.count(b->data.get()) && data_owner_[b->data.get()] != b.get()) {
+      top_views.emplace_back(b, true);
     } else {
       data_owner_.emplace(b->data.get(), b.get());
-      top_views.push_back(b);
+      top_views.emplace_back(b, false);
     }
   }
 
@@ -494,7 +572,10 @@ void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent)
     define_buffer(b);
     line(in, buffer_name(b.get()) + " = " + call);
   }
-  for (const Buffer& b : top_views) line(in, define(b.get(), b->name) + " = " + buffer_call("T.Buffer(", *b, false));
+  for (const auto& [b, with_data] : top_views) {
+    std::string call = buffer_call("T.Buffer(", *b, with_data);
+    line(in, define(b.get(), b->name) + " = " + call);
+  }
 
   Stmt body_stmt = f->body;
   if (auto* root = body_stmt->as<BlockRealizeNode>()) {

@@ -1,7 +1,5 @@
-// The T.* functions, one handler each in a table keyed by the dotted name. Constructors that
-// TVMScript spells with a capital (T.Add, T.Cast, T.Select, T.Ramp, ...) build their node as
-// written; the lower-case sugar (T.min, T.truncdiv, T.if_then_else, math functions) promotes its
-// operands like the arithmetic operators.
+// The T.* functions that shape statements (loops, buffers, blocks, binders), one handler each in a
+// table keyed by the dotted name; the expression-building ones are in parser_expr_calls.cpp.
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -22,6 +20,19 @@ const Value* CallArgs::kw(const std::string& name) const {
 const Value* CallArgs::arg(size_t i, const std::string& name) const {
   if (i < args.size()) return &args[i];
   return kw(name);
+}
+
+void Parser::arity(const CallArgs& c, size_t lo, size_t hi) {
+  if (c.args.size() < lo || c.args.size() > hi) {
+    std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+    fail(c.path + " takes " + want + " positional arguments, got " + std::to_string(c.args.size()), c.loc);
+  }
+}
+
+std::vector<PrimExpr> Parser::exprs(const std::vector<Value>& vs, size_t from) {
+  std::vector<PrimExpr> out;
+  for (size_t i = from; i < vs.size(); ++i) out.push_back(to_expr(vs[i]));
+  return out;
 }
 
 std::string Parser::target_name(const char* fallback) const { return targets_.empty() ? fallback : targets_[0]; }
@@ -96,14 +107,7 @@ Buffer Parser::buffer_from_call(const CallArgs& c, size_t first, bool allow_data
 
 namespace {
 
-using Handler = Value (*)(Parser&, CallArgs&);
 
-void arity(Parser& p, const CallArgs& c, size_t lo, size_t hi) {
-  if (c.args.size() < lo || c.args.size() > hi) {
-    std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-    p.fail(c.path + " takes " + want + " positional arguments, got " + std::to_string(c.args.size()), c.loc);
-  }
-}
 
 const Value& need(Parser& p, const CallArgs& c, size_t i, const char* name) {
   const Value* v = c.arg(i, name);
@@ -159,7 +163,7 @@ Value grid(Parser& p, CallArgs& c) {
 
 Value axis(Parser& p, CallArgs& c, IterVarType type) {
   BlockFrame& f = p.frame(c.path.c_str(), c.loc);
-  arity(p, c, 2, 2);
+  p.arity(c, 2, 2);
   const Value& dom = c.args[0];
   const Value& binding = c.args[1];
   DataType t = DataType::int_(32);
@@ -190,7 +194,7 @@ Value axis(Parser& p, CallArgs& c, IterVarType type) {
 
 Value remap(Parser& p, CallArgs& c) {
   BlockFrame& f = p.frame("T.axis.remap", c.loc);
-  arity(p, c, 2, 2);
+  p.arity(c, 2, 2);
   std::string kinds = p.str_of(c.args[0], "the remap kinds");
   std::vector<Value> vars = p.sequence_of(c.args[1]);
   if (kinds.size() != vars.size())
@@ -236,42 +240,13 @@ std::vector<BufferRegion> regions(Parser& p, const CallArgs& c) {
 
 Value binder(BinderFn fn, std::optional<Value> bound, SourceLoc l) { return Value::of_binder(std::move(fn), std::move(bound), l); }
 
-Value sugar2(Parser& p, CallArgs& c, ExprKind k) {
-  arity(p, c, 2, 2);
-  return Value::of_expr(p.sugar_binary(k, c.args[0], c.args[1], c.loc), c.loc);
-}
 
-Value raw2(Parser& p, CallArgs& c, ExprKind k) {
-  arity(p, c, 2, 2);
-  return Value::of_expr(make_binary(k, p.to_expr(c.args[0]), p.to_expr(c.args[1]), c.loc), c.loc);
-}
 
-Value limit(Parser& p, CallArgs& c, int which) {  // 0 min_value, 1 max_value, 2 infinity
-  arity(p, c, 1, 1);
-  DataType t = p.dtype_of(c.args[0], c.path.c_str());
-  if (t.is_float()) {
-    double big = t.bits == 16 ? (t.code == DataType::Code::BFloat ? 3.38953139e38 : 65504.0)
-                 : t.bits == 32 ? static_cast<double>(FLT_MAX)
-                                : DBL_MAX;
-    double v = which == 2 ? std::numeric_limits<double>::infinity() : which == 0 ? -big : big;
-    return Value::of_expr(float_imm(v, t, c.loc), c.loc);
-  }
-  if (which == 2) p.fail("T.infinity needs a float dtype, not " + t.name(), c.loc);
-  if (t.is_bool()) return Value::of_expr(bool_imm(which == 1, c.loc), c.loc);
-  int64_t v;
-  if (t.is_int()) v = which == 0 ? (t.bits == 64 ? INT64_MIN : -(int64_t{1} << (t.bits - 1)))
-                                 : (t.bits == 64 ? INT64_MAX : (int64_t{1} << (t.bits - 1)) - 1);
-  else v = which == 0 ? 0 : (t.bits >= 63 ? INT64_MAX : (int64_t{1} << t.bits) - 1);
-  return Value::of_expr(int_imm(v, t, c.loc), c.loc);
-}
 
-std::vector<PrimExpr> exprs(Parser& p, const std::vector<Value>& vs, size_t from = 0) {
-  std::vector<PrimExpr> out;
-  for (size_t i = from; i < vs.size(); ++i) out.push_back(p.to_expr(vs[i]));
-  return out;
-}
 
-const std::unordered_map<std::string, Handler>& handlers() {
+}  // namespace
+
+const std::unordered_map<std::string, Handler>& statement_handlers() {
   static const std::unordered_map<std::string, Handler> table = {
       {"range", [](Parser& p, CallArgs& c) { return loop(p, c, ForKind::Serial); }},
       {"T.serial", [](Parser& p, CallArgs& c) { return loop(p, c, ForKind::Serial); }},
@@ -342,8 +317,8 @@ const std::unordered_map<std::string, Handler>& handlers() {
        }},
       {"T.allocate",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 2, 4);
-         std::vector<PrimExpr> extents = exprs(p, p.sequence_of(c.args[0]));
+         p.arity(c, 2, 4);
+         std::vector<PrimExpr> extents = p.exprs(p.sequence_of(c.args[0]));
          DataType t = p.dtype_of(c.args[1], "T.allocate");
          const Value* scope_v = c.arg(2, "scope");
          std::string scope = scope_v ? p.str_of(*scope_v, "scope") : "global";
@@ -364,7 +339,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
        }},
       {"T.block",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 0, 1);
+         p.arity(c, 0, 1);
          if (const Value* nr = c.kw("no_realize"); nr && nr->i) p.fail("T.block(no_realize=True) is not supported", c.loc);
          Value v;
          v.kind = Value::Kind::BlockSpec;
@@ -374,7 +349,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
        }},
       {"T.init",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 0, 0);
+         p.arity(c, 0, 0);
          Value v;
          v.kind = Value::Kind::InitSpec;
          v.loc = c.loc;
@@ -382,7 +357,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
        }},
       {"T.where",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 1, 1);
+         p.arity(c, 1, 1);
          BlockFrame& f = p.frame("T.where", c.loc);
          if (f.predicate) p.fail("Duplicate block predicate declaration, previous one is " + std::string("T.where(...)"), c.loc);
          f.predicate = p.to_expr(c.args[0]);
@@ -404,7 +379,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
        }},
       {"T.block_attr",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 1, 1);
+         p.arity(c, 1, 1);
          BlockFrame& f = p.frame("T.block_attr", c.loc);
          if (f.has_annotations) p.fail("Duplicate block annotations declaration", c.loc);
          f.annotations = p.annotations_of(c.args[0]);
@@ -413,7 +388,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
        }},
       {"T.func_attr",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 1, 1);
+         p.arity(c, 1, 1);
          if (!p.func_ || p.frames_.size() != 1 || !p.loops_.empty()) p.fail("T.func_attr is only allowed at the top of a function", c.loc);
          Annotations a = p.annotations_of(c.args[0]);
          p.func_->attrs.insert(p.func_->attrs.end(), a.begin(), a.end());
@@ -428,7 +403,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
       {"T.axis.remap", remap},
       {"T.attr",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 3, 3);
+         p.arity(c, 3, 3);
          auto node = std::make_shared<AttrStmtNode>(c.loc);
          if (c.args[0].kind == Value::Kind::Buffer) node->node_buffer = c.args[0].buffer;
          else node->node_expr = p.to_expr(c.args[0]);
@@ -442,7 +417,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
        }},
       {"T.launch_thread",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 2, 2);
+         p.arity(c, 2, 2);
          auto iv = std::make_shared<IterVarNode>();
          iv->thread_tag = p.str_of(c.args[0], "the thread tag");
          PrimExpr extent = p.to_expr(c.args[1]);
@@ -460,7 +435,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
        }},
       {"T.realize",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 1, 3);
+         p.arity(c, 1, 3);
          BufferRegion r = p.region_of(c.args[0]);
          const Value* cond_v = c.arg(2, "condition");
          PrimExpr cond = cond_v ? p.to_expr(*cond_v) : bool_imm(true, c.loc);
@@ -473,7 +448,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
        }},
       {"T.LetStmt",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 1, 2);
+         p.arity(c, 1, 2);
          PrimExpr value = p.to_expr(c.args[0]);
          Var v;
          if (const Value* var = c.kw("var")) {
@@ -497,7 +472,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
        }},
       {"T.Assert",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 2, 2);
+         p.arity(c, 2, 2);
          PrimExpr cond = p.to_expr(c.args[0]), msg = p.to_expr(c.args[1]);
          SourceLoc l = c.loc;
          return binder([cond, msg, l](Stmt body) {
@@ -508,210 +483,24 @@ const std::unordered_map<std::string, Handler>& handlers() {
        }},
       {"T.evaluate",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 1, 1);
+         p.arity(c, 1, 1);
          auto n = std::make_shared<EvaluateNode>(c.loc);
          n->value = p.to_expr(c.args[0]);
          return Value::of_stmt(n, c.loc);
        }},
       {"T.buffer_store",
        [](Parser& p, CallArgs& c) {
-         arity(p, c, 3, 3);
+         p.arity(c, 3, 3);
          if (c.args[0].kind != Value::Kind::Buffer) p.fail("T.buffer_store needs a buffer", c.args[0].loc);
          auto n = std::make_shared<BufferStoreNode>(c.loc);
          n->buffer = c.args[0].buffer;
          n->value = p.to_expr(c.args[1]);
-         n->indices = exprs(p, p.sequence_of(c.args[2]));
+         n->indices = p.exprs(p.sequence_of(c.args[2]));
          return Value::of_stmt(n, c.loc);
-       }},
-      {"T.Cast",
-       [](Parser& p, CallArgs& c) {
-         arity(p, c, 2, 2);
-         return Value::of_expr(make_cast(p.dtype_of(c.args[0], "T.Cast"), p.to_expr(c.args[1]), c.loc), c.loc);
-       }},
-      {"T.cast",
-       [](Parser& p, CallArgs& c) {
-         arity(p, c, 2, 2);
-         return Value::of_expr(p.fold_cast(p.dtype_of(c.args[1], "T.cast"), p.to_expr(c.args[0]), c.loc), c.loc);
-       }},
-      {"astype",
-       [](Parser& p, CallArgs& c) {
-         arity(p, c, 2, 2);
-         return Value::of_expr(p.fold_cast(p.dtype_of(c.args[1], "astype"), p.to_expr(c.args[0]), c.loc), c.loc);
-       }},
-      {"T.Select",
-       [](Parser& p, CallArgs& c) {
-         arity(p, c, 3, 3);
-         return Value::of_expr(make_select(p.to_expr(c.args[0]), p.to_expr(c.args[1]), p.to_expr(c.args[2]), c.loc), c.loc);
-       }},
-      {"T.if_then_else",
-       [](Parser& p, CallArgs& c) {
-         arity(p, c, 3, 3);
-         auto [a, b] = p.match_types(c.args[1], c.args[2], c.loc);
-         DataType t = a->dtype;
-         if (const Value* d = c.kw("dtype")) t = p.dtype_of(*d, "T.if_then_else");
-         return Value::of_expr(make_call(t, "tir.if_then_else", {p.to_expr(c.args[0]), a, b}, c.loc), c.loc);
-       }},
-      {"T.Ramp",
-       [](Parser& p, CallArgs& c) {
-         arity(p, c, 3, 3);
-         int64_t lanes = p.int_of(c.args[2], "the Ramp lanes");
-         if (lanes < 1 || lanes > 65536) p.fail("Ramp lanes must be between 1 and 65536, got " + std::to_string(lanes), c.args[2].loc);
-         return Value::of_expr(make_ramp(p.to_expr(c.args[0]), p.to_expr(c.args[1]), static_cast<int>(lanes), c.loc), c.loc);
-       }},
-      {"T.Broadcast",
-       [](Parser& p, CallArgs& c) {
-         arity(p, c, 2, 2);
-         int64_t lanes = p.int_of(c.args[1], "the Broadcast lanes");
-         if (lanes < 1 || lanes > 65536) p.fail("Broadcast lanes must be between 1 and 65536, got " + std::to_string(lanes), c.args[1].loc);
-         return Value::of_expr(make_broadcast(p.to_expr(c.args[0]), static_cast<int>(lanes), c.loc), c.loc);
-       }},
-      {"T.Shuffle",
-       [](Parser& p, CallArgs& c) {
-         arity(p, c, 2, 2);
-         return Value::of_expr(make_shuffle(exprs(p, p.sequence_of(c.args[0])), exprs(p, p.sequence_of(c.args[1])), c.loc), c.loc);
-       }},
-      {"T.Let",
-       [](Parser& p, CallArgs& c) {
-         arity(p, c, 1, 1);
-         const Value* where = c.kw("where");
-         if (!where || where->kind != Value::Kind::Dict || where->keys.size() != 1)
-           p.fail("T.Let needs where={var: value} with one binding", c.loc);
-         PrimExpr var = p.to_expr(where->keys[0]);
-         if (var->kind != ExprKind::Var) p.fail("T.Let binds a Var", where->keys[0].loc);
-         return Value::of_expr(make_let(std::static_pointer_cast<const VarNode>(var), p.to_expr(where->items[0]),
-                                        p.to_expr(c.args[0]), c.loc),
-                               c.loc);
-       }},
-      {"T.let",
-       [](Parser& p, CallArgs& c) {
-         arity(p, c, 3, 3);
-         PrimExpr var = p.to_expr(c.args[0]);
-         if (var->kind != ExprKind::Var) p.fail("T.let binds a Var", c.args[0].loc);
-         return Value::of_expr(make_let(std::static_pointer_cast<const VarNode>(var), p.to_expr(c.args[1]),
-                                        p.to_expr(c.args[2]), c.loc),
-                               c.loc);
-       }},
-      {"T.min", [](Parser& p, CallArgs& c) { return sugar2(p, c, ExprKind::Min); }},
-      {"T.max", [](Parser& p, CallArgs& c) { return sugar2(p, c, ExprKind::Max); }},
-      {"T.truncdiv", [](Parser& p, CallArgs& c) { return sugar2(p, c, ExprKind::Div); }},
-      {"T.truncmod", [](Parser& p, CallArgs& c) { return sugar2(p, c, ExprKind::Mod); }},
-      {"T.floordiv", [](Parser& p, CallArgs& c) { return sugar2(p, c, ExprKind::FloorDiv); }},
-      {"T.floormod", [](Parser& p, CallArgs& c) { return sugar2(p, c, ExprKind::FloorMod); }},
-      {"T.ceildiv",
-       [](Parser& p, CallArgs& c) {
-         // ceildiv(a, b) = floordiv(a + b - 1, b) (tir-notes 1.3).
-         arity(p, c, 2, 2);
-         Value sum = Value::of_expr(p.sugar_binary(ExprKind::Add, c.args[0], c.args[1], c.loc), c.loc);
-         Value less = Value::of_expr(p.sugar_binary(ExprKind::Sub, sum, Value::of_int(1, c.loc), c.loc), c.loc);
-         return Value::of_expr(p.sugar_binary(ExprKind::FloorDiv, less, c.args[1], c.loc), c.loc);
-       }},
-      {"T.Add", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::Add); }},
-      {"T.Sub", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::Sub); }},
-      {"T.Mul", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::Mul); }},
-      {"T.Div", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::Div); }},
-      {"T.Mod", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::Mod); }},
-      {"T.FloorDiv", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::FloorDiv); }},
-      {"T.FloorMod", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::FloorMod); }},
-      {"T.Min", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::Min); }},
-      {"T.Max", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::Max); }},
-      {"T.EQ", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::EQ); }},
-      {"T.NE", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::NE); }},
-      {"T.LT", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::LT); }},
-      {"T.LE", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::LE); }},
-      {"T.GE", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::GE); }},
-      {"T.GT", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::GT); }},
-      {"T.And", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::And); }},
-      {"T.Or", [](Parser& p, CallArgs& c) { return raw2(p, c, ExprKind::Or); }},
-      {"T.Not",
-       [](Parser& p, CallArgs& c) {
-         arity(p, c, 1, 1);
-         return Value::of_expr(make_not(p.to_expr(c.args[0]), c.loc), c.loc);
-       }},
-      {"T.abs",
-       [](Parser& p, CallArgs& c) {
-         arity(p, c, 1, 1);
-         PrimExpr x = p.to_expr(c.args[0]);
-         if (x->dtype.is_float()) return Value::of_expr(make_call(x->dtype, "tir.fabs", {x}, c.loc), c.loc);
-         if (x->dtype.is_uint() || x->dtype.is_bool()) return Value::of_expr(x, c.loc);
-         Value xv = Value::of_expr(x, c.loc);
-         PrimExpr ge = p.sugar_binary(ExprKind::GE, xv, Value::of_int(0, c.loc), c.loc);
-         return Value::of_expr(make_select(ge, x, p.to_expr(p.unary("-", xv, c.loc)), c.loc), c.loc);
-       }},
-      {"T.min_value", [](Parser& p, CallArgs& c) { return limit(p, c, 0); }},
-      {"T.max_value", [](Parser& p, CallArgs& c) { return limit(p, c, 1); }},
-      {"T.infinity", [](Parser& p, CallArgs& c) { return limit(p, c, 2); }},
-      {"T.call_extern",
-       [](Parser& p, CallArgs& c) {
-         if (c.args.size() < 2) p.fail("T.call_extern needs a dtype and a function name", c.loc);
-         DataType t = p.dtype_of(c.args[0], "T.call_extern");
-         return Value::of_expr(make_call(t, "tir.call_extern", exprs(p, c.args, 1), c.loc), c.loc);
-       }},
-      {"T.call_pure_extern",
-       [](Parser& p, CallArgs& c) {
-         if (c.args.size() < 2) p.fail("T.call_pure_extern needs a dtype and a function name", c.loc);
-         DataType t = p.dtype_of(c.args[0], "T.call_pure_extern");
-         return Value::of_expr(make_call(t, "tir.call_pure_extern", exprs(p, c.args, 1), c.loc), c.loc);
-       }},
-      {"T.call_intrin",
-       [](Parser& p, CallArgs& c) {
-         if (c.args.size() < 2) p.fail("T.call_intrin needs a dtype and an op name", c.loc);
-         DataType t = p.dtype_of(c.args[0], "T.call_intrin");
-         return Value::of_expr(make_call(t, p.str_of(c.args[1], "the op name"), exprs(p, c.args, 2), c.loc), c.loc);
        }},
   };
   return table;
 }
-
-// T.exp(x), T.pow(x, y), T.isnan(x), T.ret(x), ...: the shared builtin table.
-Value builtin_call(Parser& p, CallArgs& c, const Builtin& b) {
-  arity(p, c, b.arity, b.arity);
-  std::vector<PrimExpr> args;
-  if (b.promote_args && c.args.size() == 2) {
-    auto [x, y] = p.match_types(c.args[0], c.args[1], c.loc);
-    args = {x, y};
-  } else {
-    args = exprs(p, c.args);
-  }
-  DataType t = builtin_dtype(b, args);
-  if (const Value* d = c.kw("dtype")) t = p.dtype_of(*d, c.path.c_str());
-  return Value::of_expr(make_call(t, std::string(b.op), std::move(args), c.loc), c.loc);
-}
-
-// T.float32(x), T.int64(), T.handle(...): typed literals, casts and Var declarations.
-Value dtype_call(Parser& p, CallArgs& c, DataType t) {
-  arity(p, c, 0, t.code == DataType::Code::Handle ? 2 : 1);
-  if (t.code == DataType::Code::Handle && !t.is_void()) {
-    Type ann = Type::prim(t);
-    if (!c.args.empty()) {
-      std::string scope = c.args.size() > 1 ? p.str_of(c.args[1], "the storage scope") : "global";
-      ann = Type::pointer(p.dtype_of(c.args[0], "a pointer"), scope.empty() ? "global" : scope);
-    }
-    if (p.in_annotation_) {
-      Value v;
-      v.kind = Value::Kind::TypeObj;
-      v.type = std::make_shared<Type>(ann);
-      v.loc = c.loc;
-      return v;
-    }
-    return p.declare_var(t, ann, c.loc);
-  }
-  if (c.args.empty()) return p.declare_var(t, Type::prim(t), c.loc);
-  const Value& a = c.args[0];
-  if (a.kind == Value::Kind::Str) {
-    if (!t.is_float()) p.fail("T." + t.name() + "(\"" + a.s + "\") needs a float dtype", a.loc);
-    double v = a.s == "inf" ? HUGE_VAL : a.s == "-inf" ? -HUGE_VAL : a.s == "nan" ? std::nan("") : 0;
-    if (a.s != "inf" && a.s != "-inf" && a.s != "nan") p.fail("expected \"inf\", \"-inf\" or \"nan\", got \"" + a.s + "\"", a.loc);
-    return Value::of_expr(float_imm(v, t, c.loc), c.loc);
-  }
-  if (a.is_py_number()) {
-    if (t.is_bool()) return Value::of_expr(bool_imm(a.kind == Value::Kind::Float ? a.f != 0 : a.i != 0, c.loc), c.loc);
-    if (t.is_integer() && a.kind != Value::Kind::Float) return Value::of_expr(int_imm(a.i, t, c.loc), c.loc);
-    if (t.is_float()) return Value::of_expr(p.float_literal(a.kind == Value::Kind::Float ? a.f : static_cast<double>(a.i), t, c.loc), c.loc);
-  }
-  return Value::of_expr(p.fold_cast(t, p.to_expr(a), c.loc), c.loc);
-}
-
-}  // namespace
 
 Value Parser::resolve_path(const Value& path) {
   const std::string& s = path.s;
@@ -732,15 +521,15 @@ Value Parser::call(CallArgs& c) {
     if (auto t = parse_data_type(c.path.substr(2))) return dtype_call(*this, c, *t);
     if (const Builtin* b = builtin_by_name(c.path.substr(2))) return builtin_call(*this, c, *b);
   }
-  auto& table = handlers();
-  if (auto it = table.find(c.path); it != table.end()) return it->second(*this, c);
+  for (auto* table : {&statement_handlers(), &expression_handlers()})
+    if (auto it = table->find(c.path); it != table->end()) return it->second(*this, c);
   if (!module_name_.empty() && c.path.rfind(module_name_ + ".", 0) == 0) {
     std::string fn = c.path.substr(module_name_.size() + 1);
     auto sig = signatures_.find(fn);
     if (sig == signatures_.end()) fail("module " + module_name_ + " has no function '" + fn + "'", c.loc);
     if (!c.kwargs.empty()) fail("calls of PrimFuncs take no keyword arguments", c.loc);
     DataType t = sig->second ? sig->second->value_dtype() : DataType::void_();
-    return Value::of_expr(make_global_call(t, fn, exprs(*this, c.args), c.loc), c.loc);
+    return Value::of_expr(make_global_call(t, fn, exprs(c.args), c.loc), c.loc);
   }
   fail("unknown function '" + c.path + "'", c.loc);
 }

@@ -90,6 +90,10 @@ struct BlockFrame {
   int depth = 0;  // the parser's scope depth directly inside the block
 };
 
+class Parser;
+// A T.* function: its arguments in, its Value out.
+using Handler = Value (*)(Parser&, CallArgs&);
+
 class Parser {
  public:
   explicit Parser(std::vector<Token> tokens) : toks_(std::move(tokens)) {}
@@ -120,7 +124,9 @@ class Parser {
   AttrValue attr_of(const Value& v);
   Annotations annotations_of(const Value& v);
 
-  // Calls (parser_calls.cpp).
+  // Calls (parser_calls.cpp, parser_expr_calls.cpp).
+  void arity(const CallArgs& c, size_t lo, size_t hi);
+  std::vector<PrimExpr> exprs(const std::vector<Value>& vs, size_t from = 0);
   Value call(CallArgs& c);
   Buffer buffer_from_call(const CallArgs& c, size_t first, bool allow_data, const char* default_dtype);
   Value declare_var(DataType t, Type annotation, SourceLoc loc);
@@ -204,5 +210,12 @@ class Parser {
   int loop_depth_ = 0;
   int scope_depth_ = 0;  // nested suites and binder bodies: block declarations must sit directly in their block  // for and while loops around the statement (break/continue need one)  // expression nesting, bounded so hostile input cannot exhaust the stack
 };
+
+const std::unordered_map<std::string, Handler>& statement_handlers();
+const std::unordered_map<std::string, Handler>& expression_handlers();
+// T.exp(x), T.pow(x, y), T.isnan(x), T.ret(x), ...: the shared builtin table.
+Value builtin_call(Parser& p, CallArgs& c, const struct Builtin& b);
+// T.float32(x), T.int64(), T.handle(...): typed literals, casts and Var declarations.
+Value dtype_call(Parser& p, CallArgs& c, DataType t);
 
 }  // namespace onegrad::tir

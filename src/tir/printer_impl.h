@@ -18,6 +18,8 @@ enum Prec : int {
   kPrecAtom = 14,
 };
 
+inline bool is_true_literal(const PrimExpr& e) { return e && e->dtype.is_bool() && is_const_int(e, 1); }
+
 // A Python string literal with escapes.
 std::string quote(const std::string& s);
 

@@ -165,6 +165,21 @@ TEST(TirTypeCheck, VarAndRegionRulesOnHandBuiltNodes) {
   bool var_rule = false;
   for (auto& i : issues) var_rule |= i.rule == "Var" && i.message == "the PointerType of q must point to a PrimType" && i.line == 7;
   EXPECT_TRUE(var_rule);
+
+  // BufferRegion: one range per dimension (the parser cannot write anything else).
+  IRModule m = parse_script(wrap("    with T.block(\"b\"):\n        T.reads(B[0, 0:4])\n        B[0, 0] = T.float32(0)\n"));
+  EXPECT_TRUE(type_issues(m).empty());
+  auto* realize = m.functions[0].second->body->as<BlockRealizeNode>();
+  ASSERT_NE(realize, nullptr);
+  auto block = std::make_shared<BlockNode>(*realize->block);
+  block->reads[0].region.pop_back();
+  auto bad = std::make_shared<BlockRealizeNode>(*realize);
+  bad->block = block;
+  auto g = std::make_shared<PrimFuncNode>(*m.functions[0].second);
+  g->body = bad;
+  auto region_issues = type_issues(*g);
+  ASSERT_EQ(region_issues.size(), 1u);
+  EXPECT_EQ(region_issues[0].to_string(), "line 4, column 10: BufferRegion: the region of B has 1 ranges for 2 dimensions");
 }
 
 TEST(TirTypeCheck, CorpusProgramsThatAreWellTypedPass) {

@@ -81,7 +81,8 @@ class Lexer {
     ++pos_;
     ++line_;
     line_start_ = pos_;
-    at_line_start_ = true;
+    // Inside brackets a newline only joins lines: indentation starts to count after them.
+    at_line_start_ = depth_ == 0;
   }
 
   // Measures the indentation of a logical line and emits INDENT/DEDENT. Returns false when the

@@ -45,8 +45,12 @@ class WellFormed : public IRVisitor {
     where_ = outer;
   }
 
+  // A buffer is usable where its data pointer is bound (parameter, allocation, block, realize).
   void visit_buffer(const Buffer& b) override {
-    if (b) IRVisitor::visit_buffer(b);
+    if (!b) return;
+    if (!in_scope_.count(b->data.get()))
+      issue("Scope", "Invalid use of buffer " + b->name + ": its data " + b->data->name_hint + " is not allocated or bound here", where_);
+    IRVisitor::visit_buffer(b);
   }
 
  private:

@@ -33,6 +33,9 @@ const Case kCases[] = {
      "    with T.LetStmt(m, var=k):\n        T.evaluate(k)\n    T.evaluate(k + T.int64(1))\n", 6,
      "Invalid use of undefined variable k. While this variable was previously defined at line 4, column 10, this definition is no "
      "longer in-scope."},
+    {"Scope", "    S = T.Buffer((4,), \"float32\")\n    with T.realize(S[0:4], \"global\"):\n        S[0] = T.float32(1)\n",
+     "    S = T.Buffer((4,), \"float32\")\n    with T.realize(S[0:4], \"global\"):\n        S[0] = T.float32(1)\n    A[0] = S[1]\n", 7,
+     "Invalid use of buffer S: its data S is not allocated or bound here"},
     {"BlockVars", "    for i in range(8):\n        with T.block(\"b\"):\n            vi = T.axis.spatial(8, i)\n            A[vi] = T.float32(0)\n",
      "    for i in range(8):\n        with T.block(\"b\"):\n            vi = T.axis.spatial(8, i)\n            A[i] = T.float32(0)\n", 7,
      "Loop iterator var i is defined outside of any block, but is used inside the non-opaque current block \"b\"."},

@@ -142,6 +142,7 @@ void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent)
     define_buffer(b);
     line(in, buffer_name(b.get()) + " = " + call);
   }
+  for (const Var& p : f->params) declare_views_over(p.get(), in);  // views over pointer parameters
   for (const auto& [b, with_data] : top_views) {
     std::string call = buffer_call("T.Buffer(", *b, with_data);
     line(in, define(b.get(), b->name) + " = " + call);

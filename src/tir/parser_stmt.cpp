@@ -14,7 +14,12 @@ namespace {
 const char* const kAugOps[] = {"+=", "-=", "*=", "/=", "//=", "%=", "&=", "|=", "^=", "<<=", ">>="};
 }
 
+// Statements nest (suites, and binders over the rest of their block) at most this deep: a bound on
+// the recursion of the parser, the printer and the checkers for hostile input.
+constexpr int kMaxStatementDepth = 1500;
+
 Stmt Parser::rest_of_block() {
+  if (scope_depth_ >= kMaxStatementDepth) fail_here("statements nested too deeply (more than 1500 levels)");
   ++scope_depth_;
   Stmt s = statements();
   --scope_depth_;
@@ -28,6 +33,7 @@ Stmt Parser::suite() {
   if (peek().kind != TokenKind::Indent) fail_here("expected an indented block");
   next();
   push_scope();
+  if (scope_depth_ >= kMaxStatementDepth) fail_here("statements nested too deeply (more than 1500 levels)");
   ++scope_depth_;
   Stmt s = statements();
   --scope_depth_;

@@ -4,6 +4,9 @@
 
 #include "tir/errors.h"
 #include "tir/parser.h"
+#include "tir/printer.h"
+#include "tir/type_check.h"
+#include "tir/well_formed.h"
 
 namespace onegrad::tir {
 namespace {
@@ -101,6 +104,24 @@ TEST(TirParseErrors, DeepNestingIsAnErrorNotACrash) {
   EXPECT_THROW(parse_script(wrap(deep.c_str())), TirSyntaxError);
   std::string nots = "    x = " + [] { std::string s; for (int i = 0; i < 5000; ++i) s += "not "; return s; }() + "1\n";
   EXPECT_THROW(parse_script(wrap(nots.c_str())), TirSyntaxError);
+}
+
+TEST(TirParseErrors, LongBinderChainsWorkAndHostileOnesAreErrors) {
+  std::string lets;
+  for (int i = 0; i < 1400; ++i) lets += "    x" + std::to_string(i) + " = n + " + std::to_string(i) + "\n";
+  IRModule m = parse_script(wrap((lets + "    T.evaluate(x1399)\n").c_str()));
+  // The printer and the checkers recurse as deep as the parser allows.
+  EXPECT_EQ(print_script(parse_script(print_script(m))), print_script(m));
+  EXPECT_TRUE(type_issues(m).empty());
+  EXPECT_TRUE(well_formed_issues(m).empty());
+  std::string many;
+  for (int i = 0; i < 3000; ++i) many += "    x" + std::to_string(i) + " = n\n";
+  try {
+    parse_script(wrap(many.c_str()));
+    FAIL() << "no error";
+  } catch (const TirSyntaxError& e) {
+    EXPECT_NE(std::string(e.what()).find("statements nested too deeply"), std::string::npos) << e.what();
+  }
 }
 
 TEST(TirParseErrors, IsAParseError) {

@@ -91,6 +91,7 @@ struct BlockFrame {
 };
 
 class Parser;
+BinderFn let_binder(Var v, PrimExpr value, SourceLoc loc);
 // A T.* function: its arguments in, its Value out.
 using Handler = Value (*)(Parser&, CallArgs&);
 
@@ -158,7 +159,7 @@ class Parser {
   // Statements (parser_stmt.cpp).
   Stmt suite();
   Stmt statements();
-  Stmt rest_of_block();
+  // Parses one statement. A binder sets binder_done and leaves its wrapper in pending_binder_.
   Stmt statement(bool& binder_done);
   Stmt with_statement();
   Stmt block_from_frame(BlockFrame f, Stmt body, SourceLoc loc);
@@ -208,7 +209,9 @@ class Parser {
   PrimFuncNode* func_ = nullptr;                                     // the function being parsed
   int depth_ = 0;
   int loop_depth_ = 0;
-  int scope_depth_ = 0;  // nested suites and binder bodies: block declarations must sit directly in their block  // for and while loops around the statement (break/continue need one)  // expression nesting, bounded so hostile input cannot exhaust the stack
+  int scope_depth_ = 0;
+  int suite_depth_ = 0;     // indented blocks around the statement (bounded like Python's)
+  BinderFn pending_binder_;  // nested suites and binder bodies: block declarations must sit directly in their block  // for and while loops around the statement (break/continue need one)  // expression nesting, bounded so hostile input cannot exhaust the stack
 };
 
 const std::unordered_map<std::string, Handler>& statement_handlers();

@@ -14,17 +14,9 @@ namespace {
 const char* const kAugOps[] = {"+=", "-=", "*=", "/=", "//=", "%=", "&=", "|=", "^=", "<<=", ">>="};
 }
 
-// Statements nest (suites, and binders over the rest of their block) at most this deep: a bound on
-// the recursion of the parser, the printer and the checkers for hostile input.
-constexpr int kMaxStatementDepth = 1500;
-
-Stmt Parser::rest_of_block() {
-  if (scope_depth_ >= kMaxStatementDepth) fail_here("statements nested too deeply (more than 1500 levels)");
-  ++scope_depth_;
-  Stmt s = statements();
-  --scope_depth_;
-  return s;
-}
+// Suites nest at most this deep, as in Python ("too many levels of indentation"): a bound on the
+// recursion of the parser, the printer and the checkers for hostile input.
+constexpr int kMaxIndentLevels = 100;
 
 Stmt Parser::suite() {
   if (peek().kind != TokenKind::Newline) fail_here("expected a new line and an indented block after ':'");
@@ -33,33 +25,54 @@ Stmt Parser::suite() {
   if (peek().kind != TokenKind::Indent) fail_here("expected an indented block");
   next();
   push_scope();
-  if (scope_depth_ >= kMaxStatementDepth) fail_here("statements nested too deeply (more than 1500 levels)");
-  ++scope_depth_;
+  if (suite_depth_ >= kMaxIndentLevels) fail_here("too many levels of indentation (more than 100)");
+  ++suite_depth_, ++scope_depth_;
   Stmt s = statements();
-  --scope_depth_;
+  --suite_depth_, --scope_depth_;
   pop_scope();
   if (peek().kind != TokenKind::Dedent) fail_here("expected the end of the indented block");
   next();
   return s;
 }
 
+// A binder (x = e, assert, T.allocate without `with`, ...) scopes over the statements after it: they
+// are collected into a level of their own and wrapped from the innermost level out, so long chains
+// of lets cost no recursion.
 Stmt Parser::statements() {
-  std::vector<Stmt> seq;
-  SourceLoc l = loc();
+  struct Level {
+    std::vector<Stmt> seq;
+    BinderFn wrap;
+    SourceLoc loc;
+  };
+  auto seq_of = [](Level& level) -> Stmt {
+    if (level.seq.size() == 1) return level.seq[0];
+    auto n = std::make_shared<SeqStmtNode>(level.seq.empty() ? level.loc : level.seq[0]->loc);
+    n->seq = std::move(level.seq);
+    return n;
+  };
+  std::vector<Level> levels(1);
+  levels[0].loc = loc();
+  int outer_depth = scope_depth_;
   while (peek().kind != TokenKind::Dedent && peek().kind != TokenKind::End) {
     if (peek().kind == TokenKind::Newline) {
       next();
       continue;
     }
-    bool binder_done = false;
-    Stmt s = statement(binder_done);
-    if (s) seq.push_back(s);
-    if (binder_done) break;
+    bool binder = false;
+    Stmt s = statement(binder);
+    if (s) levels.back().seq.push_back(s);
+    if (binder) {
+      levels.push_back({{}, std::move(pending_binder_), loc()});
+      ++scope_depth_;  // what follows is nested in the binder (block declarations may not follow)
+    }
   }
-  if (seq.size() == 1) return seq[0];
-  auto n = std::make_shared<SeqStmtNode>(seq.empty() ? l : seq[0]->loc);
-  n->seq = std::move(seq);
-  return n;
+  scope_depth_ = outer_depth;
+  Stmt body = seq_of(levels.back());
+  for (size_t i = levels.size() - 1; i > 0; --i) {
+    levels[i - 1].seq.push_back(levels[i].wrap(body));
+    body = seq_of(levels[i - 1]);
+  }
+  return body;
 }
 
 Stmt Parser::statement(bool& binder_done) {
@@ -87,11 +100,13 @@ Stmt Parser::statement(bool& binder_done) {
       PrimExpr cond = to_expr(expression());
       PrimExpr msg = accept_op(",") ? to_expr(expression()) : string_imm("", l);
       expect_newline();
-      auto n = std::make_shared<AssertStmtNode>(l);
-      n->condition = cond, n->message = msg;
-      n->body = rest_of_block();
       binder_done = true;
-      return n;
+      pending_binder_ = [cond, msg, l](Stmt body) {
+        auto n = std::make_shared<AssertStmtNode>(l);
+        n->condition = cond, n->message = msg, n->body = std::move(body);
+        return Stmt(n);
+      };
+      return nullptr;
     }
     if (w == "return") {
       next();
@@ -140,11 +155,10 @@ Stmt Parser::statement(bool& binder_done) {
   expect_newline();
   switch (lhs.kind) {
     case Value::Kind::Stmt: return lhs.stmt;
-    case Value::Kind::Binder: {
-      Stmt rest = rest_of_block();
+    case Value::Kind::Binder:
       binder_done = true;
-      return (*lhs.binder)(rest);
-    }
+      pending_binder_ = *lhs.binder;
+      return nullptr;
     case Value::Kind::Expr:
     case Value::Kind::Subscript: {
       auto n = std::make_shared<EvaluateNode>(l);
@@ -157,6 +171,14 @@ Stmt Parser::statement(bool& binder_done) {
       return nullptr;
     default: fail("this expression is not a statement", l);
   }
+}
+
+BinderFn let_binder(Var v, PrimExpr value, SourceLoc l) {
+  return [v, value, l](Stmt body) {
+    auto n = std::make_shared<LetStmtNode>(l);
+    n->var = v, n->value = value, n->body = std::move(body);
+    return Stmt(n);
+  };
 }
 
 Stmt Parser::assignment(bool& binder_done) {
@@ -178,11 +200,9 @@ Stmt Parser::assignment(bool& binder_done) {
     if (type.kind == Type::Kind::Prim && value->dtype != t) value = fold_cast(t, value, l);
     Var v = make_var(names[0], type, l);
     bind(names[0], Value::of_expr(v, l));
-    auto n = std::make_shared<LetStmtNode>(l);
-    n->var = v, n->value = value;
-    n->body = rest_of_block();
     binder_done = true;
-    return n;
+    pending_binder_ = let_binder(v, value, l);
+    return nullptr;
   }
   while (accept_op(",")) {
     if (at_op("=")) break;
@@ -215,12 +235,11 @@ Stmt Parser::bind_assign(const std::vector<std::string>& names, const Value& rhs
   }
   const std::string& name = names[0];
   switch (rhs.kind) {
-    case Value::Kind::Binder: {
+    case Value::Kind::Binder:
       if (rhs.bound) bind(name, *rhs.bound);
-      Stmt rest = rest_of_block();
       binder_done = true;
-      return (*rhs.binder)(rest);
-    }
+      pending_binder_ = *rhs.binder;
+      return nullptr;
     case Value::Kind::Expr:
       if (rhs.declared_var) {
         bind(name, rhs);
@@ -237,11 +256,9 @@ Stmt Parser::bind_assign(const std::vector<std::string>& names, const Value& rhs
                   ? make_var(name, std::static_pointer_cast<const VarNode>(value)->type_annotation, l)
                   : make_var(name, value->dtype, l);
       bind(name, Value::of_expr(v, l));
-      auto n = std::make_shared<LetStmtNode>(l);
-      n->var = v, n->value = value;
-      n->body = rest_of_block();
       binder_done = true;
-      return n;
+      pending_binder_ = let_binder(v, value, l);
+      return nullptr;
     }
     case Value::Kind::Stmt: fail("this call is a statement and has no value to assign", l);
     case Value::Kind::Loop:

@@ -157,6 +157,13 @@ const std::unordered_map<std::string, Handler>& expression_handlers() {
        }},
       {"T.let",
        [](Parser& p, CallArgs& c) {
+         // with T.let(x, value): is the v0.8 spelling of a LetStmt over a declared Var.
+         if (c.args.size() == 2) {
+           PrimExpr var = p.to_expr(c.args[0]);
+           if (var->kind != ExprKind::Var) p.fail("T.let binds a Var", c.args[0].loc);
+           Var v = std::static_pointer_cast<const VarNode>(var);
+           return Value::of_binder(let_binder(v, p.to_expr(c.args[1]), c.loc), std::nullopt, c.loc);
+         }
          p.arity(c, 3, 3);
          PrimExpr var = p.to_expr(c.args[0]);
          if (var->kind != ExprKind::Var) p.fail("T.let binds a Var", c.args[0].loc);

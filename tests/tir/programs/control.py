@@ -5,6 +5,7 @@ def control(A: T.Buffer((16,), "int32"), n: T.int32) -> T.int32:
     x = n * 2
     y: T.int64 = T.int64(7)
     m = T.int32()
+    q = T.int32()
     acc = A[0]
     assert n > 0, "n must be positive"
     if n < 4:
@@ -26,5 +27,7 @@ def control(A: T.Buffer((16,), "int32"), n: T.int32) -> T.int32:
         A[j] = T.if_then_else(j < n, A[j], 0)
         A[j] = A[j] if j > 2 else x
         A[j] = T.Select(j % 2 == 0, A[j], T.truncdiv(A[j], 2))
+    with T.let(q, x + 1):
+        A[q % 16] = q
     T.evaluate(y + T.int64(1))
     return acc + x

@@ -2,6 +2,7 @@
 // form where TVMScript's defaults allow), the declarations a body needs before its first statement
 // (free Vars, matched buffers, views, the root block's allocations), then the body.
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "tir/printer.h"
@@ -23,8 +24,17 @@ class FunctionInventory : public IRVisitor {
   std::vector<Var> used;
   std::unordered_set<const VarNode*> used_set;
 
+  // LetStmt Vars used outside their LetStmt (an ill-formed program the parser still reads, because a
+  // declared Var is in scope for the whole function): they are declared up front and bound with
+  // `with T.let(x, value):`.
+  std::unordered_set<const VarNode*> escaping_lets;
+  std::unordered_map<const VarNode*, int> use_count;
+
   void visit_expr(const PrimExpr& e) override {
-    if (e && e->kind == ExprKind::Var) use(std::static_pointer_cast<const VarNode>(e));
+    if (e && e->kind == ExprKind::Var) {
+      use(std::static_pointer_cast<const VarNode>(e));
+      ++use_count[static_cast<const VarNode*>(e.get())];
+    }
     if (auto* let = e ? e->as<LetNode>() : nullptr) {
       // A Let binds a Var the function declares beforehand (T.Let(body, where={x: value})); it is
       // not a binding site of its own, so the Var stays undeclared unless something else binds it.
@@ -47,8 +57,27 @@ class FunctionInventory : public IRVisitor {
       for (auto& m : n->match_buffers) declared.insert(m.buffer.get());
     }
     if (auto* n = s ? s->as<DeclBufferNode>() : nullptr) declared.insert(n->buffer.get());
+    if (auto* n = s ? s->as<LetStmtNode>() : nullptr) lets.push_back(n);
     IRVisitor::visit_stmt(s);
   }
+
+  void find_escaping_lets() {
+    for (const LetStmtNode* let : lets) {
+      struct Count : IRVisitor {
+        const VarNode* var;
+        int n = 0;
+        void visit_expr(const PrimExpr& e) override {
+          if (e && e.get() == var) ++n;
+          IRVisitor::visit_expr(e);
+        }
+      } inside;
+      inside.var = let->var.get();
+      inside.visit_stmt(let->body);
+      if (inside.n < use_count[let->var.get()]) escaping_lets.insert(let->var.get());
+    }
+  }
+
+  std::vector<const LetStmtNode*> lets;
 
  private:
   void use(const Var& v) {
@@ -61,6 +90,8 @@ class FunctionInventory : public IRVisitor {
 void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent) {
   FunctionInventory inv;
   inv.visit_func(*f);
+  inv.find_escaping_lets();
+  declared_lets_ = inv.escaping_lets;
   std::unordered_set<const BufferNode*> declared = inv.declared;
   for (auto& [p, b] : f->buffer_map) declared.insert(b.get());
   // Declared buffers own their data Vars (printed `A.data`); the other buffers are views: over a
@@ -131,7 +162,8 @@ void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent)
   int in = indent + 1;
   if (!f->attrs.empty()) line(in, "T.func_attr(" + annotations(f->attrs) + ")");
   for (const Var& v : inv.used) {
-    bool needs_decl = !inv.bound.count(v.get()) && !data_owner_.count(v.get()) && !names_.count(v.get());
+    bool needs_decl = (!inv.bound.count(v.get()) || inv.escaping_lets.count(v.get())) && !data_owner_.count(v.get()) &&
+                      !names_.count(v.get());
     if (!needs_decl) continue;
     std::string ann = type_annotation(v->type_annotation);
     line(in, define(v.get(), v->name_hint) + " = " + ann + (ann.back() == ')' ? "" : "()"));

@@ -83,6 +83,8 @@ class ScriptPrinter {
   std::unordered_map<const VarNode*, std::vector<Buffer>> views_by_data_;
   // The loops around the statement being printed (T.axis.remap binds to them).
   std::vector<const ForNode*> loops_;
+  // LetStmt Vars declared at the top of the function (used outside their LetStmt).
+  std::unordered_set<const VarNode*> declared_lets_;
 };
 
 }  // namespace onegrad::tir

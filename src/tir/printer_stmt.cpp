@@ -157,6 +157,14 @@ void ScriptPrinter::allocate(const AllocateNode* n, int indent, bool as_with) {
 }
 
 bool ScriptPrinter::with_form(const Stmt& s, int indent) {
+  // A Var declared up front, or bound again while already bound (ill-formed, but parseable), is
+  // bound with T.let, which names an existing Var.
+  if (auto* n = s->as<LetStmtNode>(); n && (declared_lets_.count(n->var.get()) || names_.count(n->var.get()))) {
+    line(indent, "with T.let(" + var_name(n->var.get()) + ", " + str(n->value) + "):");
+    declare_views_over(n->var.get(), indent + 1);
+    body(n->body, indent + 1);
+    return true;
+  }
   if (auto* n = s->as<LetStmtNode>()) {
     std::string value = str(n->value);
     std::string type = n->var->type_annotation == Type::prim(n->value->dtype) ? "" : ", " + type_annotation(n->var->type_annotation);
@@ -189,8 +197,14 @@ bool ScriptPrinter::with_form(const Stmt& s, int indent) {
 
 namespace {
 
+// range(extent) gives min = 0 of the extent's type (int32 when the extent is not a number).
+bool starts_at_zero(const ForNode* n) {
+  DataType t = n->extent->dtype;
+  return is_const_int(n->min, 0) && (n->min->dtype == t || (t.code == DataType::Code::Handle && n->min->dtype == DataType::int_(32)));
+}
+
 bool plain_serial_from_zero(const ForNode* n) {
-  return n->kind == ForKind::Serial && n->annotations.empty() && is_const_int(n->min, 0) && n->min->dtype == n->extent->dtype;
+  return n->kind == ForKind::Serial && n->annotations.empty() && starts_at_zero(n);
 }
 
 bool uses_any(const PrimExpr& e, const std::vector<const ForNode*>& loops) {
@@ -236,7 +250,7 @@ void ScriptPrinter::for_loop(const ForNode* n, int indent) {
   static const char* const kFns[] = {"T.serial", "T.parallel", "T.vectorized", "T.unroll", "T.thread_binding"};
   std::string fn = kFns[static_cast<int>(n->kind)];
   if (n->kind == ForKind::Serial && n->annotations.empty()) fn = "range";
-  bool from_zero = is_const_int(n->min, 0) && n->min->dtype == n->extent->dtype;
+  bool from_zero = starts_at_zero(n);
   std::string a = from_zero ? str(n->extent) : str(n->min) + ", " + range_end(n->min, n->extent);
   if (n->kind == ForKind::ThreadBinding)
     a += ", thread=" + quote(n->thread_binding ? n->thread_binding->thread_tag : "");
@@ -338,6 +352,7 @@ void ScriptPrinter::stmt(const Stmt& s, int indent) {
     }
     case StmtKind::LetStmt: {
       auto* n = s->as<LetStmtNode>();
+      if (declared_lets_.count(n->var.get()) || names_.count(n->var.get())) return void(with_form(s, indent));
       std::string value = str(n->value);
       std::string name = define(n->var.get(), n->var->name_hint);
       line(indent, name + ": " + type_annotation(n->var->type_annotation) + " = " + value);

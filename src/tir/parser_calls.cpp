@@ -137,7 +137,7 @@ Value loop(Parser& p, CallArgs& c, ForKind kind) {
     spec->ranges.emplace_back(p.literal_as(Value::of_int(0, c.loc), e->dtype), e);
   } else {
     auto [lo, hi] = p.match_types(bounds[0], bounds[1], c.loc);
-    spec->ranges.emplace_back(lo, p.sugar_binary(ExprKind::Sub, Value::of_expr(hi, c.loc), Value::of_expr(lo, c.loc), c.loc));
+    spec->ranges.emplace_back(lo, p.range_extent(lo, hi, c.loc));
   }
   if (const Value* a = c.kw("annotations"); a && a->kind != Value::Kind::None) spec->annotations = p.annotations_of(*a);
   Value v;
@@ -175,7 +175,7 @@ Value axis(Parser& p, CallArgs& c, IterVarType type) {
     if (dom.items.size() != 2) p.fail("an axis domain is an extent or a (min, max) pair", dom.loc);
     r.min = dom.items[0].is_py_number() ? p.literal_as(dom.items[0], t) : p.to_expr(dom.items[0]);
     PrimExpr hi = dom.items[1].is_py_number() ? p.literal_as(dom.items[1], t) : p.to_expr(dom.items[1]);
-    r.extent = p.sugar_binary(ExprKind::Sub, Value::of_expr(hi, dom.loc), Value::of_expr(r.min, dom.loc), dom.loc);
+    r.extent = p.range_extent(r.min, hi, dom.loc);
   } else {
     r.extent = dom.is_py_number() ? p.literal_as(dom, t) : p.to_expr(dom);
     r.min = p.literal_as(Value::of_int(0, dom.loc), r.extent->dtype);

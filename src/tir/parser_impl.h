@@ -115,6 +115,7 @@ class Parser {
   Value unary(const std::string& op, const Value& a, SourceLoc loc);
   Value logical(const std::string& op, const Value& a, const Value& b, SourceLoc loc);
   PrimExpr sugar_binary(ExprKind kind, const Value& a, const Value& b, SourceLoc loc);
+  PrimExpr range_extent(const PrimExpr& lo, const PrimExpr& hi, SourceLoc loc);
   std::vector<PrimExpr> load_indices(const Value& subscript);
   BufferRegion region_of(const Value& subscript);
   PrimExpr store_value(const Buffer& b, int index_lanes, const Value& v, SourceLoc loc);

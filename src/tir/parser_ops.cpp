@@ -201,6 +201,13 @@ PrimExpr Parser::sugar_binary(ExprKind kind, const Value& a, const Value& b, Sou
   return make_binary(kind, x, y, l);
 }
 
+// The extent of [lo, hi): folded for integers; for other types (ill-typed loop bounds) kept as
+// hi - lo, which the printer can always undo (float folding is not invertible: inf - inf).
+PrimExpr Parser::range_extent(const PrimExpr& lo, const PrimExpr& hi, SourceLoc l) {
+  if (!lo->dtype.is_integer()) return make_binary(ExprKind::Sub, hi, lo, l);
+  return sugar_binary(ExprKind::Sub, Value::of_expr(hi, l), Value::of_expr(lo, l), l);
+}
+
 Value Parser::binary(const std::string& op, const Value& a, const Value& b, SourceLoc l) {
   if (a.is_py_number() && b.is_py_number()) {
     bool floats = a.kind == Value::Kind::Float || b.kind == Value::Kind::Float;
@@ -409,7 +416,7 @@ BufferRegion Parser::region_of(const Value& sub) {
       b = Value::of_expr(sub.buffer->shape[d], item.loc);
     }
     auto [x, y] = match_types(a, b, item.loc);
-    r.region.push_back({x, sugar_binary(ExprKind::Sub, Value::of_expr(y, item.loc), Value::of_expr(x, item.loc), item.loc)});
+    r.region.push_back({x, range_extent(x, y, item.loc)});
   }
   return r;
 }

@@ -160,7 +160,6 @@ void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent)
   line(indent, "def " + name + "(" + params + ")" + ret + ":");
 
   int in = indent + 1;
-  if (!f->attrs.empty()) line(in, "T.func_attr(" + annotations(f->attrs) + ")");
   for (const Var& v : inv.used) {
     bool needs_decl = (!inv.bound.count(v.get()) || inv.escaping_lets.count(v.get())) && !data_owner_.count(v.get()) &&
                       !names_.count(v.get());
@@ -168,6 +167,8 @@ void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent)
     std::string ann = type_annotation(v->type_annotation);
     line(in, define(v.get(), v->name_hint) + " = " + ann + (ann.back() == ')' ? "" : "()"));
   }
+  // After the declarations: attribute values may name declared Vars.
+  if (!f->attrs.empty()) line(in, "T.func_attr(" + annotations(f->attrs) + ")");
   for (auto& [p, b] : matched) {
     std::string call = buffer_call("T.match_buffer(", *b, false);
     call.insert(std::string("T.match_buffer(").size(), var_name(p.get()) + ", ");

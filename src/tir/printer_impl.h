@@ -2,6 +2,7 @@
 // declares, and the text so far. Expressions are in printer_expr.cpp, statements and functions in
 // printer_stmt.cpp.
 #pragma once
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <unordered_map>
@@ -19,6 +20,11 @@ enum Prec : int {
 };
 
 inline bool is_true_literal(const PrimExpr& e) { return e && e->dtype.is_bool() && is_const_int(e, 1); }
+// The 0 the parser gives a range that names only its extent (int, or +0.0 for ill-typed float ranges).
+inline bool is_zero_literal(const PrimExpr& e) {
+  auto* f = e ? e->as<FloatImmNode>() : nullptr;
+  return is_const_int(e, 0) || (f && f->value == 0 && !std::signbit(f->value));
+}
 
 // A Python string literal with escapes.
 std::string quote(const std::string& s);

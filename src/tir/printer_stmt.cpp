@@ -200,7 +200,7 @@ namespace {
 // range(extent) gives min = 0 of the extent's type (int32 when the extent is not a number).
 bool starts_at_zero(const ForNode* n) {
   DataType t = n->extent->dtype;
-  return is_const_int(n->min, 0) && (n->min->dtype == t || (t.code == DataType::Code::Handle && n->min->dtype == DataType::int_(32)));
+  return is_zero_literal(n->min) && (n->min->dtype == t || (t.code == DataType::Code::Handle && n->min->dtype == DataType::int_(32)));
 }
 
 bool plain_serial_from_zero(const ForNode* n) {
@@ -297,7 +297,8 @@ void ScriptPrinter::block_realize(const BlockRealizeNode* n, int indent) {
     const IterVarNode& iv = *b.iter_vars[i];
     std::string dom = "None";
     if (iv.dom) {
-      bool from_zero = is_const_int(iv.dom->min, 0) && iv.dom->min->dtype == iv.var->dtype;
+      bool from_zero = is_zero_literal(iv.dom->min) && iv.dom->min->dtype == iv.dom->extent->dtype &&
+                       (iv.dom->extent->dtype == iv.var->dtype || iv.dom->extent->kind != ExprKind::IntImm);
       dom = from_zero ? str(iv.dom->extent) : "(" + str(iv.dom->min) + ", " + range_end(iv.dom->min, iv.dom->extent) + ")";
     }
     std::string value = i < n->iter_values.size() ? str(n->iter_values[i]) : "None";

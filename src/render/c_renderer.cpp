@@ -52,6 +52,7 @@ class Writer {
       case Ops::CONST: expr_[u] = c_render::literal(u->const_value(), u->dtype); return;
       case Ops::RANGE: {
         std::string r = "r" + std::to_string(u->arg.get<RangeArg>().id);
+        if (u->arg.get<RangeArg>().type == AxisType::THREAD) return thread_range(u, r);
         line("for (int64_t " + r + " = 0; " + r + " < " + ref(u->src[0]) + "; " + r + "++) {");
         depth_++;
         loop_accumulators_.emplace_back();
@@ -63,6 +64,7 @@ class Writer {
         depth_++;
         return;
       case Ops::END: case Ops::ENDIF:
+        if (closes_thread_range(*u)) return;
         if (u->op == Ops::END && !loop_accumulators_.empty()) {
           several_accumulators_in_a_loop_ |= loop_accumulators_.back().size() > 1;
           loop_accumulators_.pop_back();
@@ -97,7 +99,8 @@ class Writer {
   std::string source(const std::string& name) const {
     return "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n" + prelude_.text() +
            (several_accumulators_in_a_loop_ ? kNoLoopVectorize : "") + "void " + name +
-           "(void** bufs, const int64_t* vars) {\n" + body_ + "}\n";
+           (threaded_ ? "(void** bufs, const int64_t* vars, int64_t thread) {\n" : "(void** bufs, const int64_t* vars) {\n") +
+           body_ + "}\n";
   }
 
   // GCC 12.2's loop vectorizer miscompiles some loops that update several accumulators (with
@@ -123,6 +126,18 @@ class Writer {
     std::string name = prefix + std::to_string(counts_[prefix]++);
     line(c_render::value_type(u->dtype) + " " + name + " = " + e + ";");
     expr_[u] = name;
+  }
+
+  // spec: AxisType THREAD. The THREAD axis is no loop: the runtime calls the kernel once per index
+  // (runtime/thread_pool.h) and passes it as the entry's `thread` argument.
+  void thread_range(const UOp* u, const std::string& r) {
+    threaded_ = true;
+    line("const int64_t " + r + " = thread;");
+    expr_[u] = r;
+  }
+  static bool closes_thread_range(const UOp& u) {
+    return u.op == Ops::END && u.src.size() == 2 && u.src[1]->op == Ops::RANGE &&
+           u.src[1]->arg.get<RangeArg>().type == AxisType::THREAD;
   }
 
   void param(const UOp* u) {
@@ -185,6 +200,7 @@ class Writer {
   int depth_ = 0;
   std::vector<std::unordered_set<const UOp*>> loop_accumulators_;  // per open loop, the REG buffers it stores to
   bool several_accumulators_in_a_loop_ = false;
+  bool threaded_ = false;  // the kernel has a THREAD axis: the entry takes `thread`
 };
 
 }  // namespace

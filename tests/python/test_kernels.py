@@ -68,6 +68,7 @@ def test_source_is_the_kernel_in_c():
     (Opt.split(2, 4, "UPCAST"), "UPCAST splits a GLOBAL, LOCAL or LOOP axis, not REDUCE"),
     (Opt("SPLIT", 1, 4, "SIDEWAYS"), "unknown AxisType 'SIDEWAYS'"),
     (Opt("SPIN", 1, 4), "unknown OptOp 'SPIN'"),
+    (Opt.split(2, 4, "THREAD"), "THREAD splits a GLOBAL or LOOP axis, not REDUCE"),
 ])
 def test_opts_that_do_not_apply(opt, message):
     k = matmul_kernel()
@@ -84,3 +85,19 @@ def test_bad_arguments():
         onegrad.kernels(np.ones(3))
     with pytest.raises(TypeError, match="an opt must be an onegrad.Opt, not tuple"):
         matmul_kernel().optimize([("SPLIT", 1, 4, "UPCAST", False)])
+
+
+def test_thread_split_is_the_entrys_thread_argument():
+    k = matmul_kernel()
+    assert k.optimize([Opt.split(0, 4, "THREAD")]) == "t4 L8 L8 R16"
+    src = k.source([Opt.split(0, 4, "THREAD")])
+    assert f"void {k.name}(void** bufs, const int64_t* vars, int64_t thread)" in src
+    with pytest.raises(OptError) as e:
+        k.optimize([Opt.split(0, 4, "THREAD"), Opt.split(2, 2, "THREAD")])
+    assert "the kernel already has a THREAD axis (axis 0); at most one per kernel" in str(e.value)
+
+
+def test_small_kernels_get_no_opts():
+    x = Tensor(np.ones((4, 5), np.float32))
+    k, = onegrad.kernels(x @ x.T)  # 4 x 4 x 5 = 80 iterations
+    assert k.default_opts() == []

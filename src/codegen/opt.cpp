@@ -59,7 +59,7 @@ void check_thread_split(const UOpRef& sink, const std::vector<UOpRef>& axes, con
     std::vector<const UOp*> reach = u->src[0]->toposort();
     if (std::find(reach.begin(), reach.end(), r) == reach.end())
       fail("the store to buffer " + std::to_string(base->arg.get<ParamArg>().slot) + " does not depend on axis " +
-           std::to_string(opt.axis) + ": its threads would write the same elements");
+           std::to_string(opt.axis) + ": its threads would race, writing the same elements");
   }
 }
 

@@ -125,7 +125,7 @@ TEST(CodegenOpt, IllegalThreadSplitsRaiseOptError) {
   expect_opt_error(threaded, Opt::split(1, 5, AxisType::THREAD), "the kernel already has a THREAD axis (axis 0); at most one per kernel");
   expect_opt_error(threaded, Opt::split(0, 3, AxisType::UPCAST), "UPCAST splits a GLOBAL, LOCAL or LOOP axis, not THREAD");
   expect_opt_error(parse_graph(kernels::kStoreInUnusedLoop), Opt::split(1, 2, AxisType::THREAD),
-                   "the store to buffer 0 does not depend on axis 1: its threads would write the same elements");
+                   "the store to buffer 0 does not depend on axis 1: its threads would race, writing the same elements");
   EXPECT_NO_THROW(apply_opt(parse_graph(kernels::kStoreInUnusedLoop), Opt::split(0, 2, AxisType::THREAD)));
 }
 

@@ -185,6 +185,11 @@ TEST(OptEngine, LargeKernelsGetAThreadSplitSmallOnesNoOpts) {
     EXPECT_NE(lower_kernel(k.ast, "", opts).spec.source.find("int64_t thread)"), std::string::npos);
   }
   for (const ScheduledKernelView& k : schedule_kernels({small.matmul(small).uop()})) EXPECT_TRUE(default_opts(k.ast).empty());
+  // kernels lowered for one thread count are never reused under another
+  std::string four = lowering_settings_key();
+  ScopedSetting two("CPU_THREADS", 2);
+  EXPECT_NE(lowering_settings_key(), four);
+  EXPECT_NE(four.find("CPU_THREADS=4"), std::string::npos) << four;
 }
 
 }  // namespace

@@ -130,7 +130,7 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     size_t a = outs.back();
     for (size_t o : outs)
       if (unit_stride(o)) a = o;
-    int64_t f = unit_stride(a) ? pick_factor(*const_bound(axes[a]), {32, 16, 8, 4, 2}) : pick_factor(*const_bound(axes[a]), {8, 4, 2});
+    int64_t f = unit_stride(a) ? pick_factor(*const_bound(axes[a]), {16, 8, 4, 2}) : pick_factor(*const_bound(axes[a]), {8, 4, 2});
     if (f > 1) ups.push_back({a, f});
   }
   int64_t accumulators = 1;

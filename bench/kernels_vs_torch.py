@@ -4,12 +4,16 @@
   PYTHONPATH=build/python /usr/bin/python3 bench/kernels_vs_torch.py [--repeat 5] [--steps 5]
   NOOPT=1 PYTHONPATH=build/python /usr/bin/python3 bench/kernels_vs_torch.py   # without the opts
 
-Figures (issue 6): sgemm float32 1024x1024 @ 1024x1024 (GFLOP/s); conv2d batch 8, 64->64 channels,
+Figures (issue 6): sgemm float32 1024x1024 @ 1024x1024 and 2048 (GFLOP/s); the memory-bound kernels
+against the copy bandwidth measured in the same run (numpy copyto and torch copy_ of 64 MiB, the
+faster): the elementwise chain (a*b+c).relu()*d on 16M float32 (5 arrays moved), row and column
+sums of 4096x4096 (the input read), softmax(4096x4096) against torch; conv2d batch 8, 64->64 channels,
 56x56, 3x3, padding 1; and one training step of a small CNN on Fashion-MNIST-shaped data (batch 64,
 1x28x28: conv 1->8 3x3 pad 1, relu, max-pool 2, conv 8->16 3x3 pad 1, relu, max-pool 2, linear
 784->64, relu, linear 64->10, cross-entropy; forward + backward + Adam). Medians of --repeat runs
-after one warm-up (compile excluded); torch runs with one thread, like onegrad's kernels; ratios are
-onegrad time / other time (below 1: onegrad is faster).
+after one warm-up (compile excluded); torch runs with --torch-threads threads (default: the cores,
+as onegrad's kernels use CPU_THREADS = the cores); ratios are onegrad time / other time (below 1:
+onegrad is faster).
 """
 import argparse
 import os
@@ -24,7 +28,6 @@ import numpy as np  # noqa: E402
 
 try:
     import torch  # noqa: E402
-    torch.set_num_threads(1)
 except ImportError:
     torch = None
 
@@ -79,6 +82,57 @@ def conv(rng, r):
         err = float("nan")
     report(f"conv2d batch 8, 64->64, 56x56, 3x3, padding 1 (first call {compile_s * 1e3:.0f} ms; max |onegrad - torch| {err:.2e})",
            2 * 8 * 64 * 56 * 56 * 64 * 9, t)
+
+
+def copy_bandwidth(r, n=16 * 1024 * 1024):
+    """GB/s of a 64 MiB copy (read + write): numpy's and torch's, the faster."""
+    src = np.ones(n, dtype=np.float32)
+    dst = np.empty_like(src)
+    best = 2 * src.nbytes / median_time(lambda: np.copyto(dst, src), r) / 1e9
+    if torch is not None:
+        ps, pd = torch.from_numpy(src), torch.from_numpy(dst)
+        best = max(best, 2 * src.nbytes / median_time(lambda: pd.copy_(ps), r) / 1e9)
+    return best
+
+
+def bandwidth_row(label, nbytes, t, copy_gbs):
+    print(f"  {label:<8} {t * 1e3:10.2f} ms {nbytes / t / 1e9:8.2f} GB/s   {nbytes / t / 1e9 / copy_gbs:5.2f}x copy bandwidth")
+
+
+def memory_bound(rng, r):
+    copy_gbs = copy_bandwidth(r)
+    print(f"\ncopy bandwidth (64 MiB, read + write): {copy_gbs:.2f} GB/s")
+    n = 16 * 1024 * 1024
+    a, b, c, d = (rng.standard_normal(n, dtype=np.float32) for _ in range(4))
+    ta, tb, tc, td = (Tensor(x).realize() for x in (a, b, c, d))
+    og = lambda: ((ta * tb + tc).relu() * td).realize()
+    og()
+    print(f"\nelementwise (a*b+c).relu()*d, n={n} float32 (4 reads + 1 write)")
+    bandwidth_row("onegrad", 5 * a.nbytes, median_time(og, r), copy_gbs)
+    if torch is not None:
+        pa, pb, pc, pd = (torch.from_numpy(x) for x in (a, b, c, d))
+        bandwidth_row("torch", 5 * a.nbytes, median_time(lambda: ((pa * pb + pc).relu() * pd), r), copy_gbs)
+    m = rng.standard_normal((4096, 4096), dtype=np.float32)
+    tm = Tensor(m).realize()
+    for axis, label in ((1, "row sums"), (0, "column sums")):
+        og = lambda: tm.sum(axis).realize()
+        og()
+        print(f"\n{label} of 4096x4096 float32 (input read)")
+        bandwidth_row("onegrad", m.nbytes, median_time(og, r), copy_gbs)
+        bandwidth_row("numpy", m.nbytes, median_time(lambda: m.sum(axis), r), copy_gbs)
+        if torch is not None:
+            pm = torch.from_numpy(m)
+            bandwidth_row("torch", m.nbytes, median_time(lambda: pm.sum(axis), r), copy_gbs)
+    og = lambda: tm.softmax(-1).realize()
+    og()
+    t = {"onegrad": median_time(og, r)}
+    if torch is not None:
+        pm = torch.from_numpy(m)
+        t["torch"] = median_time(lambda: torch.softmax(pm, -1), r)
+        err = np.abs(tm.softmax(-1).numpy() - torch.softmax(pm, -1).numpy()).max()
+    else:
+        err = float("nan")
+    report(f"softmax(4096x4096, -1) float32 (max |onegrad - torch| {err:.2e})", None, t)
 
 
 def cnn_params(rng):
@@ -136,13 +190,20 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--steps", type=int, default=5)
-    ap.add_argument("--only", choices=["sgemm", "conv", "cnn"])
+    ap.add_argument("--only", choices=["sgemm", "memory", "conv", "cnn"])
+    ap.add_argument("--torch-threads", type=int, default=os.cpu_count())
     args = ap.parse_args()
     rng = np.random.default_rng(0)
+    if torch is not None:
+        torch.set_num_threads(args.torch_threads)
     print(f"# {time.strftime('%Y-%m-%d %H:%M')}  numpy {np.__version__}  torch {torch.__version__ if torch else 'absent'}"
-          f"  cores {os.cpu_count()}  torch threads 1  NOOPT={os.environ.get('NOOPT', '0')}")
+          f"  cores {os.cpu_count()}  torch threads {args.torch_threads}  NOOPT={os.environ.get('NOOPT', '0')}"
+          f"  CPU_THREADS={os.environ.get('CPU_THREADS', '(cores)')}")
     if args.only in (None, "sgemm"):
         sgemm(rng, args.repeat)
+        sgemm(rng, args.repeat, 2048)
+    if args.only in (None, "memory"):
+        memory_bound(rng, args.repeat)
     if args.only in (None, "conv"):
         conv(rng, args.repeat)
     if args.only in (None, "cnn"):

@@ -182,6 +182,69 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   return opts;
 }
 
+std::optional<int64_t> kernel_iterations(const UOpRef& sink) {
+  int64_t n = 1;
+  for (const UOpRef& r : kernel_axes(sink)) {
+    std::optional<int64_t> b = const_bound(r);
+    if (!b) return std::nullopt;
+    n *= *b;
+  }
+  return n;
+}
+
+std::vector<Opt> thread_opts(const UOpRef& optimized, int threads) {
+  std::optional<int64_t> iterations = kernel_iterations(optimized);
+  if (threads < 2 || !iterations || *iterations < kMinThreadIterations) return {};
+  std::vector<UOpRef> axes = kernel_axes(optimized);
+  for (size_t a = 0; a < axes.size(); a++) {
+    if (axis_type(axes[a]) != AxisType::LOOP) continue;
+    // More parts than threads still balance (the pool hands out indices as threads free up).
+    for (int64_t parts : {int64_t(threads), 2 * int64_t(threads), 3 * int64_t(threads), 4 * int64_t(threads)}) {
+      if (*const_bound(axes[a]) % parts != 0) continue;
+      Opt o = Opt::split(int64_t(a), parts, AxisType::THREAD);
+      try {
+        apply_opt(optimized, o);
+        return {o};
+      } catch (const OptError&) {
+        break;  // a store that does not depend on this axis: try the next one
+      }
+    }
+  }
+  return {};
+}
+
+std::vector<Opt> default_kernel_opts(const UOpRef& sink, int threads) {
+  std::optional<int64_t> iterations = kernel_iterations(sink);
+  if (iterations && *iterations < kMinOptIterations) return {};
+  std::vector<Opt> opts = hand_coded_opts(sink);
+  for (const Opt& o : thread_opts(apply_opts(sink, opts), threads)) opts.push_back(o);
+  return opts;
+}
+
+namespace {
+
+// A THREAD split of a random LOOP axis by a random divisor, appended to `opts` when legal.
+void random_thread_split(UOpRef& k, std::mt19937_64& rng, std::vector<Opt>& opts) {
+  std::vector<UOpRef> axes = kernel_axes(k);
+  std::vector<std::pair<int64_t, int64_t>> choices;  // (axis, parts)
+  for (size_t a = 0; a < axes.size(); a++) {
+    if (axis_type(axes[a]) != AxisType::LOOP || !const_bound(axes[a])) continue;
+    for (int64_t d = 2; d <= std::min<int64_t>(*const_bound(axes[a]), 8); d++)
+      if (*const_bound(axes[a]) % d == 0) choices.push_back({int64_t(a), d});
+  }
+  if (choices.empty()) return;
+  auto [axis, parts] = choices[rng() % choices.size()];
+  Opt o = Opt::split(axis, parts, AxisType::THREAD);
+  try {
+    k = apply_opt(k, o);
+    opts.push_back(o);
+  } catch (const OptError&) {
+    // a store that does not depend on the axis: no threads for this kernel
+  }
+}
+
+}  // namespace
+
 std::vector<Opt> random_opts(const UOpRef& sink, uint64_t seed, int max_opts) {
   std::mt19937_64 rng(seed);
   std::vector<Opt> opts;
@@ -215,6 +278,7 @@ std::vector<Opt> random_opts(const UOpRef& sink, uint64_t seed, int max_opts) {
       // an illegal draw (an UPCAST of an UPCAST axis, too large an expansion, ...): draw again
     }
   }
+  if (rng() % 3 == 0) random_thread_split(k, rng, opts);
   return opts;
 }
 

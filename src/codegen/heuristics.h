@@ -1,6 +1,7 @@
 // Hand-coded opts (spec: Kernel Optimizations, "hand-coded heuristics"): the opts a kernel gets by
 // default, chosen from its loads' index math. docs/kernel_opts.md has the rules and the numbers.
 #pragma once
+#include <optional>
 #include <vector>
 
 #include "codegen/opt.h"
@@ -9,8 +10,25 @@ namespace onegrad {
 
 std::vector<Opt> hand_coded_opts(const UOpRef& sink);
 
+// Threads (spec: AxisType THREAD), apart from the register blocking above:
+// How many times the kernel's innermost body runs (the product of its axes' bounds); nullopt when
+// a bound is symbolic.
+std::optional<int64_t> kernel_iterations(const UOpRef& sink);
+// Below this many iterations a kernel gets no opts: the launch, not the loop, is its cost.
+inline constexpr int64_t kMinOptIterations = 512;
+// From this many iterations on a kernel is split over the CPU's threads.
+inline constexpr int64_t kMinThreadIterations = int64_t(1) << 18;
+// The THREAD split of a kernel (after its other opts) for `threads` threads: the outermost output
+// axis whose bound `threads` (or 2, 3, 4 times it) divides, and whose stores all depend on it,
+// split into that many THREAD parts. Empty below kMinThreadIterations or for one thread.
+std::vector<Opt> thread_opts(const UOpRef& optimized, int threads);
+// What the engine gives a kernel by default: nothing below kMinOptIterations, else hand_coded_opts
+// followed by thread_opts.
+std::vector<Opt> default_kernel_opts(const UOpRef& sink, int threads);
+
 // A random legal sequence of up to `max_opts` opts for the kernel (SPLIT into UPCAST, UNROLL, LOOP
-// or REDUCE by a divisor of the axis, SWAP of two axes of one kind, PADTO by 2..8), drawn from `seed`: the
+// or REDUCE by a divisor of the axis, SWAP of two axes of one kind, PADTO by 2..8; a third of the
+// sequences end in a SPLIT of a LOOP axis into THREAD parts), drawn from `seed`: the
 // property test and the OPT_RANDOM=seed setting use it to check opts never change results.
 std::vector<Opt> random_opts(const UOpRef& sink, uint64_t seed, int max_opts = 3);
 

@@ -36,8 +36,31 @@ void check_split_target(const UOpRef& sink, const Opt& opt, AxisType from) {
     case AxisType::REDUCE:
       if (from != AxisType::REDUCE) fail("a REDUCE sub-axis splits a REDUCE axis, not " + from_name);
       return;
-    case AxisType::THREAD: fail("the CPU backend has no thread pool yet, so no THREAD axes");
+    case AxisType::THREAD:
+      if (from != AxisType::LOOP && from != AxisType::GLOBAL) fail("THREAD splits a GLOBAL or LOOP axis, not " + from_name);
+      return;
     default: fail("the CPU backend has no " + std::string(axis_type_name(opt.target)) + " axes (no workgroups, local memory or warps)");
+  }
+}
+
+// spec: AxisType THREAD. The CPU runs a THREAD axis as calls of the kernel on its thread pool, one
+// per index, all at once: a kernel has at most one such axis, and every store to memory must
+// depend on it, or two threads would write the same element (a race).
+void check_thread_split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt) {
+  auto fail = [&](const std::string& why) { throw OptError(where(sink, opt) + ": " + why); };
+  for (size_t i = 0; i < axes.size(); i++)
+    if (axis_type(axes[i]) == AxisType::THREAD)
+      fail("the kernel already has a THREAD axis (axis " + std::to_string(i) + "); at most one per kernel");
+  const UOp* r = axes[size_t(opt.axis)].get();
+  for (const UOp* u : sink->toposort()) {
+    if (u->op != Ops::STORE || u->src[0]->op != Ops::INDEX) continue;
+    const UOp* base = u->src[0]->src[0].get();
+    while (base->op == Ops::AFTER) base = base->src[0].get();
+    if (base->op != Ops::PARAM) continue;  // a register of the kernel: each thread has its own
+    std::vector<const UOp*> reach = u->src[0]->toposort();
+    if (std::find(reach.begin(), reach.end(), r) == reach.end())
+      fail("the store to buffer " + std::to_string(base->arg.get<ParamArg>().slot) + " does not depend on axis " +
+           std::to_string(opt.axis) + ": its threads would race, writing the same elements");
   }
 }
 
@@ -93,6 +116,9 @@ UOpRef split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt
   if (k < 2 || *n % k != 0)
     throw OptError(where(sink, opt) + ": the factor " + std::to_string(k) + " must be at least 2 and divide the axis's bound " + std::to_string(*n));
   check_split_target(sink, opt, axis_type(r));
+  if (opt.target == AxisType::THREAD) check_thread_split(sink, axes, opt);
+  // A THREAD part is always the outer one: each thread gets a contiguous block of the axis.
+  bool top = opt.top || opt.target == AxisType::THREAD;
   if (opt.target == AxisType::UPCAST || opt.target == AxisType::UNROLL) {
     int64_t e = expansion(axes) * k;
     if (e > kMaxExpansion)
@@ -111,7 +137,7 @@ UOpRef split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt
     }
     at = order.size();
     if (whole) order.push_back(new_part);
-    else if (opt.top) order.insert(order.end(), {new_part, old_part});
+    else if (top) order.insert(order.end(), {new_part, old_part});
     else order.insert(order.end(), {old_part, new_part});
   }
   std::vector<UOpRef> fresh = make_ranges(order);
@@ -128,10 +154,10 @@ UOpRef split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt
       map.loops[axes[i].get()] = {fresh[at]};
       continue;
     }
-    const UOpRef& outer_part = fresh[opt.top ? at + 1 : at];
-    const UOpRef& new_sub = fresh[opt.top ? at : at + 1];
+    const UOpRef& outer_part = fresh[top ? at + 1 : at];
+    const UOpRef& new_sub = fresh[top ? at : at + 1];
     // non-top: r = old * k + new; top: r = new * (n / k) + old
-    map.value[axes[i].get()] = opt.top ? UOp::alu(Ops::ADD, {UOp::alu(Ops::MUL, {new_sub, UOp::index(*n / k)}), outer_part})
+    map.value[axes[i].get()] = top ? UOp::alu(Ops::ADD, {UOp::alu(Ops::MUL, {new_sub, UOp::index(*n / k)}), outer_part})
                                        : UOp::alu(Ops::ADD, {UOp::alu(Ops::MUL, {outer_part, UOp::index(k)}), new_sub});
     map.loops[axes[i].get()] = {fresh[at], fresh[at + 1]};
   }

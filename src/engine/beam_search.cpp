@@ -19,6 +19,7 @@
 #include "runtime/content_hash.h"
 #include "runtime/program_cache.h"
 #include "runtime/scratch_dir.h"
+#include "runtime/thread_pool.h"
 #include "uop/settings.h"
 #include "uop/substitute.h"
 #include "uop/text.h"
@@ -244,7 +245,11 @@ std::vector<Opt> kernel_opts(const UOpRef& ast, RuntimeDevice& device) {
     return default_opts(ast);
   }
   if (opt_actions(ast).empty()) return default_opts(ast);  // nothing to choose (no axes): no timing
-  return beam_search(ast, device, width, &default_opt_cache_db()).opts;
+  // the search times kernels as they run on one thread; the split over the CPU's threads comes after,
+  // as for the heuristics' opts (unless the search chose a THREAD split itself)
+  std::vector<Opt> opts = beam_search(ast, device, width, &default_opt_cache_db()).opts;
+  for (const Opt& o : thread_opts(apply_opts(ast, opts), cpu_threads())) opts.push_back(o);
+  return opts;
 }
 
 BeamCounters beam_counters() { return {searches.load(), replays.load(), timed_total.load()}; }

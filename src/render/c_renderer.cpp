@@ -61,6 +61,7 @@ class Writer {
       case Ops::CONST: expr_[u] = c_render::literal(u->const_value(), u->dtype); return;
       case Ops::RANGE: {
         std::string r = "r" + std::to_string(u->arg.get<RangeArg>().id);
+        if (u->arg.get<RangeArg>().type == AxisType::THREAD) return thread_range(u, r);
         line("for (int64_t " + r + " = 0; " + r + " < " + ref(u->src[0]) + "; " + r + "++) {");
         depth_++;
         loop_accumulators_.emplace_back();
@@ -72,6 +73,7 @@ class Writer {
         depth_++;
         return;
       case Ops::END: case Ops::ENDIF:
+        if (closes_thread_range(*u)) return;
         if (u->op == Ops::END && !loop_accumulators_.empty()) {
           several_accumulators_in_a_loop_ |= loop_accumulators_.back().size() > 1;
           loop_accumulators_.pop_back();
@@ -108,15 +110,16 @@ class Writer {
   // -O2's cost model refuses: even `b0[i] = b1[i] * 2` stayed scalar. As parameters the promise
   // holds, and elementwise loops get AVX2 vectors.
   std::string source(const std::string& name) const {
-    std::string kernel = name + "_kernel", params, args;
+    std::string kernel = name + "_kernel", params, args, thread = threaded_ ? ", int64_t thread" : "";
     for (const auto& [param, arg] : buffer_params_) {
       params += param + ", ";
       args += arg + ", ";
     }
     return "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n" + prelude_.text() +
            (several_accumulators_in_a_loop_ ? kNoLoopVectorize : "") + "__attribute__((noinline)) static void " +
-           kernel + "(" + params + "const int64_t* vars) {\n" + body_ + "}\n" + "void " + name +
-           "(void** bufs, const int64_t* vars) {\n  " + kernel + "(" + args + "vars);\n}\n";
+           kernel + "(" + params + "const int64_t* vars" + thread + ") {\n" + body_ + "}\n" + "void " + name +
+           "(void** bufs, const int64_t* vars" + thread + ") {\n  " + kernel + "(" + args + "vars" +
+           (threaded_ ? ", thread" : "") + ");\n}\n";
   }
 
   // GCC 12.2's loop vectorizer miscompiles some loops that update several accumulators (with
@@ -199,6 +202,18 @@ class Writer {
   bool through_memory(const UOp& index) const {
     const UOp* reg = register_buffer(index);
     return vector_lanes(index) > 1 && !(reg && vector_registers_.count(reg));
+  }
+
+  // spec: AxisType THREAD. The THREAD axis is no loop: the runtime calls the kernel once per index
+  // (runtime/thread_pool.h) and passes it as the entry's `thread` argument.
+  void thread_range(const UOp* u, const std::string& r) {
+    threaded_ = true;
+    line("const int64_t " + r + " = thread;");
+    expr_[u] = r;
+  }
+  static bool closes_thread_range(const UOp& u) {
+    return u.op == Ops::END && u.src.size() == 2 && u.src[1]->op == Ops::RANGE &&
+           u.src[1]->arg.get<RangeArg>().type == AxisType::THREAD;
   }
 
   void param(const UOp* u) {
@@ -287,6 +302,7 @@ class Writer {
   std::unordered_set<const UOp*> vector_registers_;  // REG buffers written as one vector variable
   std::vector<std::unordered_set<const UOp*>> loop_accumulators_;  // per open loop, the REG buffers it stores to
   bool several_accumulators_in_a_loop_ = false;
+  bool threaded_ = false;  // the kernel has a THREAD axis: the entry takes `thread`
 };
 
 }  // namespace

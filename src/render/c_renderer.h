@@ -2,6 +2,7 @@
 // backend, one entry point with the runtime's calling convention (docs/runtime.md):
 //
 //   void NAME(void** bufs, const int64_t* vars);
+//   void NAME(void** bufs, const int64_t* vars, int64_t thread);   (a kernel with a THREAD axis)
 //
 // Buffer parameter k is `T* restrict bk = (T*)bufs[k];`, variable k is `vars[k]`. Every dtype of
 // the table is supported (float16 as _Float16, bfloat16 stored as uint16_t and computed in float),

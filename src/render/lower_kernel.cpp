@@ -5,6 +5,7 @@
 #include "codegen/expand.h"
 #include "codegen/heuristics.h"
 #include "codegen/isel.h"
+#include "codegen/kernel_axes.h"
 #include "codegen/linearize.h"
 #include "codegen/reduce_to_acc.h"
 #include "codegen/simplify_kernel.h"
@@ -12,6 +13,7 @@
 #include "codegen/vectorize.h"
 #include "render/c_renderer.h"
 #include "render/kernel_name.h"
+#include "runtime/thread_pool.h"
 #include "uop/errors.h"
 #include "uop/settings.h"
 
@@ -26,17 +28,31 @@ void count_params(const UOpRef& sink, ProgramSpec& spec) {
   }
 }
 
+namespace {
+
+// The bound of the kernel's THREAD axis, 0 without one: how many calls a launch makes.
+int64_t thread_parts(const UOpRef& sink) {
+  for (const UOpRef& r : kernel_axes(sink))
+    if (axis_type(r) == AxisType::THREAD) return const_bound(r).value_or(0);
+  return 0;
+}
+
+// The default opts split kernels into cpu_threads() THREAD parts.
+std::string threads_settings_key() { return ",CPU_THREADS=" + std::to_string(cpu_threads()); }
+
+}  // namespace
+
 std::string lowering_settings_key() {
   return "CPU_LIBM=" + std::to_string(setting("CPU_LIBM", 0)) + ",CPU_DECOMPOSE_ALL=" +
          std::to_string(setting("CPU_DECOMPOSE_ALL", 0)) + ",NOOPT=" + std::to_string(setting("NOOPT", 0)) +
          ",OPT_RANDOM=" + std::to_string(setting("OPT_RANDOM", 0)) + ",BEAM=" + std::to_string(setting("BEAM", 0)) +
-         ",VECTORIZE=" + std::to_string(setting("VECTORIZE", 1));
+         ",VECTORIZE=" + std::to_string(setting("VECTORIZE", 1)) + threads_settings_key();
 }
 
 std::vector<Opt> default_opts(const UOpRef& sink) {
   if (setting("NOOPT", 0) != 0) return {};
   if (int64_t seed = setting("OPT_RANDOM", 0); seed != 0) return random_opts(sink, uint64_t(seed) ^ sink->hash());
-  return hand_coded_opts(sink);
+  return default_kernel_opts(sink, cpu_threads());
 }
 
 LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name, const std::vector<Opt>& opts) {
@@ -55,6 +71,7 @@ LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name, const st
   k.lowered = lower_reduces(k.simplified);
   k.linear = linearize(k.lowered);
   k.spec.source = render_c(k.linear, k.spec.name);
+  k.spec.threads = int(thread_parts(k.optimized));
   return k;
 }
 

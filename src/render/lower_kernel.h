@@ -23,21 +23,23 @@ struct LoweredKernel {
   UOpRef simplified;  // the kernel after simplify_kernel and select_instructions (kernel form)
   UOpRef lowered;     // after lower_reduces: no REDUCE left
   UOpRef linear;      // the LINEAR
-  ProgramSpec spec;   // {name, C source, num_buffers, num_vars}
+  ProgramSpec spec;   // {name, C source, num_buffers, num_vars, threads}
 };
 
 // Lower one kernel (a SINK in kernel form, docs/kernel-form.md). `name` is the entry symbol; empty
 // picks kernel_name(sink). num_buffers and num_vars count the kernel's PARAM slots (highest slot
 // + 1), taken before simplification, so a buffer whose every use folded away still has its slot.
 // The settings that change what lower_kernel makes of a kernel (CPU_LIBM, CPU_DECOMPOSE_ALL:
-// render/c_renderer.h; NOOPT, OPT_RANDOM: default_opts; BEAM: engine/beam_search.h), as text: caches of lowered kernels keyed by AST include it.
+// render/c_renderer.h; NOOPT, OPT_RANDOM, CPU_THREADS: default_opts; BEAM: engine/beam_search.h; VECTORIZE:
+// codegen/vectorize.h), as text: caches of lowered kernels keyed by AST include it.
 std::string lowering_settings_key();
 
 // `opts` are applied first (OptError when one does not apply); the engine passes default_opts.
 LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name = "", const std::vector<Opt>& opts = {});
 
 // The opts the engine gives a kernel: none with NOOPT=1; with OPT_RANDOM=seed a random legal
-// sequence (a fuzzing aid: results must not change); otherwise hand_coded_opts.
+// sequence (a fuzzing aid: results must not change); otherwise default_kernel_opts for
+// cpu_threads() threads (hand_coded_opts, then a THREAD split of a large kernel).
 std::vector<Opt> default_opts(const UOpRef& sink);
 
 // The launch counts of a kernel: its highest buffer PARAM slot + 1 and highest variable slot + 1.

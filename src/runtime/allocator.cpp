@@ -5,6 +5,7 @@
 #include <string>
 
 #include "uop/errors.h"
+#include "uop/settings.h"
 
 namespace onegrad {
 
@@ -40,12 +41,45 @@ void* HostAllocator::raw_alloc(size_t nbytes) {
     throw DeviceError("cannot allocate " + std::to_string(nbytes) + " bytes of host memory");
   size_t rounded = (nbytes + kAlignment - 1) / kAlignment * kAlignment;
   if (rounded == 0) rounded = kAlignment;
+  bool large = rounded >= kReuseMin;
+  if (large) {
+    std::lock_guard lock(reuse_mu_);
+    if (auto it = kept_.find(rounded); it != kept_.end()) {
+      void* p = it->second;
+      kept_.erase(it);
+      kept_bytes_ -= rounded;
+      return p;
+    }
+  }
   void* p = std::aligned_alloc(kAlignment, rounded);
   if (p == nullptr)
     throw DeviceError("out of host memory allocating " + std::to_string(nbytes) + " bytes");
+  if (large) {
+    std::lock_guard lock(reuse_mu_);
+    large_[p] = rounded;
+  }
   return p;
 }
 
-void HostAllocator::raw_free(void* ptr, size_t) { std::free(ptr); }
+void HostAllocator::raw_free(void* ptr, size_t) {
+  if (ptr == nullptr) return;
+  {
+    std::lock_guard lock(reuse_mu_);
+    if (auto it = large_.find(ptr); it != large_.end()) {
+      size_t limit = size_t(std::max<int64_t>(0, setting("CPU_ALLOC_REUSE_MB", 1024))) << 20;
+      if (kept_bytes_ + it->second <= limit) {
+        kept_.emplace(it->second, ptr);
+        kept_bytes_ += it->second;
+        return;
+      }
+      large_.erase(it);
+    }
+  }
+  std::free(ptr);
+}
+
+HostAllocator::~HostAllocator() {
+  for (auto& [size, p] : kept_) std::free(p);
+}
 
 }  // namespace onegrad

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/cpu_compiler.h"
+#include "runtime/thread_pool.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -16,6 +17,7 @@ namespace onegrad {
 namespace {
 
 using KernelFn = void (*)(void**, const int64_t*);
+using ThreadedKernelFn = void (*)(void**, const int64_t*, int64_t);
 
 // A dlopen'ed kernel. The handle is closed with the program: the memory cache keeps programs alive
 // as long as anyone may launch them.
@@ -26,7 +28,12 @@ class CpuProgram final : public Program {
   ~CpuProgram() override { dlclose(handle_); }
 
  protected:
-  void launch(void** bufs, const int64_t* vars) const override { fn_(bufs, vars); }
+  void launch(void** bufs, const int64_t* vars) const override {
+    if (threads() == 0) return fn_(bufs, vars);
+    // the symbol was looked up as a KernelFn; a threaded kernel's entry takes the thread index too
+    auto threaded = reinterpret_cast<ThreadedKernelFn>(reinterpret_cast<void*>(fn_));
+    cpu_thread_pool().run(threads(), [&](int64_t t) { threaded(bufs, vars, t); });
+  }
 
  private:
   void* handle_;

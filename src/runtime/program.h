@@ -4,6 +4,9 @@
 // Calling convention (docs/runtime.md): the renderer emits, for each kernel NAME,
 //   void NAME(void** bufs, const int64_t* vars);
 // bufs holds the buffers' storage in parameter order, vars the symbolic variables' values in order.
+// A kernel with a THREAD axis takes the thread's index in it instead of looping over it,
+//   void NAME(void** bufs, const int64_t* vars, int64_t thread);
+// and is launched once per index, on the CPU's thread pool (runtime/thread_pool.h).
 #pragma once
 #include <cstdint>
 #include <span>
@@ -19,6 +22,9 @@ struct ProgramSpec {
   std::string source;  // the backend's source text
   int num_buffers = 0;
   int num_vars = 0;
+  // The bound of the kernel's THREAD axis: the entry takes a thread index and is called once for
+  // each of 0..threads-1. 0: no THREAD axis, one call of the two-argument entry.
+  int threads = 0;
 };
 
 class Program {
@@ -31,6 +37,7 @@ class Program {
   const std::string& device() const { return device_; }
   int num_buffers() const { return num_buffers_; }
   int num_vars() const { return num_vars_; }
+  int threads() const { return threads_; }
 
   // Throws DeviceError unless `bufs` and `vars` fit this program: the counts it declares, no null
   // buffer, every buffer on this program's device. Launching with the wrong arguments would read
@@ -49,6 +56,7 @@ class Program {
   std::string device_;
   int num_buffers_;
   int num_vars_;
+  int threads_;
 };
 
 // True if `name` is a C identifier (letters, digits, '_'; not starting with a digit).

@@ -24,9 +24,11 @@ fs::path ProgramCache::object_path(const RuntimeDevice& device, const ProgramSpe
 std::shared_ptr<Program> ProgramCache::get(RuntimeDevice& device, const ProgramSpec& spec, std::string_view key) {
   if (!is_c_identifier(spec.name))
     throw DeviceError("program entry name '" + spec.name + "' is not a C identifier");
-  if (spec.num_buffers < 0 || spec.num_vars < 0)
-    throw DeviceError("program '" + spec.name + "' declares a negative number of buffers or variables");
-  std::string memory_key = device.name() + '\0' + spec.name + '\0' + std::string(key);
+  if (spec.num_buffers < 0 || spec.num_vars < 0 || spec.threads < 0)
+    throw DeviceError("program '" + spec.name + "' declares a negative number of buffers, variables or threads");
+  // The number of threads is a property of the loaded Program (how many calls a launch makes), so
+  // it is part of the memory key whatever key the caller gives; the object on disk is the same.
+  std::string memory_key = device.name() + '\0' + spec.name + '\0' + std::string(key) + '\0' + std::to_string(spec.threads);
   bool built = false;
   std::shared_ptr<Program> program = loaded_.get(memory_key, [&] { return load_or_compile(device, spec, key); }, &built);
   if (!built) ++memory_hits_;
@@ -54,9 +56,10 @@ std::shared_ptr<Program> ProgramCache::load_or_compile(RuntimeDevice& device, co
 
 std::string spec_key(const RuntimeDevice& device, const ProgramSpec& spec) {
   // The launch arity is part of the key: two kernels can render to the same source while one of
-  // them keeps a slot for a buffer whose every use folded away.
+  // them keeps a slot for a buffer whose every use folded away. So is the number of threads: it
+  // decides how many calls a launch makes.
   return program_key(spec.source, device.compiler()) + "-b" + std::to_string(spec.num_buffers) + "-v" +
-         std::to_string(spec.num_vars);
+         std::to_string(spec.num_vars) + "-t" + std::to_string(spec.threads);
 }
 
 std::shared_ptr<Program> ProgramCache::get(RuntimeDevice& device, const ProgramSpec& spec) {

@@ -74,6 +74,25 @@ inline constexpr const char* kColumnSum = R"(
 %sink = SINK void (%e)
 )";
 
+// out[i] = a[i] inside a second loop r1 that nothing uses: the STORE still runs in r1 (and r1
+// cannot be a THREAD axis: every thread would write the same elements)
+inline constexpr const char* kStoreInUnusedLoop = R"(
+%c2 = CONST index 2
+%c4 = CONST index 4
+%s4 = STACK index (%c4)
+%out = PARAM ptr<float32, GLOBAL> (%s4) {slot=0}
+%a = PARAM ptr<float32, GLOBAL> (%s4) {slot=1}
+%r0 = RANGE index (%c4) {id=0, LOOP}
+%r1 = RANGE index (%c2) {id=1, LOOP}
+%ap = INDEX ptr<float32, GLOBAL> (%a, %r0)
+%x = LOAD float32 (%ap)
+%op = INDEX ptr<float32, GLOBAL> (%out, %r0)
+%st = STORE void (%op, %x)
+%e1 = END void (%st, %r1)
+%e0 = END void (%e1, %r0)
+%sink = SINK void (%e0)
+)";
+
 // out[i, j] = sum_k a[i, k] * b[k, j]: a 3x4 @ 4x5 matmul
 inline constexpr const char* kMatmul = R"(
 %c3 = CONST index 3

@@ -45,24 +45,6 @@ constexpr const char* kTwoOutputs = R"(
 %sink = SINK void (%e0, %e1)
 )";
 
-// out[i] = a[i] inside a second loop r1 that nothing uses: the STORE still runs in r1
-constexpr const char* kStoreInUnusedLoop = R"(
-%c2 = CONST index 2
-%c4 = CONST index 4
-%s4 = STACK index (%c4)
-%out = PARAM ptr<float32, GLOBAL> (%s4) {slot=0}
-%a = PARAM ptr<float32, GLOBAL> (%s4) {slot=1}
-%r0 = RANGE index (%c4) {id=0, LOOP}
-%r1 = RANGE index (%c2) {id=1, LOOP}
-%ap = INDEX ptr<float32, GLOBAL> (%a, %r0)
-%x = LOAD float32 (%ap)
-%op = INDEX ptr<float32, GLOBAL> (%out, %r0)
-%st = STORE void (%op, %x)
-%e1 = END void (%st, %r1)
-%e0 = END void (%e1, %r0)
-%sink = SINK void (%e0)
-)";
-
 // out[i] = sum_k x[k] for i < 4: the sum does not depend on i, so its loop runs once, before r0
 constexpr const char* kReduceOutsideLoop = R"(
 %c4 = CONST index 4
@@ -132,7 +114,7 @@ TEST(CodegenLinearize, TwoStoresInOneLoopShareIt) {
 // A side effect runs in exactly the loops its ENDs say, even when nothing in it uses them; the
 // load it stores does not depend on r1 and is hoisted out.
 TEST(CodegenLinearize, StoreStaysInItsLoops) {
-  EXPECT_EQ(listing(kStoreInUnusedLoop), R"(
+  EXPECT_EQ(listing(kernels::kStoreInUnusedLoop), R"(
 %0 = PARAM ptr<float32, GLOBAL> (4,) {slot=0}
 %1 = PARAM ptr<float32, GLOBAL> (4,) {slot=1}
 %2 = CONST index 4

@@ -67,7 +67,6 @@ TEST(CodegenOpt, IllegalOptsRaiseOptError) {
   expect_opt_error(k, Opt::split(2, 3, AxisType::UNROLL), "the factor 3 must be at least 2 and divide the axis's bound 4");
   expect_opt_error(k, Opt::split(2, 2, AxisType::UPCAST), "UPCAST splits a GLOBAL, LOCAL or LOOP axis, not REDUCE");
   expect_opt_error(k, Opt::split(0, 3, AxisType::UNROLL), "UNROLL splits a REDUCE or GROUP_REDUCE axis, not LOOP");
-  expect_opt_error(k, Opt::split(0, 3, AxisType::THREAD), "no thread pool yet");
   expect_opt_error(k, Opt::split(0, 3, AxisType::LOCAL), "the CPU backend has no LOCAL axes");
   expect_opt_error(k, Opt::swap(0, 2), "a reduce axis can only be swapped with another reduce axis");
   expect_opt_error(k, Opt::swap(1, 1), "cannot be swapped with itself");
@@ -160,4 +159,69 @@ TEST(CodegenOpt, IllegalPadtoRaisesOptError) {
   UOpRef r1 = kernel_axes(rows)[1];
   Substitution s{{r1.get(), UOp::range(UOp::variable("n", 1, 8), 1, AxisType::REDUCE)}};
   expect_opt_error(substitute(rows, s), Opt::padto(1, 3), "axis 1 has a symbolic bound");
+}
+
+// spec: AxisType THREAD. The THREAD part is the outer one, whatever `top` says.
+TEST(CodegenOpt, ThreadSplitIsTheOuterPart) {
+  EXPECT_EQ(kernel_shape(apply_opt(matmul(), Opt::split(1, 5, AxisType::THREAD))), "L3 t5 R4");
+  UOpRef k = apply_opt(parse_graph(kernels::kElementwise), Opt::split(1, 2, AxisType::THREAD));
+  EXPECT_EQ(kernel_shape(k), "L4 t2 L4");
+  EXPECT_EQ(kernel_shape(apply_opt(k, Opt::split(2, 4, AxisType::UPCAST))), "L4 t2 u4");
+}
+
+TEST(CodegenOpt, IllegalThreadSplitsRaiseOptError) {
+  UOpRef k = matmul();
+  expect_opt_error(k, Opt::split(2, 2, AxisType::THREAD), "THREAD splits a GLOBAL or LOOP axis, not REDUCE");
+  expect_opt_error(k, Opt::split(0, 2, AxisType::THREAD), "the factor 2 must be at least 2 and divide the axis's bound 3");
+  UOpRef threaded = apply_opt(k, Opt::split(0, 3, AxisType::THREAD));
+  expect_opt_error(threaded, Opt::split(1, 5, AxisType::THREAD), "the kernel already has a THREAD axis (axis 0); at most one per kernel");
+  expect_opt_error(threaded, Opt::split(0, 3, AxisType::UPCAST), "UPCAST splits a GLOBAL, LOCAL or LOOP axis, not THREAD");
+  expect_opt_error(parse_graph(kernels::kStoreInUnusedLoop), Opt::split(1, 2, AxisType::THREAD),
+                   "the store to buffer 0 does not depend on axis 1: its threads would race, writing the same elements");
+  EXPECT_NO_THROW(apply_opt(parse_graph(kernels::kStoreInUnusedLoop), Opt::split(0, 2, AxisType::THREAD)));
+}
+
+TEST(CodegenOpt, ThreadOptsSplitLargeKernelsOnly) {
+  UOpRef small = matmul();  // 60 iterations
+  EXPECT_EQ(kernel_iterations(small), 60);
+  EXPECT_TRUE(default_kernel_opts(small, 4).empty());
+  EXPECT_TRUE(thread_opts(small, 4).empty());
+  // 64 x 64 x 64 = 2^18 iterations: the outermost output axis is split over the threads
+  UOpRef big = parse_graph(R"(
+%c64 = CONST index 64
+%c4096 = CONST index 4096
+%s64 = STACK index (%c64)
+%s4096 = STACK index (%c4096)
+%out = PARAM ptr<float32, GLOBAL> (%s4096) {slot=0}
+%a = PARAM ptr<float32, GLOBAL> (%s4096) {slot=1}
+%b = PARAM ptr<float32, GLOBAL> (%s4096) {slot=2}
+%r0 = RANGE index (%c64) {id=0, LOOP}
+%r1 = RANGE index (%c64) {id=1, LOOP}
+%r2 = RANGE index (%c64) {id=2, REDUCE}
+%ar = MUL index (%r0, %c64)
+%ai = ADD index (%ar, %r2)
+%aa = INDEX ptr<float32, GLOBAL> (%a, %ai)
+%x = LOAD float32 (%aa)
+%br = MUL index (%r2, %c64)
+%bi = ADD index (%br, %r1)
+%ba = INDEX ptr<float32, GLOBAL> (%b, %bi)
+%y = LOAD float32 (%ba)
+%p = MUL float32 (%x, %y)
+%acc = REDUCE float32 (%p, %r2) {ADD, axes=[]}
+%oi = ADD index (%ar, %r1)
+%oa = INDEX ptr<float32, GLOBAL> (%out, %oi)
+%st = STORE void (%oa, %acc)
+%e1 = END void (%st, %r1)
+%e0 = END void (%e1, %r0)
+%sink = SINK void (%e0)
+)");
+  EXPECT_EQ(kernel_iterations(big), 1 << 18);
+  EXPECT_EQ(thread_opts(big, 4), std::vector<Opt>{Opt::split(0, 4, AxisType::THREAD)});
+  EXPECT_EQ(thread_opts(big, 3), std::vector<Opt>{}) << "64 is no multiple of 3, 6, 9 or 12";
+  EXPECT_TRUE(thread_opts(big, 1).empty());
+  std::vector<Opt> opts = default_kernel_opts(big, 2);
+  ASSERT_FALSE(opts.empty());
+  EXPECT_EQ(opts.back().target, AxisType::THREAD) << opts_text(opts);
+  EXPECT_EQ(kernel_shape(apply_opts(big, opts)).substr(0, 2), "t2") << opts_text(opts);
+  EXPECT_EQ(std::vector<Opt>(opts.begin(), opts.end() - 1), hand_coded_opts(big));
 }

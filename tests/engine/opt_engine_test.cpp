@@ -8,7 +8,9 @@
 #include <functional>
 #include <random>
 
+#include "engine/kernel_inspect.h"
 #include "engine/realize_graph.h"
+#include "render/lower_kernel.h"
 #include "tensor/tensor.h"
 #include "uop/settings.h"
 
@@ -178,6 +180,54 @@ TEST(OptEngine, ScatterAddWithTwoAccumulatorsPerLoop) {
     ScopedSetting random("OPT_RANDOM", seed);
     EXPECT_EQ(x.scatter_add(1, idx, src).to_vector<int32_t>(), want) << "OPT_RANDOM=" << seed;
   }
+}
+
+}  // namespace
+}  // namespace onegrad
+
+namespace onegrad {
+namespace {
+
+// Programs with kernels of at least 2^18 iterations, which the default heuristics split over the
+// CPU's threads (codegen/heuristics.h: thread_opts).
+std::vector<Case> large_cases() {
+  return {
+      {"matmul_64", [] { return std::vector<Tensor>{tf({64, 64}, 31).matmul(tf({64, 64}, 32))}; }},
+      {"elementwise", [] { return std::vector<Tensor>{(tf({512, 512}, 33) * 2.0f + tf({512, 512}, 34)).relu()}; }},
+      {"row_and_column_sums", [] { Tensor x = tf({512, 768}, 35); return std::vector<Tensor>{x.sum({1}), x.sum({0})}; }},
+      {"softmax", [] { return std::vector<Tensor>{(tf({256, 1024}, 36) * 0.25f).softmax(1)}; }},
+  };
+}
+
+TEST(OptEngine, ThreadedKernelsKeepResults) {
+  for (const Case& c : large_cases()) {
+    std::vector<std::vector<double>> want;
+    {
+      ScopedSetting noopt("NOOPT", 1);
+      want = values(c.program);
+    }
+    for (int64_t threads : {1, 2, 3, 4}) {  // CPU_THREADS is part of the kernel cache's key: each count lowers anew
+      ScopedSetting cpu("CPU_THREADS", threads);
+      expect_same(want, values(c.program), std::string(c.name) + " CPU_THREADS=" + std::to_string(threads));
+    }
+  }
+}
+
+TEST(OptEngine, LargeKernelsGetAThreadSplitSmallOnesNoOpts) {
+  ScopedSetting cpu("CPU_THREADS", 4);
+  Tensor big = tf({512, 512}, 37), small = tf({6, 6}, 38);  // 6 x 6 x 6 = 216 iterations
+  for (const ScheduledKernelView& k : schedule_kernels({(big + 1.0f).uop()})) {
+    std::vector<Opt> opts = default_opts(k.ast);
+    ASSERT_FALSE(opts.empty());
+    EXPECT_EQ(opts.back(), Opt::split(0, 4, AxisType::THREAD)) << opts_text(opts);
+    EXPECT_NE(lower_kernel(k.ast, "", opts).spec.source.find("int64_t thread)"), std::string::npos);
+  }
+  for (const ScheduledKernelView& k : schedule_kernels({small.matmul(small).uop()})) EXPECT_TRUE(default_opts(k.ast).empty());
+  // kernels lowered for one thread count are never reused under another
+  std::string four = lowering_settings_key();
+  ScopedSetting two("CPU_THREADS", 2);
+  EXPECT_NE(lowering_settings_key(), four);
+  EXPECT_NE(four.find("CPU_THREADS=4"), std::string::npos) << four;
 }
 
 }  // namespace

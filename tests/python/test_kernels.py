@@ -81,6 +81,7 @@ def test_source_is_the_kernel_in_c():
     (Opt.padto(1, 4), "PADTO(1, 4) on kernel (L32 L8 R16): the axis's bound 8 is already a multiple of 4"),
     (Opt.padto(0, 1), "the multiple 1 must be at least 2"),
     (Opt.padto(2, 40), "padding the axis's bound 16 to 40 would more than double it"),
+    (Opt.split(2, 4, "THREAD"), "THREAD splits a GLOBAL or LOOP axis, not REDUCE"),
 ])
 def test_opts_that_do_not_apply(opt, message):
     k = matmul_kernel()
@@ -97,3 +98,19 @@ def test_bad_arguments():
         onegrad.kernels(np.ones(3))
     with pytest.raises(TypeError, match="an opt must be an onegrad.Opt, not tuple"):
         matmul_kernel().optimize([("SPLIT", 1, 4, "UPCAST", False)])
+
+
+def test_thread_split_is_the_entrys_thread_argument():
+    k = matmul_kernel()
+    assert k.optimize([Opt.split(0, 4, "THREAD")]) == "t4 L8 L8 R16"
+    src = k.source([Opt.split(0, 4, "THREAD")])
+    assert f"void {k.name}(void** bufs, const int64_t* vars, int64_t thread)" in src
+    with pytest.raises(OptError) as e:
+        k.optimize([Opt.split(0, 4, "THREAD"), Opt.split(2, 2, "THREAD")])
+    assert "the kernel already has a THREAD axis (axis 0); at most one per kernel" in str(e.value)
+
+
+def test_small_kernels_get_no_opts():
+    x = Tensor(np.ones((4, 5), np.float32))
+    k, = onegrad.kernels(x @ x.T)  # 4 x 4 x 5 = 80 iterations
+    assert k.default_opts() == []

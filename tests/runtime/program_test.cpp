@@ -205,3 +205,53 @@ TEST(RuntimeProgram, BadSpecsThrow) {
 
 }  // namespace
 }  // namespace onegrad
+
+namespace onegrad {
+namespace {
+
+// A threaded entry (spec.threads = 6): out[t*4 .. t*4+3] = t for each call t.
+ProgramSpec threaded_fill(int threads) {
+  return {"fill_by_thread",
+          "#include <stdint.h>\n"
+          "void fill_by_thread(void** bufs, const int64_t* vars, int64_t thread) {\n"
+          "  float* out = bufs[0];\n"
+          "  for (int64_t i = 0; i < 4; i++) out[thread * 4 + i] = (float)thread;\n"
+          "}\n",
+          1, 0, threads};
+}
+
+TEST(RuntimeProgram, ThreadedEntryRunsOncePerThreadIndex) {
+  testing::TempDir dir;
+  ProgramCache cache(dir.path);
+  auto fill = cache.get(get_device("CPU"), threaded_fill(6));
+  EXPECT_EQ(fill->threads(), 6);
+  Buffer out("CPU", ScalarType::FLOAT32, 24);
+  std::vector<Buffer*> bufs = {&out};
+  fill->run(bufs, {});
+  std::vector<float> got(24), want;
+  out.copyout(got.data(), out.nbytes());
+  for (int t = 0; t < 6; t++) want.insert(want.end(), 4, float(t));
+  EXPECT_EQ(got, want);
+  // the number of threads is part of the key: the same source with 3 threads is another program
+  EXPECT_NE(spec_key(get_device("CPU"), threaded_fill(6)), spec_key(get_device("CPU"), threaded_fill(3)));
+  auto fill3 = cache.get(get_device("CPU"), threaded_fill(3), "same-key");
+  auto fill6 = cache.get(get_device("CPU"), threaded_fill(6), "same-key");
+  EXPECT_NE(fill3, fill6);
+  EXPECT_EQ(fill3->threads(), 3);
+  EXPECT_EQ(fill6->threads(), 6);
+}
+
+TEST(RuntimeProgram, NegativeThreadCountIsRejected) {
+  testing::TempDir dir;
+  ProgramCache cache(dir.path);
+  try {
+    cache.get(get_device("CPU"), threaded_fill(-1));
+    FAIL() << "expected DeviceError";
+  } catch (const DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("program 'fill_by_thread' declares a negative number of buffers, variables or threads"),
+              std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace onegrad

@@ -1,0 +1,235 @@
+// The interpreter against plain C++ loops: corpus programs (programs/interp_*.py) run on small
+// inputs and their outputs are compared with the same computation written directly here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "corpus.h"
+#include "tir/interpret.h"
+#include "tir/parser.h"
+
+namespace onegrad::tir {
+namespace {
+
+IRModule program(const std::string& file) {
+  for (const auto& [name, text] : testing::corpus())
+    if (name == file) return parse_script(text);
+  ADD_FAILURE() << "no corpus program " << file;
+  return {};
+}
+
+template <class T>
+ArrayRef array(std::vector<T>& v, DataType t, std::vector<int64_t> shape) {
+  return ArrayRef{v.data(), t, std::move(shape), {}, 0};
+}
+
+std::vector<float> ramp_floats(int n, float scale) {
+  std::vector<float> v(n);
+  for (int i = 0; i < n; ++i) v[i] = std::sin(static_cast<float>(i) * scale) * 3.0f;
+  return v;
+}
+
+TEST(Interpret, MatmulWithReductionInit) {
+  IRModule m = program("interp_kernels.py");
+  std::vector<float> a = ramp_floats(20, 0.7f), b = ramp_floats(15, 1.3f), c(12, 99.0f);  // init must clear the 99s
+  interpret(m, "matmul", {array(a, DataType::float_(32), {4, 5}), array(b, DataType::float_(32), {5, 3}),
+                          array(c, DataType::float_(32), {4, 3})});
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 3; ++j) {
+      float want = 0;
+      for (int k = 0; k < 5; ++k) want += a[i * 5 + k] * b[k * 3 + j];
+      EXPECT_FLOAT_EQ(c[i * 3 + j], want) << i << "," << j;
+    }
+}
+
+TEST(Interpret, ReductionInitRunsAtDomainMinimum) {
+  IRModule m = program("interp_kernels.py");
+  std::vector<int32_t> a(24), out(3, 12345);
+  for (int i = 0; i < 24; ++i) a[i] = (i * 37) % 23 - 11;
+  a[0] = 500;  // column 0 lies outside the reduction domain [2, 8): it must not win
+  interpret(m, "shifted_row_max", {array(a, DataType::int_(32), {3, 8}), array(out, DataType::int_(32), {3})});
+  for (int i = 0; i < 3; ++i) {
+    int32_t want = -1000;
+    for (int k = 2; k < 8; ++k) want = std::max(want, a[i * 8 + k]);
+    EXPECT_EQ(out[i], want) << i;
+  }
+}
+
+TEST(Interpret, WindowWithBlockPredicate) {
+  IRModule m = program("interp_kernels.py");
+  std::vector<float> x = ramp_floats(10, 0.9f), w = {0.5f, -1.0f, 2.0f}, y(10, 7.0f);
+  interpret(m, "conv1d", {array(x, DataType::float_(32), {10}), array(w, DataType::float_(32), {3}),
+                          array(y, DataType::float_(32), {10})});
+  for (int i = 0; i < 10; ++i) {
+    float want = 0;
+    for (int r = 0; r < 3; ++r)
+      if (i + r - 1 >= 0 && i + r - 1 < 10) want = want + x[i + r - 1] * w[r];
+    EXPECT_FLOAT_EQ(y[i], want) << i;
+  }
+}
+
+TEST(Interpret, BlockAllocBuffer) {
+  IRModule m = program("interp_kernels.py");
+  std::vector<int32_t> a = {1, -2, 3, -4, 5, 6}, b(1);
+  interpret(m, "scratch_sum", {array(a, DataType::int_(32), {6}), array(b, DataType::int_(32), {1})});
+  int32_t want = 0;
+  for (int32_t v : a) want += v * v;
+  EXPECT_EQ(b[0], want);
+}
+
+TEST(Interpret, TruncatingAndFlooringDivisionOnNegatives) {
+  IRModule m = program("interp_scalars.py");
+  std::vector<int32_t> a = {7, -7, 7, -7}, b = {2, 2, -2, -2}, q(16);
+  interpret(m, "divisions", {array(a, DataType::int_(32), {4}), array(b, DataType::int_(32), {4}),
+                             array(q, DataType::int_(32), {4, 4})});
+  for (int i = 0; i < 4; ++i) {
+    int32_t trunc_q = a[i] / b[i], trunc_r = a[i] % b[i];
+    int32_t floor_q = static_cast<int32_t>(std::floor(static_cast<double>(a[i]) / b[i]));
+    EXPECT_EQ(q[0 * 4 + i], trunc_q);
+    EXPECT_EQ(q[1 * 4 + i], trunc_r);
+    EXPECT_EQ(q[2 * 4 + i], floor_q);
+    EXPECT_EQ(q[3 * 4 + i], a[i] - floor_q * b[i]);
+  }
+  EXPECT_EQ(q[2 * 4 + 1], -4);  // -7 // 2 floors, -7 / 2 truncates to -3
+  EXPECT_EQ(q[3 * 4 + 1], 1);
+}
+
+TEST(Interpret, IntegerWraparoundAndCasts) {
+  IRModule m = program("interp_scalars.py");
+  std::vector<int8_t> a = {100, -100, 50, 1};
+  std::vector<uint8_t> b = {0, 100, 199, 255};
+  std::vector<int32_t> c = {200, -129, 127, 1000};
+  std::vector<int8_t> a0 = a;
+  std::vector<uint8_t> b0 = b;
+  std::vector<int32_t> c0 = c;
+  interpret(m, "wraparound", {array(a, DataType::int_(8), {4}), array(b, DataType::uint(8), {4}),
+                              array(c, DataType::int_(32), {4})});
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(a[i], static_cast<int8_t>(static_cast<uint8_t>(a0[i] * 3 + 100))) << i;
+    EXPECT_EQ(b[i], static_cast<uint8_t>(b0[i] - 200)) << i;
+    EXPECT_EQ(c[i], static_cast<int32_t>(static_cast<int8_t>(c0[i]))) << i;
+  }
+}
+
+TEST(Interpret, VectorRampsLoadAndStore) {
+  IRModule m = program("interp_scalars.py");
+  std::vector<int32_t> a(16), b(16, -1);
+  for (int i = 0; i < 16; ++i) a[i] = i * i;
+  interpret(m, "ramps", {array(a, DataType::int_(32), {16}), array(b, DataType::int_(32), {16})});
+  for (int i = 0; i < 4; ++i)
+    for (int l = 0; l < 4; ++l) EXPECT_EQ(b[i * 4 + l], a[15 - i * 4 - l] + 10 * l) << i << "," << l;
+}
+
+int64_t ret_int(const IRModule& m, const std::string& f, std::vector<Argument> args) {
+  std::optional<RuntimeValue> r = interpret(m, f, args);
+  EXPECT_TRUE(r.has_value());
+  return r ? r->int_at(0) : 0;
+}
+
+TEST(Interpret, WhileLoopWithScratchBuffer) {
+  IRModule m = program("interp_scalars.py");
+  for (int64_t n : {1, 6, 7, 27}) {
+    int64_t x = n, steps = 0;
+    while (x != 1) x = x % 2 == 0 ? x / 2 : 3 * x + 1, ++steps;
+    EXPECT_EQ(ret_int(m, "collatz_steps", {n}), steps) << n;
+  }
+}
+
+TEST(Interpret, RecursiveCalls) {
+  IRModule m = program("interp_scalars.py");
+  int64_t f = 1;
+  for (int64_t n = 1; n <= 10; ++n) {
+    f *= n;
+    EXPECT_EQ(ret_int(m, "fact", {n}), f);
+  }
+  int64_t fib[16] = {0, 1};
+  for (int n = 2; n < 16; ++n) fib[n] = fib[n - 1] + fib[n - 2];
+  for (int64_t n = 0; n < 16; ++n) EXPECT_EQ(ret_int(m, "fib", {n}), fib[n]);
+  // 13! overflows int32: the product wraps like C's two's complement arithmetic.
+  EXPECT_EQ(ret_int(m, "fact", {int64_t{13}}), static_cast<int32_t>(static_cast<uint32_t>(479001600u) * 13u));
+}
+
+TEST(Interpret, ModuleCallPassesBufferByHandle) {
+  IRModule m = program("module.py");
+  std::vector<float> a(32);
+  std::vector<int32_t> b(1);
+  for (int i = 0; i < 32; ++i) a[i] = static_cast<float>(i) * 0.5f;
+  interpret(m, "main", {array(a, DataType::float_(32), {32}), array(b, DataType::int_(32), {1})});
+  for (int i = 0; i < 32; ++i) EXPECT_FLOAT_EQ(a[i], static_cast<float>(i) * 0.5f + (i >= 16 ? 1.0f : 0.0f));
+  EXPECT_EQ(b[0], 120);
+}
+
+TEST(Interpret, ShortCircuitAndLazyIfThenElse) {
+  IRModule m = program("interp_scalars.py");
+  std::vector<int32_t> a = {5, -3, 0, 9};
+  for (int64_t i = 0; i < 4; ++i)
+    EXPECT_EQ(ret_int(m, "lazy", {array(a, DataType::int_(32), {4}), i}), a[i]) << i;
+  // i = 10 would read out of bounds if `and` or if_then_else evaluated their other operand.
+  EXPECT_EQ(ret_int(m, "lazy", {array(a, DataType::int_(32), {4}), int64_t{10}}), -2);
+}
+
+TEST(InterpretErrors, AssertCarriesMessageAndLine) {
+  IRModule m = program("interp_scalars.py");
+  EXPECT_EQ(ret_int(m, "checked", {int64_t{4}}), 5);
+  try {
+    interpret(m, "checked", {int64_t{-1}});
+    FAIL() << "expected TirAssertionError";
+  } catch (const TirAssertionError& e) {
+    EXPECT_EQ(e.message, "n must be non-negative");
+    EXPECT_EQ(e.line, 54);
+    EXPECT_STREQ(e.what(), "line 54: assertion failed: n must be non-negative");
+  }
+}
+
+TEST(InterpretErrors, IntegerDivisionByZero) {
+  IRModule m = program("interp_scalars.py");
+  EXPECT_EQ(ret_int(m, "divide", {int64_t{-7}, int64_t{2}}), -4);
+  try {
+    interpret(m, "divide", {int64_t{7}, int64_t{0}});
+    FAIL() << "expected TirDivisionByZero";
+  } catch (const TirDivisionByZero& e) {
+    EXPECT_EQ(e.line, 59);
+    EXPECT_NE(std::string(e.what()).find("FloorDiv: integer division by zero (7 / 0, int32)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(InterpretErrors, OutOfBoundsNamesBufferAndIndex) {
+  IRModule m = program("interp_scalars.py");
+  std::vector<int32_t> a(4);
+  interpret(m, "oob", {array(a, DataType::int_(32), {4}), int64_t{3}});
+  EXPECT_EQ(a[3], 1);
+  try {
+    interpret(m, "oob", {array(a, DataType::int_(32), {4}), int64_t{4}});
+    FAIL() << "expected TirIndexError";
+  } catch (const TirIndexError& e) {
+    EXPECT_EQ(e.buffer, "A");
+    EXPECT_STREQ(e.what(), "line 70: index (4,) is out of bounds of buffer A with shape (4,)");
+  }
+}
+
+TEST(InterpretErrors, UnknownFunctionAndWrongArguments) {
+  IRModule m = program("interp_scalars.py");
+  EXPECT_THROW(
+      {
+        try {
+          interpret(m, "nope", {});
+        } catch (const TirRuntimeError& e) {
+          EXPECT_NE(std::string(e.what()).find("the module has no function nope"), std::string::npos);
+          throw;
+        }
+      },
+      TirRuntimeError);
+  std::vector<int32_t> a(8);
+  try {
+    interpret(m, "oob", {array(a, DataType::int_(32), {8}), int64_t{0}});
+    FAIL() << "expected TirRuntimeError";
+  } catch (const TirRuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("dimension 0 of buffer A is 8 but the declaration requires 4"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace onegrad::tir

@@ -78,6 +78,9 @@ bool compare(ExprKind k, T a, T b) {
 
 RuntimeValue apply_binary(ExprKind kind, const RuntimeValue& a, const RuntimeValue& b, int line) {
   const DataType t = a.dtype;
+  if (a.dtype != b.dtype)  // the type checker rejects this; unchecked programs get an error, not a crash
+    throw TirRuntimeError(std::string(expr_kind_name(kind)) + ": operands have different dtypes " + a.dtype.name() +
+                              " and " + b.dtype.name(), line);
   if (is_cmp_op(kind)) {
     RuntimeValue r{DataType::bool_(a.lanes()), {}, {}};
     for (int i = 0; i < a.lanes(); ++i) {

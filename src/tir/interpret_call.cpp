@@ -14,6 +14,8 @@ namespace {
 // Deep enough for the recursive programs TIR is written with, shallow enough that the C++ stack
 // (several frames per TIR call) cannot overflow.
 constexpr int kMaxCallDepth = 2000;
+// The interpreter runs small test inputs; a larger allocation is a bug in the program.
+constexpr int64_t kMaxAllocationBytes = int64_t{1} << 32;
 
 struct UnaryMath {
   std::string_view op;
@@ -135,6 +137,7 @@ RuntimeValue Interpreter::eval_builtin(const CallNode& c) {
   if (op == "tir.popcount" || op == "tir.clz") {
     arity(1);
     RuntimeValue a = eval(c.args[0]);
+    if (a.dtype.is_float()) throw TirRuntimeError(op + " of " + a.dtype.name() + ": integers only", line);
     const int bits = a.dtype.bits;
     for (int64_t& x : a.ints) {
       uint64_t u = static_cast<uint64_t>(x) & (bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
@@ -143,20 +146,28 @@ RuntimeValue Interpreter::eval_builtin(const CallNode& c) {
     return a;
   }
   if (op.rfind("tir.bitwise_", 0) == 0 || op == "tir.shift_left" || op == "tir.shift_right") {
+    arity(op == "tir.bitwise_not" ? 1 : 2);
     RuntimeValue a = eval(c.args.at(0));
     RuntimeValue b = op == "tir.bitwise_not" ? a : eval(c.args.at(1));
+    if (a.dtype.is_float() || b.dtype.is_float() || (b.lanes() != 1 && b.lanes() != a.lanes()))
+      throw TirRuntimeError(op + " of " + a.dtype.name() + " and " + b.dtype.name() + ": integers of matching lanes only",
+                            line);
     for (int i = 0; i < a.lanes(); ++i) a.ints[i] = bit_lane(op, a.ints[i], b.ints[b.lanes() == 1 ? 0 : i], a.dtype);
     return a;
   }
   throw TirRuntimeError("the interpreter does not implement builtin " + op, line);
 }
 
-ArrayRef Interpreter::allocate(DataType dtype, const std::vector<int64_t>& shape) {
+ArrayRef Interpreter::allocate(DataType dtype, const std::vector<int64_t>& shape, int line) {
   int64_t n = 1;
   for (int64_t e : shape) {
-    if (e < 0) throw TirRuntimeError("allocation with negative extent " + std::to_string(e), 0);
+    if (e < 0 || (e > 0 && n > kMaxAllocationBytes / e))
+      throw TirRuntimeError("allocation of " + dtype.name() + " with extent " + std::to_string(e) +
+                                " is negative or larger than the interpreter allows", line);
     n *= e;
   }
+  if (n * element_bytes(dtype) > kMaxAllocationBytes)
+    throw TirRuntimeError("allocation of " + std::to_string(n) + " " + dtype.name() + " elements is larger than the interpreter allows", line);
   auto mem = std::make_unique<char[]>(static_cast<size_t>(std::max<int64_t>(n, 1) * element_bytes(dtype)));
   ArrayRef a{mem.get(), dtype, shape, {}, 0};
   std::fill_n(mem.get(), std::max<int64_t>(n, 1) * element_bytes(dtype), 0);
@@ -179,7 +190,8 @@ ArrayRef Interpreter::array_of(const Buffer& buffer, int line) {
   // A buffer declared over a data pointer (DeclBuffer, T.Buffer(data=...)): its own shape,
   // strides and elem_offset over the memory the pointer points to.
   auto data = frame.vars.find(buffer->data.get());
-  if (data == frame.vars.end()) throw TirRuntimeError("buffer " + buffer->name + " is not bound to memory", line);
+  if (data == frame.vars.end() || data->second.dtype.is_float())
+    throw TirRuntimeError("buffer " + buffer->name + " is not bound to memory", line);
   ArrayRef a{reinterpret_cast<void*>(static_cast<uintptr_t>(data->second.ints[0])), buffer->dtype, {}, {}, 0};
   for (const PrimExpr& e : buffer->shape) a.shape.push_back(eval_int(e));
   for (const PrimExpr& e : buffer->strides) a.strides.push_back(eval_int(e));
@@ -187,7 +199,8 @@ ArrayRef Interpreter::array_of(const Buffer& buffer, int line) {
   return a;
 }
 
-void Interpreter::bind_or_check(const PrimExpr& declared, int64_t actual, const std::string& what, int line) {
+void Interpreter::bind_or_check(const PrimExpr& declared, int64_t actual, const std::string& what, bool check,
+                                int line) {
   if (!declared) return;
   if (const auto* v = declared->as<VarNode>()) {
     auto& vars = frames_.back().vars;
@@ -196,13 +209,14 @@ void Interpreter::bind_or_check(const PrimExpr& declared, int64_t actual, const 
       return;
     }
   }
+  if (!check) return;
   int64_t expected = eval_int(declared);
   if (expected != actual)
     throw TirRuntimeError(what + " is " + std::to_string(actual) + " but the declaration requires " +
                               std::to_string(expected), line);
 }
 
-void Interpreter::match_buffer(const Buffer& buffer, const ArrayRef& array, int line) {
+void Interpreter::match_buffer(const Buffer& buffer, const ArrayRef& array, bool check_layout, int line) {
   const std::string& name = buffer->name;
   if (array.shape.size() != buffer->shape.size())
     throw TirRuntimeError("buffer " + name + " has " + std::to_string(buffer->shape.size()) + " dimensions, the array " +
@@ -211,11 +225,11 @@ void Interpreter::match_buffer(const Buffer& buffer, const ArrayRef& array, int 
                                                            array.dtype.code == buffer->dtype.code))
     throw TirRuntimeError("buffer " + name + " holds " + buffer->dtype.name() + ", the array " + array.dtype.name(), line);
   for (size_t k = 0; k < array.shape.size(); ++k)
-    bind_or_check(buffer->shape[k], array.shape[k], "dimension " + std::to_string(k) + " of buffer " + name, line);
+    bind_or_check(buffer->shape[k], array.shape[k], "dimension " + std::to_string(k) + " of buffer " + name, true, line);
   std::vector<int64_t> strides = array.strides.empty() ? compact_strides(array.shape) : array.strides;
   for (size_t k = 0; k < buffer->strides.size() && k < strides.size(); ++k)
-    bind_or_check(buffer->strides[k], strides[k], "stride " + std::to_string(k) + " of buffer " + name, line);
-  bind_or_check(buffer->elem_offset, array.elem_offset, "elem_offset of buffer " + name, line);
+    bind_or_check(buffer->strides[k], strides[k], "stride " + std::to_string(k) + " of buffer " + name, check_layout, line);
+  bind_or_check(buffer->elem_offset, array.elem_offset, "elem_offset of buffer " + name, check_layout, line);
   frames_.back().vars[buffer->data.get()] =
       RuntimeValue::of_int(DataType::handle(), static_cast<int64_t>(reinterpret_cast<uintptr_t>(array.data)));
 }
@@ -243,7 +257,7 @@ std::optional<RuntimeValue> Interpreter::call(const PrimFuncNode& f, const std::
           RuntimeValue::of_int(DataType::handle(), static_cast<int64_t>(reinterpret_cast<uintptr_t>(array->data)));
       arrays_.emplace(reinterpret_cast<uintptr_t>(array->data), *array);
       if (b) {
-        match_buffer(b, *array, f.loc.line);
+        match_buffer(b, *array, true, f.loc.line);
         frames_.back().buffers[b.get()] = *array;
       }
     } else if (const auto* i64 = std::get_if<int64_t>(&args[i])) {

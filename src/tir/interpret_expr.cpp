@@ -26,6 +26,9 @@ RuntimeValue Interpreter::eval(const PrimExpr& e) {
       const auto* s = e->as<SelectNode>();
       RuntimeValue c = eval(s->condition), t = eval(s->true_value), f = eval(s->false_value);
       if (c.lanes() == 1) return c.truthy() ? t : f;
+      if (t.dtype != f.dtype || t.lanes() != c.lanes())
+        throw TirRuntimeError("Select: condition " + c.dtype.name() + " and arms " + t.dtype.name() + ", " +
+                                  f.dtype.name() + " do not match", line);
       for (int i = 0; i < c.lanes(); ++i)
         if (c.truthy(i)) t.dtype.is_float() ? void(f.floats[i] = t.floats[i]) : void(f.ints[i] = t.ints[i]);
       return f;
@@ -33,6 +36,7 @@ RuntimeValue Interpreter::eval(const PrimExpr& e) {
     case ExprKind::BufferLoad: return eval_load(*e->as<BufferLoadNode>());
     case ExprKind::Ramp: {
       const auto* r = e->as<RampNode>();
+      if (r->lanes < 1) throw TirRuntimeError("Ramp with " + std::to_string(r->lanes) + " lanes", line);
       RuntimeValue base = eval(r->base), stride = eval(r->stride);
       std::vector<RuntimeValue> lanes;
       for (int i = 0; i < r->lanes; ++i)
@@ -42,6 +46,7 @@ RuntimeValue Interpreter::eval(const PrimExpr& e) {
     }
     case ExprKind::Broadcast: {
       const auto* b = e->as<BroadcastNode>();
+      if (b->lanes < 1) throw TirRuntimeError("Broadcast with " + std::to_string(b->lanes) + " lanes", line);
       return concat_lanes(std::vector<RuntimeValue>(b->lanes, eval(b->value)));
     }
     case ExprKind::Let: {
@@ -58,7 +63,7 @@ RuntimeValue Interpreter::eval(const PrimExpr& e) {
     case ExprKind::And:
     case ExprKind::Or: return eval_logical(*e->as<BinaryNode>());
     case ExprKind::Not: {
-      RuntimeValue v = eval(e->as<NotNode>()->a);
+      RuntimeValue v = cast_value(eval(e->as<NotNode>()->a), DataType::bool_());
       for (int64_t& x : v.ints) x = x == 0;
       return v;
     }
@@ -130,6 +135,7 @@ RuntimeValue Interpreter::eval_shuffle(const ShuffleNode& s) {
                                 " lanes of its vectors", s.loc.line);
     picked.push_back(all.lane(static_cast<int>(k)));
   }
+  if (picked.empty()) throw TirRuntimeError("Shuffle without indices", s.loc.line);
   return concat_lanes(picked);
 }
 
@@ -140,6 +146,9 @@ void Interpreter::exec_store(const BufferStoreNode& s) {
   auto idx = lane_indices(s.indices, lanes);
   // A vector index stores W = ||v|| / lanes consecutive value lanes at each index lane.
   const int w = v.lanes() / lanes;
+  if (w * lanes != v.lanes() || w != s.buffer->dtype.lanes)
+    throw TirRuntimeError("store of " + v.dtype.name() + " to " + std::to_string(lanes) + " index lanes of buffer " +
+                              s.buffer->name + " of " + s.buffer->dtype.name(), s.loc.line);
   for (int j = 0; j < lanes; ++j) {
     std::vector<RuntimeValue> piece;
     for (int k = 0; k < w; ++k) piece.push_back(v.lane(j * w + k));

@@ -58,11 +58,13 @@ class Interpreter {
   // Every index as a list of per-lane integer vectors (scalar indices have one lane).
   std::vector<std::vector<int64_t>> lane_indices(const std::vector<PrimExpr>& indices, int& lanes);
   // Fresh zeroed memory for `shape` of `dtype`, owned by the interpreter until `release`.
-  ArrayRef allocate(DataType dtype, const std::vector<int64_t>& shape);
+  ArrayRef allocate(DataType dtype, const std::vector<int64_t>& shape, int line);
   void release(const ArrayRef& a);
-  // Binds buffer's declaration (shape, strides, elem_offset Vars) to `array`, checking literals.
-  void match_buffer(const Buffer& buffer, const ArrayRef& array, int line);
-  void bind_or_check(const PrimExpr& declared, int64_t actual, const std::string& what, int line);
+  // Binds buffer's declaration (shape, strides, elem_offset Vars) to `array`, checking literal
+  // extents; literal strides and elem_offset are checked only when check_layout (arguments: a
+  // match_buffer region is defined by index offsetting, its layout is the spec's implementation detail).
+  void match_buffer(const Buffer& buffer, const ArrayRef& array, bool check_layout, int line);
+  void bind_or_check(const PrimExpr& declared, int64_t actual, const std::string& what, bool check, int line);
   RuntimeValue var_value(const VarNode* v, int line);
 
   const IRModule& module_;

@@ -106,6 +106,8 @@ RuntimeValue load_element(const ArrayRef& array, const std::vector<int64_t>& ind
 
 void store_element(const ArrayRef& array, const std::vector<int64_t>& index, const RuntimeValue& v, const std::string& buffer,
                    int line) {
+  if (v.lanes() != array.dtype.lanes)
+    throw TirRuntimeError("store of " + v.dtype.name() + " into buffer " + buffer + " of " + array.dtype.name(), line);
   char* p = element_address(array, index, buffer, line);
   DataType scalar = array.dtype.element();
   RuntimeValue c = cast_value(v, scalar);

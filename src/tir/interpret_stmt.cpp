@@ -52,7 +52,7 @@ void Interpreter::exec(const Stmt& s) {
       const auto* r = s->as<BufferRealizeNode>();
       std::vector<int64_t> shape;
       for (const PrimExpr& e : r->buffer->shape) shape.push_back(eval_int(e));
-      ArrayRef a = allocate(r->buffer->dtype, shape);
+      ArrayRef a = allocate(r->buffer->dtype, shape, s->loc.line);
       frame.buffers[r->buffer.get()] = a;
       exec(r->body);
       frame.buffers.erase(r->buffer.get());
@@ -110,7 +110,7 @@ void Interpreter::exec_allocate(const AllocateNode& a) {
   if (a.condition && !eval(a.condition).truthy()) return;
   std::vector<int64_t> shape;
   for (const PrimExpr& e : a.extents) shape.push_back(eval_int(e));
-  ArrayRef mem = allocate(a.dtype, shape);
+  ArrayRef mem = allocate(a.dtype, shape, a.loc.line);
   {
     ScopedVar bound(frames_.back(), a.buffer_var,
                     RuntimeValue::of_int(DataType::handle(), static_cast<int64_t>(reinterpret_cast<uintptr_t>(mem.data))));
@@ -148,7 +148,7 @@ void Interpreter::exec_block(const BlockNode& b, bool run_init) {
   for (const Buffer& buf : b.alloc_buffers) {
     std::vector<int64_t> shape;
     for (const PrimExpr& e : buf->shape) shape.push_back(eval_int(e));
-    allocated.push_back(allocate(buf->dtype, shape));
+    allocated.push_back(allocate(buf->dtype, shape, b.loc.line));
     frame.buffers[buf.get()] = allocated.back();
   }
   for (const MatchBufferRegion& m : b.match_buffers) bind_match_buffer(m, b.loc.line);
@@ -183,7 +183,7 @@ void Interpreter::bind_match_buffer(const MatchBufferRegion& m, int line) {
       view.strides.push_back(strides[k]);
     }
   }
-  match_buffer(m.buffer, view, line);
+  match_buffer(m.buffer, view, false, line);
   frames_.back().buffers[m.buffer.get()] = view;
 }
 

@@ -209,6 +209,16 @@ TEST(InterpretErrors, OutOfBoundsNamesBufferAndIndex) {
   }
 }
 
+TEST(InterpretErrors, UnboundedRecursionIsAnErrorNotACrash) {
+  IRModule m = program("interp_scalars.py");
+  try {
+    interpret(m, "fact", {int64_t{1000000}});
+    FAIL() << "expected TirRuntimeError";
+  } catch (const TirRuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("call depth exceeds"), std::string::npos) << e.what();
+  }
+}
+
 TEST(InterpretErrors, UnknownFunctionAndWrongArguments) {
   IRModule m = program("interp_scalars.py");
   EXPECT_THROW(
@@ -229,6 +239,52 @@ TEST(InterpretErrors, UnknownFunctionAndWrongArguments) {
     EXPECT_NE(std::string(e.what()).find("dimension 0 of buffer A is 8 but the declaration requires 4"), std::string::npos)
         << e.what();
   }
+}
+
+// Every function of the corpus with small buffers (at most 4096 elements, symbolic extents set
+// to 4), run on zero-filled arrays and small scalars: it finishes or raises a TirRuntimeError,
+// never anything else and never a crash.
+TEST(InterpretErrors, CorpusRunsOrRaisesTypedErrors) {
+  int ran = 0;
+  for (const auto& [file, text] : testing::corpus()) {
+    IRModule m = parse_script(text);
+    for (const auto& [name, f] : m.functions) {
+      std::vector<std::vector<int64_t>> storage;
+      std::vector<Argument> args;
+      bool runnable = true;
+      for (const Var& p : f->params) {
+        Buffer b = f->buffer_of(p);
+        if (!b) {
+          if (p->dtype.is_handle()) runnable = false;
+          else if (p->dtype.is_float()) args.emplace_back(1.5);
+          else args.emplace_back(int64_t{3});
+          continue;
+        }
+        ArrayRef a{nullptr, b->dtype, {}, {}, 0};
+        int64_t n = 1;
+        for (const PrimExpr& e : b->shape) {
+          const IntImmNode* imm = as_int_imm(e);
+          if (!imm && !e->as<VarNode>()) runnable = false;
+          a.shape.push_back(imm ? imm->value : 4);
+          n *= a.shape.back();
+        }
+        if (n > 4096) runnable = false;
+        storage.emplace_back(static_cast<size_t>(n * b->dtype.lanes + 1), 0);
+        a.data = storage.back().data();
+        args.emplace_back(a);
+      }
+      if (!runnable) continue;
+      try {
+        interpret(m, name, args);
+        ++ran;
+      } catch (const TirRuntimeError& e) {
+        EXPECT_GT(e.line, 0) << file << " " << name << ": " << e.what();
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << file << " " << name << ": untyped " << e.what();
+      }
+    }
+  }
+  EXPECT_GT(ran, 10);
 }
 
 }  // namespace

@@ -227,6 +227,9 @@ void Interpreter::match_buffer(const Buffer& buffer, const ArrayRef& array, bool
   for (size_t k = 0; k < array.shape.size(); ++k)
     bind_or_check(buffer->shape[k], array.shape[k], "dimension " + std::to_string(k) + " of buffer " + name, true, line);
   std::vector<int64_t> strides = array.strides.empty() ? compact_strides(array.shape) : array.strides;
+  // A buffer without declared strides is compact row-major: a strided array cannot stand in for it.
+  if (check_layout && buffer->strides.empty() && strides != compact_strides(array.shape))
+    throw TirRuntimeError("buffer " + name + " is compact but the array's strides are not row-major", line);
   for (size_t k = 0; k < buffer->strides.size() && k < strides.size(); ++k)
     bind_or_check(buffer->strides[k], strides[k], "stride " + std::to_string(k) + " of buffer " + name, check_layout, line);
   bind_or_check(buffer->elem_offset, array.elem_offset, "elem_offset of buffer " + name, check_layout, line);

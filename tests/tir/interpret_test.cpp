@@ -170,6 +170,117 @@ TEST(Interpret, ShortCircuitAndLazyIfThenElse) {
   EXPECT_EQ(ret_int(m, "lazy", {array(a, DataType::int_(32), {4}), int64_t{10}}), -2);
 }
 
+TEST(Interpret, MatchBufferTilesAliasTheirSource) {
+  IRModule m = program("interp_control.py");
+  std::vector<float> c(24), c0;
+  for (int k = 0; k < 24; ++k) c[k] = static_cast<float>(k) * 0.25f;
+  c0 = c;
+  interpret(m, "tiles", {array(c, DataType::float_(32), {4, 6})});
+  for (int r = 0; r < 4; ++r)
+    for (int q = 0; q < 6; ++q)
+      EXPECT_FLOAT_EQ(c[r * 6 + q], c0[r * 6 + q] * 10.0f + static_cast<float>((r / 2) * 3 + q / 2)) << r << "," << q;
+}
+
+TEST(Interpret, BreakContinueAndEarlyReturn) {
+  IRModule m = program("interp_control.py");
+  std::vector<std::vector<int32_t>> inputs = {{1, 2, -3, 4, 0, 5, 6, 7}, {3, 3, 3, 3, 3, 3, 3, 3}, {0, 9, 9, 9, 9, 9, 9, 9}};
+  for (std::vector<int32_t> a : inputs) {
+    std::vector<int32_t> s(1, 77);
+    interpret(m, "sum_until_zero", {array(a, DataType::int_(32), {8}), array(s, DataType::int_(32), {1})});
+    int32_t want = 0;
+    for (int32_t v : a) {
+      if (v == 0) break;
+      if (v < 0) continue;
+      want += v;
+    }
+    EXPECT_EQ(s[0], want);
+    int64_t first = -1;
+    for (int i = 0; i < 8 && first < 0; ++i)
+      if (a[i] < 0) first = i;
+    EXPECT_EQ(ret_int(m, "first_negative", {array(a, DataType::int_(32), {8})}), first);
+  }
+}
+
+TEST(Interpret, LetBindingsAndInt64Results) {
+  IRModule m = program("interp_control.py");
+  for (int64_t n : {0, 7, -5, 700000000}) {
+    int32_t x = static_cast<int32_t>(static_cast<uint32_t>(n) * 3u);  // int32 arithmetic wraps
+    std::optional<RuntimeValue> r = interpret(m, "lets", {n});
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->dtype, DataType::int_(64));
+    EXPECT_EQ(r->int_at(0), int64_t{x} * 1000000000 + (int64_t{x} + 1)) << n;
+  }
+}
+
+TEST(Interpret, BoolBuffersAreBytesAndFloat16Rounds) {
+  IRModule m = program("interp_control.py");
+  std::vector<uint8_t> a(8, 7);
+  std::vector<_Float16> b(8);
+  interpret(m, "masks", {array(a, DataType::bool_(), {8}), array(b, DataType::float_(16), {8})});
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(a[i], (i % 3 == 0 || i > 5) ? 1 : 0) << i;
+    EXPECT_EQ(static_cast<float>(b[i]), static_cast<float>(static_cast<_Float16>(i) / static_cast<_Float16>(3))) << i;
+  }
+}
+
+TEST(Interpret, VectorsProgram) {
+  IRModule m = program("vectors.py");
+  std::vector<float> a(64), b(64, -1.0f), v(64, -1.0f);
+  std::vector<int32_t> iv = {0, 0, 0, 0, 5, 6, 7, 8};
+  for (int i = 0; i < 64; ++i) a[i] = static_cast<float>((i * 7) % 13) - 4.0f;
+  interpret(m, "vectors", {array(a, DataType::float_(32), {64}), array(b, DataType::float_(32), {64}),
+                           array(v, DataType::float_(32, 4), {16}), array(iv, DataType::int_(32), {8})});
+  std::vector<float> want(64, -1.0f);
+  for (int i = 0; i < 64; ++i) want[i] = a[i] + 1.0f;
+  for (int i = 0; i < 4; ++i) want[i] = a[i];
+  for (int k = 0; k < 8; ++k) want[2 * k] = a[2 * k + 1] * 3.0f;
+  for (int k = 0; k < 8; ++k) want[32 + k] = a[7 - k];
+  for (int k = 0; k < 4; ++k) want[48 + k] = a[k] < a[4 + k] ? a[k] : a[4 + k];
+  for (int k = 0; k < 4; ++k) want[60 + k] = a[k];
+  for (int i = 0; i < 64; ++i) EXPECT_FLOAT_EQ(b[i], want[i]) << i;
+  for (int i = 0; i < 64; ++i) EXPECT_FLOAT_EQ(v[i], a[i]) << i;  // V[i] = A[Ramp(4i, 1, 4)]
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(iv[k], 2 * k + iv[4 + k]);
+}
+
+TEST(Interpret, AllocationScopesAndThreadLaunch) {
+  IRModule m = program("allocation.py");
+  std::vector<float> a(16), b(16, -9.0f);
+  for (int i = 0; i < 16; ++i) a[i] = 1.0f + static_cast<float>(i);
+  interpret(m, "allocation", {array(a, DataType::float_(32), {16}), array(b, DataType::float_(32), {16})});
+  for (int i = 0; i < 16; ++i) EXPECT_FLOAT_EQ(b[i], i == 3 ? a[0] : a[i]) << i;
+  a[0] = -1.0f;
+  try {
+    interpret(m, "allocation", {array(a, DataType::float_(32), {16}), array(b, DataType::float_(32), {16})});
+    FAIL() << "expected TirAssertionError";
+  } catch (const TirAssertionError& e) {
+    EXPECT_EQ(e.message, "positive");
+  }
+}
+
+TEST(Interpret, StridedArgumentsWithElementOffset) {
+  IRModule m = program("handle_match_buffer.py");
+  const int n = 5;
+  std::vector<float> a(n * 4), storage(8 + n * 4, 0.0f);
+  for (int k = 0; k < n * 4; ++k) a[k] = static_cast<float>(k % 7) - 2.5f;
+  ArrayRef b{storage.data(), DataType::float_(32), {n, 4}, {4, 1}, 8};  // B starts 8 elements in
+  interpret(m, "scale", {array(a, DataType::float_(32), {n, 4}), b, 2.0});
+  for (int k = 0; k < 8; ++k) EXPECT_EQ(storage[k], 0.0f);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < 4; ++j) {
+      float want = a[i * 4 + j] * 2.0f;
+      if (j == 0 && i >= 1 && i < n - 1) want += a[(i - 1) * 4] + a[(i + 1) * 4];
+      EXPECT_FLOAT_EQ(storage[8 + i * 4 + j], want) << i << "," << j;
+    }
+}
+
+TEST(InterpretErrors, SelectEvaluatesBothArms) {
+  IRModule m = program("interp_control.py");
+  std::vector<int32_t> a = {4, 5, 6, 7};
+  EXPECT_EQ(ret_int(m, "select_reads_both", {array(a, DataType::int_(32), {4}), int64_t{2}}), 6);
+  // Unlike if_then_else, the unchosen arm A[9] is still read.
+  EXPECT_THROW(interpret(m, "select_reads_both", {array(a, DataType::int_(32), {4}), int64_t{9}}), TirIndexError);
+}
+
 TEST(InterpretErrors, AssertCarriesMessageAndLine) {
   IRModule m = program("interp_scalars.py");
   EXPECT_EQ(ret_int(m, "checked", {int64_t{4}}), 5);
@@ -237,6 +348,14 @@ TEST(InterpretErrors, UnknownFunctionAndWrongArguments) {
     FAIL() << "expected TirRuntimeError";
   } catch (const TirRuntimeError& e) {
     EXPECT_NE(std::string(e.what()).find("dimension 0 of buffer A is 8 but the declaration requires 4"), std::string::npos)
+        << e.what();
+  }
+  ArrayRef strided{a.data(), DataType::int_(32), {4}, {2}, 0};
+  try {
+    interpret(m, "oob", {strided, int64_t{0}});
+    FAIL() << "expected TirRuntimeError";
+  } catch (const TirRuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("buffer A is compact but the array's strides are not row-major"), std::string::npos)
         << e.what();
   }
 }

@@ -11,9 +11,6 @@ namespace onegrad::tir {
 
 namespace {
 
-// Deep enough for the recursive programs TIR is written with, shallow enough that the C++ stack
-// (several frames per TIR call) cannot overflow.
-constexpr int kMaxCallDepth = 2000;
 // The interpreter runs small test inputs; a larger allocation is a bug in the program.
 constexpr int64_t kMaxAllocationBytes = int64_t{1} << 32;
 
@@ -241,16 +238,11 @@ std::optional<RuntimeValue> Interpreter::call(const PrimFuncNode& f, const std::
   if (args.size() != f.params.size())
     throw TirRuntimeError("function takes " + std::to_string(f.params.size()) + " arguments, got " +
                               std::to_string(args.size()), line);
-  if (depth_ >= kMaxCallDepth)
-    throw TirRuntimeError("call depth exceeds " + std::to_string(kMaxCallDepth) + " (unbounded recursion?)", line);
+  stack_.check(line);
   frames_.emplace_back();
-  ++depth_;
   struct PopFrame {
     Interpreter* self;
-    ~PopFrame() {
-      self->frames_.pop_back();
-      --self->depth_;
-    }
+    ~PopFrame() { self->frames_.pop_back(); }
   } pop{this};
   for (size_t i = 0; i < args.size(); ++i) {
     const Var& p = f.params[i];

@@ -12,6 +12,7 @@ RuntimeValue Interpreter::var_value(const VarNode* v, int line) {
 
 RuntimeValue Interpreter::eval(const PrimExpr& e) {
   const int line = e->loc.line;
+  stack_.check(line);
   switch (e->kind) {
     case ExprKind::Var: return var_value(static_cast<const VarNode*>(e.get()), line);
     case ExprKind::IntImm: return RuntimeValue::of_int(e->dtype, e->as<IntImmNode>()->value);

@@ -1,6 +1,7 @@
 // The interpreter's machinery, shared by interpret_expr.cpp (PrimExprs), interpret_stmt.cpp
 // (statements) and interpret_call.cpp (builtins, PrimFunc calls, argument binding).
 #pragma once
+#include <deque>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -8,6 +9,7 @@
 
 #include "tir/interpret.h"
 #include "tir/interpret_memory.h"
+#include "tir/interpret_stack.h"
 
 namespace onegrad::tir {
 
@@ -68,12 +70,13 @@ class Interpreter {
   RuntimeValue var_value(const VarNode* v, int line);
 
   const IRModule& module_;
-  std::vector<Frame> frames_;
+  // A deque: scopes hold Frame references across nested calls, which push frames.
+  std::deque<Frame> frames_;
   // Every array known by its data address (arguments and allocations), so a handle passed to
   // another PrimFunc can be matched against its buffer parameter.
   std::map<uintptr_t, ArrayRef> arrays_;
   std::map<uintptr_t, std::unique_ptr<char[]>> owned_;
-  int depth_ = 0;
+  StackGuard stack_;
 };
 
 }  // namespace onegrad::tir

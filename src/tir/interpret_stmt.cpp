@@ -16,6 +16,7 @@ struct ScopedVar {
 }  // namespace
 
 void Interpreter::exec(const Stmt& s) {
+  stack_.check(s->loc.line);
   Frame& frame = frames_.back();
   switch (s->kind) {
     case StmtKind::LetStmt: {

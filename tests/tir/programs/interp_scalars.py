@@ -44,6 +44,15 @@ class Module:
         return n * Module.fact(n - 1)
 
     @T.prim_func
+    def sum_facts(n: T.int32) -> T.int32:
+        # Calls inside a loop and a let: the callee's frame must not disturb the caller's scopes.
+        acc = T.alloc_buffer((1,), "int32")
+        for i in range(n):
+            k = i + 1
+            acc[0] = acc[0] + Module.fact(k)
+        return acc[0]
+
+    @T.prim_func
     def fib(n: T.int32) -> T.int32:
         if n < 2:
             return n

@@ -32,8 +32,15 @@ struct ArrayRef {
 // would), or an array for a parameter bound to a buffer by buffer_map.
 using Argument = std::variant<int64_t, double, ArrayRef>;
 
+struct InterpretLimits {
+  // Statements executed (loop iterations count once per body statement) before the run stops with
+  // a TirRuntimeError; 0: unlimited. Lets fuzzers run programs whose loops may never end.
+  int64_t max_statements = 0;
+};
+
 // Runs module's function `name` on `args`; the tir.ret value, or nullopt when the function ends
 // without returning. Throws TirRuntimeError (or a subclass) when the program fails.
-std::optional<RuntimeValue> interpret(const IRModule& module, const std::string& name, const std::vector<Argument>& args);
+std::optional<RuntimeValue> interpret(const IRModule& module, const std::string& name, const std::vector<Argument>& args,
+                                      InterpretLimits limits = {});
 
 }  // namespace onegrad::tir

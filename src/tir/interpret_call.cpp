@@ -180,6 +180,30 @@ void Interpreter::release(const ArrayRef& a) {
   owned_.erase(key);
 }
 
+// A view declared over a pointer must lie inside the array the pointer points to: bytes from the
+// view's first to its last element within the array's bytes.
+void Interpreter::check_view_fits(const ArrayRef& view, const std::string& name, int line) const {
+  auto known = arrays_.find(reinterpret_cast<uintptr_t>(view.data));
+  if (known == arrays_.end())
+    throw TirRuntimeError("buffer " + name + " points to memory that is not an array of this run", line);
+  const ArrayRef& mem = known->second;
+  int64_t mem_elements = 1;
+  for (int64_t e : mem.shape) mem_elements *= e;
+  const int64_t mem_bytes = (mem.elem_offset + mem_elements) * element_bytes(mem.dtype);
+  std::vector<int64_t> strides = view.strides.empty() ? compact_strides(view.shape) : view.strides;
+  int64_t first = view.elem_offset, last = view.elem_offset;
+  bool empty = false;
+  for (size_t k = 0; k < view.shape.size(); ++k) {
+    if (view.shape[k] <= 0) empty = true;
+    else if (k < strides.size()) (strides[k] < 0 ? first : last) += (view.shape[k] - 1) * strides[k];
+  }
+  if (empty) return;
+  if (view.shape.size() != strides.size() || first < 0 || (last + 1) * element_bytes(view.dtype) > mem_bytes)
+    throw TirIndexError("buffer " + name + " (elements " + std::to_string(first) + " to " + std::to_string(last) + " of " +
+                            view.dtype.name() + ") does not fit the " + std::to_string(mem_bytes) +
+                            " bytes its pointer points to", name, line);
+}
+
 ArrayRef Interpreter::array_of(const Buffer& buffer, int line) {
   Frame& frame = frames_.back();
   auto it = frame.buffers.find(buffer.get());
@@ -193,6 +217,7 @@ ArrayRef Interpreter::array_of(const Buffer& buffer, int line) {
   for (const PrimExpr& e : buffer->shape) a.shape.push_back(eval_int(e));
   for (const PrimExpr& e : buffer->strides) a.strides.push_back(eval_int(e));
   if (buffer->elem_offset) a.elem_offset = eval_int(buffer->elem_offset);
+  check_view_fits(a, buffer->name, line);
   return a;
 }
 
@@ -273,10 +298,11 @@ std::optional<RuntimeValue> Interpreter::call(const PrimFuncNode& f, const std::
   return std::nullopt;
 }
 
-std::optional<RuntimeValue> interpret(const IRModule& module, const std::string& name, const std::vector<Argument>& args) {
+std::optional<RuntimeValue> interpret(const IRModule& module, const std::string& name, const std::vector<Argument>& args,
+                                      InterpretLimits limits) {
   PrimFunc f = module.find(name);
   if (!f) throw TirRuntimeError("the module has no function " + name, 0);
-  Interpreter in(module);
+  Interpreter in(module, limits);
   return in.call(*f, args, f->loc.line);
 }
 

@@ -29,7 +29,7 @@ struct Frame {
 
 class Interpreter {
  public:
-  explicit Interpreter(const IRModule& module) : module_(module) {}
+  Interpreter(const IRModule& module, InterpretLimits limits) : module_(module), limits_(limits) {}
 
   std::optional<RuntimeValue> call(const PrimFuncNode& f, const std::vector<Argument>& args, int line);
 
@@ -62,6 +62,7 @@ class Interpreter {
   // Fresh zeroed memory for `shape` of `dtype`, owned by the interpreter until `release`.
   ArrayRef allocate(DataType dtype, const std::vector<int64_t>& shape, int line);
   void release(const ArrayRef& a);
+  void check_view_fits(const ArrayRef& view, const std::string& name, int line) const;
   // Binds buffer's declaration (shape, strides, elem_offset Vars) to `array`, checking literal
   // extents; literal strides and elem_offset are checked only when check_layout (arguments: a
   // match_buffer region is defined by index offsetting, its layout is the spec's implementation detail).
@@ -77,6 +78,8 @@ class Interpreter {
   std::map<uintptr_t, ArrayRef> arrays_;
   std::map<uintptr_t, std::unique_ptr<char[]>> owned_;
   StackGuard stack_;
+  InterpretLimits limits_;
+  int64_t statements_ = 0;
 };
 
 }  // namespace onegrad::tir

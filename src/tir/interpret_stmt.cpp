@@ -17,6 +17,9 @@ struct ScopedVar {
 
 void Interpreter::exec(const Stmt& s) {
   stack_.check(s->loc.line);
+  if (limits_.max_statements > 0 && ++statements_ > limits_.max_statements)
+    throw TirRuntimeError("the run exceeded its limit of " + std::to_string(limits_.max_statements) + " statements",
+                          s->loc.line);
   Frame& frame = frames_.back();
   switch (s->kind) {
     case StmtKind::LetStmt: {

@@ -3,11 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <iterator>
+#include <random>
 #include <cstdint>
 #include <vector>
 
 #include "corpus.h"
+#include "tir/errors.h"
 #include "tir/interpret.h"
 #include "tir/parser.h"
 
@@ -380,50 +384,99 @@ TEST(InterpretErrors, UnknownFunctionAndWrongArguments) {
   }
 }
 
-// Every function of the corpus with small buffers (at most 4096 elements, symbolic extents set
-// to 4), run on zero-filled arrays and small scalars: it finishes or raises a TirRuntimeError,
-// never anything else and never a crash.
-TEST(InterpretErrors, CorpusRunsOrRaisesTypedErrors) {
+// Zero-filled arrays for f's buffer parameters (symbolic extents set to 4) and small scalars;
+// false when f takes a bare handle, a computed extent or a buffer over 4096 elements.
+bool small_arguments(const PrimFuncNode& f, std::vector<std::vector<int64_t>>& storage, std::vector<Argument>& args) {
+  storage.reserve(f.params.size());
+  for (const Var& p : f.params) {
+    Buffer b = f.buffer_of(p);
+    if (!b) {
+      if (p->dtype.is_handle()) return false;
+      if (p->dtype.is_float()) args.emplace_back(1.5);
+      else args.emplace_back(int64_t{3});
+      continue;
+    }
+    ArrayRef a{nullptr, b->dtype, {}, {}, 0};
+    int64_t n = 1;
+    for (const PrimExpr& e : b->shape) {
+      const IntImmNode* imm = as_int_imm(e);
+      if (!imm && !e->as<VarNode>()) return false;
+      a.shape.push_back(imm ? imm->value : 4);
+      if (a.shape.back() < 0) return false;
+      n *= a.shape.back();
+      if (n > 4096) return false;
+    }
+    storage.emplace_back(static_cast<size_t>(n * b->dtype.lanes + 1), 0);
+    a.data = storage.back().data();
+    args.emplace_back(a);
+  }
+  return true;
+}
+
+// Runs every function of m that takes small arguments; only TirRuntimeError may escape. The number
+// of functions that finished.
+int run_all_or_typed_errors(const IRModule& m, const std::string& label, InterpretLimits limits = {}) {
   int ran = 0;
-  for (const auto& [file, text] : testing::corpus()) {
-    IRModule m = parse_script(text);
-    for (const auto& [name, f] : m.functions) {
-      std::vector<std::vector<int64_t>> storage;
-      std::vector<Argument> args;
-      bool runnable = true;
-      for (const Var& p : f->params) {
-        Buffer b = f->buffer_of(p);
-        if (!b) {
-          if (p->dtype.is_handle()) runnable = false;
-          else if (p->dtype.is_float()) args.emplace_back(1.5);
-          else args.emplace_back(int64_t{3});
-          continue;
-        }
-        ArrayRef a{nullptr, b->dtype, {}, {}, 0};
-        int64_t n = 1;
-        for (const PrimExpr& e : b->shape) {
-          const IntImmNode* imm = as_int_imm(e);
-          if (!imm && !e->as<VarNode>()) runnable = false;
-          a.shape.push_back(imm ? imm->value : 4);
-          n *= a.shape.back();
-        }
-        if (n > 4096) runnable = false;
-        storage.emplace_back(static_cast<size_t>(n * b->dtype.lanes + 1), 0);
-        a.data = storage.back().data();
-        args.emplace_back(a);
-      }
-      if (!runnable) continue;
-      try {
-        interpret(m, name, args);
-        ++ran;
-      } catch (const TirRuntimeError& e) {
-        EXPECT_GT(e.line, 0) << file << " " << name << ": " << e.what();
-      } catch (const std::exception& e) {
-        ADD_FAILURE() << file << " " << name << ": untyped " << e.what();
-      }
+  for (const auto& [name, f] : m.functions) {
+    std::vector<std::vector<int64_t>> storage;
+    std::vector<Argument> args;
+    if (!small_arguments(*f, storage, args)) continue;
+    try {
+      interpret(m, name, args, limits);
+      ++ran;
+    } catch (const TirRuntimeError& e) {
+      EXPECT_GE(e.line, 0) << label << " " << name << ": " << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << label << " " << name << ": untyped " << e.what();
     }
   }
+  return ran;
+}
+
+// Every function of the corpus with small buffers, run on zero-filled arrays and small scalars:
+// it finishes or raises a TirRuntimeError, never anything else and never a crash.
+TEST(InterpretErrors, CorpusRunsOrRaisesTypedErrors) {
+  int ran = 0;
+  for (const auto& [file, text] : testing::corpus()) ran += run_all_or_typed_errors(parse_script(text), file);
   EXPECT_GT(ran, 10);
+}
+
+// Corpus programs with integer literals replaced by awkward values (0, -1, huge, ...): what still
+// parses runs or raises a TirRuntimeError (out of bounds, division by zero, bad extents, the
+// statement limit for loops that became long), never a crash or another exception.
+TEST(InterpretErrors, MutatedLiteralsOnlyRaiseTypedErrors) {
+  const char* awkward[] = {"0", "-1", "1", "3", "-7", "17", "255", "65537", "2147483647", "-2147483648"};
+  std::mt19937 rng(20261125);
+  int parsed = 0, ran = 0;
+  for (const auto& [file, text] : testing::corpus()) {
+    std::vector<size_t> digits;  // starts of integer literals
+    for (size_t i = 0; i < text.size(); ++i)
+      if (std::isdigit(static_cast<unsigned char>(text[i])) &&
+          (i == 0 || (!std::isalnum(static_cast<unsigned char>(text[i - 1])) && text[i - 1] != '_' && text[i - 1] != '.')))
+        digits.push_back(i);
+    if (digits.empty()) continue;
+    for (int trial = 0; trial < 60; ++trial) {
+      std::string mutant = text;
+      for (int k = 0; k < 2; ++k) {
+        size_t at = digits[rng() % digits.size()];
+        size_t end = at;
+        while (end < mutant.size() && std::isdigit(static_cast<unsigned char>(mutant[end]))) ++end;
+        if (end < mutant.size() && (mutant[end] == '.' || mutant[end] == 'e')) continue;  // leave floats alone
+        mutant.replace(at, end - at, awkward[rng() % std::size(awkward)]);
+        break;
+      }
+      IRModule m;
+      try {
+        m = parse_script(mutant);
+      } catch (const TirSyntaxError&) {
+        continue;
+      }
+      ++parsed;
+      ran += run_all_or_typed_errors(m, file + " mutant " + std::to_string(trial), InterpretLimits{200000});
+    }
+  }
+  EXPECT_GT(parsed, 100);
+  EXPECT_GT(ran, 50);
 }
 
 }  // namespace

@@ -1,0 +1,37 @@
+// The typed run-time errors of the TIR interpreter (tir/interpret.h). Each carries the source line
+// of the construct that failed, so a user can find it in the TVMScript text.
+#pragma once
+#include <string>
+
+#include "uop/errors.h"
+
+namespace onegrad::tir {
+
+// Base of every error the interpreter raises while running a program: "line 7: <what>".
+struct TirRuntimeError : Error {
+  TirRuntimeError(const std::string& what, int line)
+      : Error("line " + std::to_string(line) + ": " + what), what_only(what), line(line) {}
+  std::string what_only;
+  int line;
+};
+
+// Div, Mod, FloorDiv or FloorMod of integers with a zero divisor (spec/README decision 7).
+struct TirDivisionByZero : TirRuntimeError {
+  using TirRuntimeError::TirRuntimeError;
+};
+
+// An AssertStmt whose condition was false; message is the assert's own text.
+struct TirAssertionError : TirRuntimeError {
+  TirAssertionError(const std::string& message, int line)
+      : TirRuntimeError("assertion failed: " + message, line), message(message) {}
+  std::string message;
+};
+
+// A BufferLoad/BufferStore outside the buffer's shape: names the buffer and the index.
+struct TirIndexError : TirRuntimeError {
+  TirIndexError(const std::string& what, std::string buffer, int line)
+      : TirRuntimeError(what, line), buffer(std::move(buffer)) {}
+  std::string buffer;
+};
+
+}  // namespace onegrad::tir

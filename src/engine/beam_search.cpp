@@ -61,7 +61,7 @@ class Search {
   BeamResult run(int64_t width) {
     // The heuristics' kernel first, whole: its time decides how much of each candidate is run.
     std::vector<Opt> hand = hand_coded_opts(ast_);
-    std::vector<Candidate> heuristic{{hand, apply_opts(ast_, hand)}}, start{{{}, ast_}};
+    std::vector<Candidate> heuristic{{hand, apply_opts(ast_, hand), nullptr}}, start{{{}, ast_, nullptr}};
     compile(heuristic);
     if (!heuristic[0].program) throw InternalError("BEAM: kernel " + name_ + " does not compile with the heuristics' opts");
     BeamResult r;
@@ -82,7 +82,7 @@ class Search {
           if (!seen.emplace(k.get(), k).second) continue;  // reached by another order of the same opts
           std::vector<Opt> opts = b.opts;
           opts.push_back(a);
-          next.push_back({std::move(opts), k});
+          next.push_back({std::move(opts), k, nullptr});
         }
       if (next.empty()) break;
       r.rounds = round;
@@ -104,7 +104,7 @@ class Search {
 
     // The final choice: the best sequence, whole, against the heuristics', each timed carefully.
     slice_ = 1;
-    std::vector<Candidate> finals{{best.opts, best.kernel}, heuristic[0]};
+    std::vector<Candidate> finals{{best.opts, best.kernel, nullptr}, heuristic[0]};
     compile(finals);  // a cache hit unless the search timed slices
     for (Candidate& c : finals)
       if (c.program) c.seconds = time(c, kNever, kMaxRuns);

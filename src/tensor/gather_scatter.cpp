@@ -51,12 +51,6 @@ std::vector<std::pair<int64_t, int64_t>> upto(const Dims& s) {
   return b;
 }
 
-// The dims of `s` without axis `dim`.
-Dims without(Dims s, int64_t dim) {
-  s.erase(s.begin() + dim);
-  return s;
-}
-
 // What the scatter family shares: the checked operands and how to place a per-(O without dim, K)
 // result into the input's shape.
 struct Scatter {

@@ -103,7 +103,9 @@ TEST(Threefry, InstructionSelectionDecomposesOnlyUint64) {
   UOpRef d = select_instructions(s, c_capabilities());
   for (const UOp* u : d->toposort()) {
     EXPECT_NE(u->op, Ops::THREEFRY);
-    if (u->op == Ops::ADD) EXPECT_EQ(u->dtype, dtypes::uint32);  // the ARX words
+    if (u->op == Ops::ADD) {
+      EXPECT_EQ(u->dtype, dtypes::uint32);  // the ARX words
+    }
   }
   EXPECT_EQ(threefry2x32_primitives(a, a)->dtype, dtypes::uint64);
   // another dtype is not Threefry-2x32 (the verifier rejects it): left for the renderer to refuse

@@ -54,7 +54,9 @@ void expect_hazards_kept(const Schedule& s, const std::vector<int>& order, int t
       for (size_t x = 0; x < a.size(); x++)
         for (size_t y = 0; y < b.size(); y++)
           if (a[x] == b[y] && (x == 0 || y == 0)) conflict = true;
-      if (conflict) EXPECT_LT(pos[i], pos[j]) << "trial " << trial << ": kernels " << i << " and " << j;
+      if (conflict) {
+        EXPECT_LT(pos[i], pos[j]) << "trial " << trial << ": kernels " << i << " and " << j;
+      }
     }
 }
 

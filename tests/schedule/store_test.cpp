@@ -32,7 +32,9 @@ TEST(RangeifyStore, PaddedTargetIsAGatedStore) {
   Schedule s = schedule_of({UOp::create(Ops::AFTER, dtypes::float32, {buffer_of(t), store})});
   ASSERT_EQ(s.kernels.size(), 1u);
   for (const UOp* u : s.kernels[0].ast->toposort())
-    if (u->op == Ops::STORE) EXPECT_EQ(u->src.size(), 3u);  // (addr, value, gate)
+    if (u->op == Ops::STORE) {
+      EXPECT_EQ(u->src.size(), 3u);  // (addr, value, gate)
+    }
 }
 
 TEST(RangeifyStore, ContiguousValueRunsFirst) {

@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <climits>
 #include <cmath>
+#include <optional>
 
 #include "tir/buffer.h"
 #include "tir/builtins.h"
@@ -48,6 +49,20 @@ int64_t floor_div(int64_t a, int64_t b) {
 }
 
 int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
+
+// A comparison of two literals of one type; nullopt for any other kind.
+template <class T>
+std::optional<bool> fold_comparison(ExprKind kind, T p, T q) {
+  switch (kind) {
+    case ExprKind::EQ: return p == q;
+    case ExprKind::NE: return p != q;
+    case ExprKind::LT: return p < q;
+    case ExprKind::LE: return p <= q;
+    case ExprKind::GE: return p >= q;
+    case ExprKind::GT: return p > q;
+    default: return std::nullopt;
+  }
+}
 
 struct OpInfo {
   const char* symbol;
@@ -167,13 +182,8 @@ PrimExpr Parser::sugar_binary(ExprKind kind, const Value& a, const Value& b, Sou
       case ExprKind::FloorMod: if (q != -1) return int_imm(wrap(floor_mod(p, q), t), t, l); break;
       case ExprKind::Min: return int_imm(std::min(p, q), t, l);
       case ExprKind::Max: return int_imm(std::max(p, q), t, l);
-      case ExprKind::EQ: return bool_imm(p == q, l);
-      case ExprKind::NE: return bool_imm(p != q, l);
-      case ExprKind::LT: return bool_imm(p < q, l);
-      case ExprKind::LE: return bool_imm(p <= q, l);
-      case ExprKind::GE: return bool_imm(p >= q, l);
-      case ExprKind::GT: return bool_imm(p > q, l);
-      default: break;
+      default:
+        if (std::optional<bool> c = fold_comparison(kind, p, q)) return bool_imm(*c, l);
     }
   }
   auto* fa = x->as<FloatImmNode>();
@@ -188,13 +198,9 @@ PrimExpr Parser::sugar_binary(ExprKind kind, const Value& a, const Value& b, Sou
       case ExprKind::Div: r = p / q; break;
       case ExprKind::Min: r = std::min(p, q); break;
       case ExprKind::Max: r = std::max(p, q); break;
-      case ExprKind::EQ: return bool_imm(p == q, l);
-      case ExprKind::NE: return bool_imm(p != q, l);
-      case ExprKind::LT: return bool_imm(p < q, l);
-      case ExprKind::LE: return bool_imm(p <= q, l);
-      case ExprKind::GE: return bool_imm(p >= q, l);
-      case ExprKind::GT: return bool_imm(p > q, l);
-      default: folded = false;
+      default:
+        if (std::optional<bool> c = fold_comparison(kind, p, q)) return bool_imm(*c, l);
+        folded = false;
     }
     if (folded) return float_literal(r, t, l);
   }

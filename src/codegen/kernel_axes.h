@@ -31,4 +31,7 @@ struct EndChain {
 EndChain peel_end_chain(const UOpRef& closed);
 UOpRef close_in_order(UOpRef body, std::vector<UOpRef> ranges);  // sorts ranges by id
 
+// The memory an INDEX addresses: its PARAM or BUFFER, past the AFTERs that only order accesses.
+const UOp* indexed_memory(const UOp& index);
+
 }  // namespace onegrad

@@ -54,8 +54,7 @@ void check_thread_split(const UOpRef& sink, const std::vector<UOpRef>& axes, con
   const UOp* r = axes[size_t(opt.axis)].get();
   for (const UOp* u : sink->toposort()) {
     if (u->op != Ops::STORE || u->src[0]->op != Ops::INDEX) continue;
-    const UOp* base = u->src[0]->src[0].get();
-    while (base->op == Ops::AFTER) base = base->src[0].get();
+    const UOp* base = indexed_memory(*u->src[0]);
     if (base->op != Ops::PARAM) continue;  // a register of the kernel: each thread has its own
     std::vector<const UOp*> reach = u->src[0]->toposort();
     if (std::find(reach.begin(), reach.end(), r) == reach.end())

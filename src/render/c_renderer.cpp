@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "codegen/kernel_axes.h"
 #include "codegen/vector_lanes.h"
 #include "render/c_support.h"
 #include "uop/errors.h"
@@ -41,8 +42,7 @@ bool in_memory(DType ptr) { return ptr.addrspace == AddrSpace::GLOBAL; }
 
 // The register buffer an INDEX addresses (through AFTERs), or nullptr.
 const UOp* register_buffer(const UOp& index) {
-  const UOp* b = index.src[0].get();
-  while (b->op == Ops::AFTER) b = b->src[0].get();
+  const UOp* b = indexed_memory(index);
   return b->op == Ops::BUFFER && b->arg.get<BufferArg>().addrspace == AddrSpace::REG ? b : nullptr;
 }
 
@@ -275,8 +275,7 @@ class Writer {
     // which register accumulators the innermost open loop updates (kNoLoopVectorize); storing a
     // constant is a reset before a reduction's loop, not an update (a softmax's row loop resets
     // both its max and its sum and must keep the loop vectorizer)
-    const UOp* base = u->src[0]->op == Ops::INDEX ? u->src[0]->src[0].get() : nullptr;
-    while (base && base->op == Ops::AFTER) base = base->src[0].get();
+    const UOp* base = u->src[0]->op == Ops::INDEX ? indexed_memory(*u->src[0]) : nullptr;
     bool update = u->src[1]->op != Ops::CONST;
     if (update && base && base->op == Ops::BUFFER && !loop_accumulators_.empty()) loop_accumulators_.back().insert(base);
     DType ptr = u->src[0]->dtype;

@@ -46,6 +46,13 @@ const UOp* register_buffer(const UOp& index) {
   return b->op == Ops::BUFFER && b->arg.get<BufferArg>().addrspace == AddrSpace::REG ? b : nullptr;
 }
 
+// A C compound literal of a vector type: `(og_f32x8){a, b, ...}`.
+std::string vector_literal(const std::string& type, const std::vector<std::string>& lanes) {
+  std::string e = "(" + type + "){";
+  for (size_t i = 0; i < lanes.size(); i++) e += (i ? ", " : "") + lanes[i];
+  return e + "}";
+}
+
 class Writer {
  public:
   explicit Writer(const UOpRef& linear) {
@@ -192,9 +199,9 @@ class Writer {
       expr_[u] = "";
       return;
     }
-    std::string e = "(" + type_of(u) + "){";
-    for (size_t i = 0; i < u->src.size(); i++) e += (i ? ", " : "") + ref(u->src[i]);
-    define(u, "vec", e + "}");
+    std::vector<std::string> lanes;
+    for (const UOpRef& s : u->src) lanes.push_back(ref(s));
+    define(u, "vec", vector_literal(type_of(u), lanes));
   }
 
   // Whether a vector access goes through memory (a global buffer, or a register buffer that is not
@@ -261,9 +268,7 @@ class Writer {
   std::string stored_value(const UOp* u) {
     int64_t k = vector_lanes(*u->src[0]);
     if (k == 1 || vector_lanes(*u->src[1]) > 1) return ref(u->src[1]);
-    std::string e = "(" + prelude_.vector(u->src[1]->dtype, k) + "){";
-    for (int64_t i = 0; i < k; i++) e += (i ? ", " : "") + ref(u->src[1]);
-    return e + "}";
+    return vector_literal(prelude_.vector(u->src[1]->dtype, k), std::vector<std::string>(size_t(k), ref(u->src[1])));
   }
 
   void vector_store(const UOp* u) {

@@ -47,6 +47,9 @@ struct DataType {
 // Parses the names name() writes, plus "bfloat16"; nullopt for anything else.
 std::optional<DataType> parse_data_type(std::string_view text);
 
+// v truncated to t's bit width, then sign- or zero-extended by t's code (spec: integers wrap around).
+int64_t wrap_int(int64_t v, DataType t);
+
 struct Type {
   enum class Kind : uint8_t { Prim, Pointer, Tuple };
   Kind kind = Kind::Prim;

@@ -6,14 +6,6 @@
 
 namespace onegrad::tir {
 
-int64_t wrap_int(int64_t v, DataType t) {
-  if (t.bits >= 64 || t.bits <= 0) return v;
-  const uint64_t mask = (uint64_t{1} << t.bits) - 1;
-  uint64_t u = static_cast<uint64_t>(v) & mask;
-  if (t.is_int() && (u >> (t.bits - 1)) != 0) u |= ~mask;  // sign-extend
-  return static_cast<int64_t>(u);
-}
-
 namespace {
 
 // Round-to-nearest-even of a float32 to its top 16 bits (bfloat16).

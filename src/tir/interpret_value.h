@@ -26,8 +26,6 @@ struct RuntimeValue {
   RuntimeValue lane(int i) const;
 };
 
-// v truncated to t's bit width, then sign- or zero-extended by t's code.
-int64_t wrap_int(int64_t v, DataType t);
 // v rounded to t's float format (float16 and bfloat16 round to nearest even).
 double round_float(double v, DataType t);
 // C's static_cast, lane by lane; the result has v's lanes and t's code and bits.

@@ -13,6 +13,7 @@
 #include "tir/linear_form.h"
 #include "tir/parser_impl.h"
 #include "tir/printer.h"
+#include "uop/const_value.h"
 
 namespace onegrad::tir {
 
@@ -34,21 +35,9 @@ const char* value_kind_name(Value::Kind k) {
   return kNames[static_cast<int>(k)];
 }
 
-// Wraps an integer to the width and signedness of t (two's complement, spec: wraparound).
-int64_t wrap(int64_t v, DataType t) {
-  if (t.bits >= 64) return v;
-  uint64_t mask = (uint64_t{1} << t.bits) - 1;
-  uint64_t u = static_cast<uint64_t>(v) & mask;
-  if (t.code == DataType::Code::Int && (u >> (t.bits - 1)) & 1) u |= ~mask;
-  return static_cast<int64_t>(u);
-}
-
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
+// Python's // and % on 64-bit operands (the caller excludes INT64_MIN // -1): uop/const_value.h's.
+int64_t floor_div(int64_t a, int64_t b) { return int64_t(onegrad::floor_div(i128(a), i128(b))); }
+int64_t floor_mod(int64_t a, int64_t b) { return int64_t(onegrad::floor_mod(i128(a), i128(b))); }
 
 // A comparison of two literals of one type; nullopt for any other kind.
 template <class T>
@@ -113,7 +102,7 @@ PrimExpr Parser::fold_cast(DataType t, const PrimExpr& e, SourceLoc l) {
   if (e->dtype == t) return e;
   if (t.is_scalar() && e->dtype.is_scalar()) {
     if (auto* imm = e->as<IntImmNode>()) {
-      if (t.is_integer()) return int_imm(t.is_bool() ? imm->value != 0 : wrap(imm->value, t), t, l);
+      if (t.is_integer()) return int_imm(t.is_bool() ? imm->value != 0 : wrap_int(imm->value, t), t, l);
       if (t.is_float()) return float_literal(static_cast<double>(imm->value), t, l);
     }
     if (auto* imm = e->as<FloatImmNode>(); imm && t.is_float()) return float_literal(imm->value, t, l);
@@ -173,13 +162,13 @@ PrimExpr Parser::sugar_binary(ExprKind kind, const Value& a, const Value& b, Sou
       fail("Divide by zero", l);
     auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
     switch (kind) {
-      case ExprKind::Add: return int_imm(wrap(static_cast<int64_t>(u(p) + u(q)), t), t, l);
-      case ExprKind::Sub: return int_imm(wrap(static_cast<int64_t>(u(p) - u(q)), t), t, l);
-      case ExprKind::Mul: return int_imm(wrap(static_cast<int64_t>(u(p) * u(q)), t), t, l);
-      case ExprKind::Div: if (!(p == INT64_MIN && q == -1)) return int_imm(wrap(p / q, t), t, l); break;
-      case ExprKind::Mod: if (q != -1) return int_imm(wrap(p % q, t), t, l); break;
-      case ExprKind::FloorDiv: if (!(p == INT64_MIN && q == -1)) return int_imm(wrap(floor_div(p, q), t), t, l); break;
-      case ExprKind::FloorMod: if (q != -1) return int_imm(wrap(floor_mod(p, q), t), t, l); break;
+      case ExprKind::Add: return int_imm(wrap_int(static_cast<int64_t>(u(p) + u(q)), t), t, l);
+      case ExprKind::Sub: return int_imm(wrap_int(static_cast<int64_t>(u(p) - u(q)), t), t, l);
+      case ExprKind::Mul: return int_imm(wrap_int(static_cast<int64_t>(u(p) * u(q)), t), t, l);
+      case ExprKind::Div: if (!(p == INT64_MIN && q == -1)) return int_imm(wrap_int(p / q, t), t, l); break;
+      case ExprKind::Mod: if (q != -1) return int_imm(wrap_int(p % q, t), t, l); break;
+      case ExprKind::FloorDiv: if (!(p == INT64_MIN && q == -1)) return int_imm(wrap_int(floor_div(p, q), t), t, l); break;
+      case ExprKind::FloorMod: if (q != -1) return int_imm(wrap_int(floor_mod(p, q), t), t, l); break;
       case ExprKind::Min: return int_imm(std::min(p, q), t, l);
       case ExprKind::Max: return int_imm(std::max(p, q), t, l);
       default:
@@ -305,7 +294,7 @@ Value Parser::unary(const std::string& op, const Value& a, SourceLoc l) {
   PrimExpr x = to_expr(a);
   if (op == "~") return Value::of_expr(make_call(x->dtype, "tir.bitwise_not", {x}, l), l);
   if (auto* imm = x->as<IntImmNode>(); imm && !x->dtype.is_bool())
-    return Value::of_expr(int_imm(wrap(static_cast<int64_t>(0 - static_cast<uint64_t>(imm->value)), x->dtype), x->dtype, l), l);
+    return Value::of_expr(int_imm(wrap_int(static_cast<int64_t>(0 - static_cast<uint64_t>(imm->value)), x->dtype), x->dtype, l), l);
   if (auto* imm = x->as<FloatImmNode>()) return Value::of_expr(float_imm(-imm->value, x->dtype, l), l);
   return Value::of_expr(make_binary(ExprKind::Sub, literal_as(Value::of_int(0, l), x->dtype), x, l), l);
 }

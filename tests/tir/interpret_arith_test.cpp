@@ -84,9 +84,12 @@ TEST(InterpretArith, CastsFollowStaticCast) {
   const double samples[] = {-129.75, -1.5, -0.25, 0.0, 0.75, 127.9, 200.5, 255.0, 70000.25, 3e9};
   for (double d : samples) {
     RuntimeValue f = RuntimeValue::of_float(DataType::float_(64), d);
-    if (d >= -2147483648.0 && d < 2147483648.0)
+    if (d >= -2147483648.0 && d < 2147483648.0) {
       EXPECT_EQ(cast_value(f, DataType::int_(32)).int_at(0), static_cast<int32_t>(d)) << d;
-    if (d > -1 && d < 256) EXPECT_EQ(cast_value(f, DataType::uint(8)).int_at(0), static_cast<uint8_t>(d)) << d;
+    }
+    if (d > -1 && d < 256) {
+      EXPECT_EQ(cast_value(f, DataType::uint(8)).int_at(0), static_cast<uint8_t>(d)) << d;
+    }
     EXPECT_EQ(cast_value(f, DataType::bool_()).int_at(0), static_cast<bool>(d)) << d;
     EXPECT_EQ(cast_value(f, DataType::float_(32)).float_at(0), static_cast<double>(static_cast<float>(d))) << d;
   }

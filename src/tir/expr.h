@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,20 @@ enum class ExprKind : uint8_t {
 const char* expr_kind_name(ExprKind k);
 inline bool is_binary_op(ExprKind k) { return k >= ExprKind::Add && k <= ExprKind::Max; }
 inline bool is_cmp_op(ExprKind k) { return k >= ExprKind::EQ && k <= ExprKind::GT; }
+// A CmpOp on two values of one C++ type (the parser's literal folding, the interpreter's lanes);
+// nullopt for a kind that is no comparison.
+template <class T>
+std::optional<bool> compare_values(ExprKind kind, T a, T b) {
+  switch (kind) {
+    case ExprKind::EQ: return a == b;
+    case ExprKind::NE: return a != b;
+    case ExprKind::LT: return a < b;
+    case ExprKind::LE: return a <= b;
+    case ExprKind::GE: return a >= b;
+    case ExprKind::GT: return a > b;
+    default: return std::nullopt;
+  }
+}
 
 struct BufferNode;
 using Buffer = std::shared_ptr<const BufferNode>;

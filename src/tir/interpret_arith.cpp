@@ -61,18 +61,9 @@ double float_lane(ExprKind k, double a, double b) {
   }
 }
 
-// Comparisons read integers mathematically: unsigned lanes as unsigned.
+// Comparisons read integers mathematically: unsigned lanes as unsigned (is_cmp_op(kind) holds).
 template <class T>
-bool compare(ExprKind k, T a, T b) {
-  switch (k) {
-    case ExprKind::EQ: return a == b;
-    case ExprKind::NE: return a != b;
-    case ExprKind::LT: return a < b;
-    case ExprKind::LE: return a <= b;
-    case ExprKind::GE: return a >= b;
-    default: return a > b;  // GT
-  }
-}
+bool compare(ExprKind k, T a, T b) { return *compare_values(k, a, b); }
 
 }  // namespace
 

@@ -39,19 +39,6 @@ const char* value_kind_name(Value::Kind k) {
 int64_t floor_div(int64_t a, int64_t b) { return int64_t(onegrad::floor_div(i128(a), i128(b))); }
 int64_t floor_mod(int64_t a, int64_t b) { return int64_t(onegrad::floor_mod(i128(a), i128(b))); }
 
-// A comparison of two literals of one type; nullopt for any other kind.
-template <class T>
-std::optional<bool> fold_comparison(ExprKind kind, T p, T q) {
-  switch (kind) {
-    case ExprKind::EQ: return p == q;
-    case ExprKind::NE: return p != q;
-    case ExprKind::LT: return p < q;
-    case ExprKind::LE: return p <= q;
-    case ExprKind::GE: return p >= q;
-    case ExprKind::GT: return p > q;
-    default: return std::nullopt;
-  }
-}
 
 struct OpInfo {
   const char* symbol;
@@ -172,7 +159,7 @@ PrimExpr Parser::sugar_binary(ExprKind kind, const Value& a, const Value& b, Sou
       case ExprKind::Min: return int_imm(std::min(p, q), t, l);
       case ExprKind::Max: return int_imm(std::max(p, q), t, l);
       default:
-        if (std::optional<bool> c = fold_comparison(kind, p, q)) return bool_imm(*c, l);
+        if (std::optional<bool> c = compare_values(kind, p, q)) return bool_imm(*c, l);
     }
   }
   auto* fa = x->as<FloatImmNode>();
@@ -188,7 +175,7 @@ PrimExpr Parser::sugar_binary(ExprKind kind, const Value& a, const Value& b, Sou
       case ExprKind::Min: r = std::min(p, q); break;
       case ExprKind::Max: r = std::max(p, q); break;
       default:
-        if (std::optional<bool> c = fold_comparison(kind, p, q)) return bool_imm(*c, l);
+        if (std::optional<bool> c = compare_values(kind, p, q)) return bool_imm(*c, l);
         folded = false;
     }
     if (folded) return float_literal(r, t, l);

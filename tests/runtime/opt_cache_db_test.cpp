@@ -77,5 +77,18 @@ TEST(OptCacheDb, AFolderInItsPlaceIsAClearError) {
   }
 }
 
+TEST(OptCacheDb, AFileWhereItsFolderShouldBeIsAClearError) {
+  TempDir dir;
+  std::ofstream(dir.path / "not-a-folder") << "x";
+  std::filesystem::path path = dir.path / "not-a-folder" / "beam.sqlite3";
+  try {
+    OptCacheDb db(path);
+    FAIL() << "made a database under a file";
+  } catch (const DeviceError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("cannot create the folder of the BEAM cache " + path.string() + ": ", 0), 0u)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace onegrad

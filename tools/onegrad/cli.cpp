@@ -18,6 +18,13 @@ commands:
       parse a UOp graph in the text form (FILE or - for stdin), verify it, print it back
   train [--epochs N] [--batch N] [--lr X] [--seed N] [--limit N] [--data DIR] [--checkpoint FILE]
       train a small CNN on Fashion-MNIST on the CPU, evaluate it and save a checkpoint
+  tir check FILE...
+      parse, type check and check the well-formedness of TVMScript files: 'FILE: ok', or every
+      problem as FILE:line:column: rule: message (exit 1)
+  tir print FILE
+      parse a TVMScript file and print it back
+  tir run FILE [--func NAME] [--interpret] [--seed N] [--var NAME=VALUE]...
+      run a TIR function on seeded random arrays and print a digest of each array afterwards
   help
       this text
 )";
@@ -38,6 +45,7 @@ int run(const Args& args, std::ostream& out, std::ostream& err) {
   if (cmd == "simplify") return run_simplify(rest, out, err);
   if (cmd == "uop") return run_uop(rest, out, err);
   if (cmd == "train") return run_train(rest, out, err);
+  if (cmd == "tir") return run_tir(rest, out, err);
   err << "onegrad: unknown command '" << cmd << "'\n\n" << kUsageText;
   return kUsage;
 }

@@ -1,0 +1,58 @@
+// onegrad tir check FILE... | tir print FILE | tir run FILE [...] (docs/tir.md "Command line").
+#include <ostream>
+
+#include "cli.h"
+#include "tir/printer.h"
+#include "tir_source.h"
+
+namespace onegrad::cli {
+
+namespace {
+
+constexpr const char* kTirUsage =
+    "usage: onegrad tir check FILE...\n"
+    "       onegrad tir print FILE\n"
+    "       onegrad tir run FILE [--func NAME] [--interpret] [--seed N] [--var NAME=VALUE]...\n";
+
+// Parse, type check and well-formedness of each file: "FILE: ok" on standard output, or every
+// finding as FILE:line:column: rule: message on standard error.
+int check(const Args& files, std::ostream& out, std::ostream& err) {
+  if (files.empty()) {
+    err << kTirUsage;
+    return kUsage;
+  }
+  int code = kOk;
+  for (const std::string& path : files) {
+    std::optional<tir::IRModule> m = load_tir("check", path, err);
+    if (m && report_tir_issues(path, *m, err)) {
+      out << path << ": ok\n";
+    } else {
+      code = kFailed;
+    }
+  }
+  return code;
+}
+
+int print(const Args& args, std::ostream& out, std::ostream& err) {
+  if (args.size() != 1) {
+    err << kTirUsage;
+    return kUsage;
+  }
+  std::optional<tir::IRModule> m = load_tir("print", args[0], err);
+  if (!m) return kFailed;
+  out << tir::print_script(*m);
+  return kOk;
+}
+
+}  // namespace
+
+int run_tir(const Args& args, std::ostream& out, std::ostream& err) {
+  Args rest(args.empty() ? args.end() : args.begin() + 1, args.end());
+  if (!args.empty() && args[0] == "check") return check(rest, out, err);
+  if (!args.empty() && args[0] == "print") return print(rest, out, err);
+  if (!args.empty() && args[0] == "run") return run_tir_function(rest, out, err);
+  err << kTirUsage;
+  return kUsage;
+}
+
+}  // namespace onegrad::cli

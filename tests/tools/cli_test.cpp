@@ -9,6 +9,7 @@
 
 #include "../nn/file_testing.h"
 #include "cli.h"
+#include "cli_testing.h"
 #include "uop/errors.h"
 #include "uop/text.h"
 
@@ -16,16 +17,8 @@ using namespace onegrad;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run(cli::Args args) {
-  std::ostringstream out, err;
-  int code = cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using Result = onegrad::testing::CliResult;
+Result run(const cli::Args& args) { return onegrad::testing::run_cli(args); }
 
 std::string temp_file(const std::string& name, const std::string& text) {
   std::string path = ::testing::TempDir() + name;

@@ -340,9 +340,9 @@ const std::unordered_map<std::string, Handler>& statement_handlers() {
       {"T.block",
        [](Parser& p, CallArgs& c) {
          p.arity(c, 0, 1);
-         if (const Value* nr = c.kw("no_realize"); nr && nr->i) p.fail("T.block(no_realize=True) is not supported", c.loc);
          Value v;
          v.kind = Value::Kind::BlockSpec;
+         if (const Value* nr = c.kw("no_realize")) v.i = p.int_of(*nr, "no_realize") != 0;  // Value::i: the flag
          v.s = c.args.empty() ? "" : p.str_of(c.args[0], "the block name");
          v.loc = c.loc;
          return v;
@@ -521,8 +521,13 @@ Value Parser::call(CallArgs& c) {
     if (auto t = parse_data_type(c.path.substr(2))) return dtype_call(*this, c, *t);
     if (const Builtin* b = builtin_by_name(c.path.substr(2))) return builtin_call(*this, c, *b);
   }
+  // TVM v0.24's names for the same constructs (tir-notes 1.1); they print as T.block, T.alloc_buffer.
+  static const std::unordered_map<std::string, std::string> v024_spellings = {
+      {"T.sblock", "T.block"}, {"T.sblock_alloc_buffer", "T.alloc_buffer"}};
+  auto spelling = v024_spellings.find(c.path);
+  const std::string& path = spelling == v024_spellings.end() ? c.path : spelling->second;
   for (auto* table : {&statement_handlers(), &expression_handlers()})
-    if (auto it = table->find(c.path); it != table->end()) return it->second(*this, c);
+    if (auto it = table->find(path); it != table->end()) return it->second(*this, c);
   if (!module_name_.empty() && c.path.rfind(module_name_ + ".", 0) == 0) {
     std::string fn = c.path.substr(module_name_.size() + 1);
     auto sig = signatures_.find(fn);

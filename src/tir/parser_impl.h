@@ -87,6 +87,7 @@ struct BlockFrame {
   std::vector<MatchBufferRegion> match_buffers;
   Stmt init;
   bool is_root = false;
+  bool no_realize = false;  // T.block(no_realize=True): a bare Block, no BlockRealize
   int depth = 0;  // the parser's scope depth directly inside the block
 };
 

@@ -392,6 +392,7 @@ Stmt Parser::with_statement() {
       case Value::Kind::BlockSpec: {
         frames_.push_back(BlockFrame{});
         frames_.back().name = v.s;
+        frames_.back().no_realize = v.i != 0;
         frames_.back().depth = scope_depth_ + 1;  // the depth of its suite
         Stmt body = nest(i + 1);
         BlockFrame f = std::move(frames_.back());
@@ -432,6 +433,12 @@ Stmt Parser::block_from_frame(BlockFrame f, Stmt body, SourceLoc l) {
   b->alloc_buffers = std::move(f.alloc_buffers);
   b->match_buffers = std::move(f.match_buffers);
   b->annotations = std::move(f.annotations);
+  // TVM's BlockFrame: a block that is not realized has no bindings to give its iter vars.
+  if (f.no_realize) {
+    if (!f.iter_values.empty()) fail("Block bindings are not allowed when `no_realize=True`", l);
+    if (f.predicate) fail("`T.where` is not allowed when `no_realize=True`", f.predicate->loc);
+    return b;
+  }
   auto r = std::make_shared<BlockRealizeNode>(l);
   r->iter_values = std::move(f.iter_values);
   r->predicate = f.predicate ? f.predicate : bool_imm(true, l);

@@ -72,7 +72,7 @@ class ScriptPrinter {
   void stmt(const Stmt& s, int indent);
   void body(const Stmt& s, int indent);
   void for_loop(const ForNode* n, int indent);
-  void block_realize(const BlockRealizeNode* n, int indent);
+  void block_realize(const BlockRealizeNode* n, int indent, bool no_realize = false);
   void allocate(const AllocateNode* n, int indent, bool as_with);
   bool with_form(const Stmt& s, int indent);
   void declare_views_over(const VarNode* data, int indent);

@@ -263,9 +263,9 @@ void ScriptPrinter::for_loop(const ForNode* n, int indent) {
   undefine(n->loop_var.get());
 }
 
-void ScriptPrinter::block_realize(const BlockRealizeNode* n, int indent) {
+void ScriptPrinter::block_realize(const BlockRealizeNode* n, int indent, bool no_realize) {
   const BlockNode& b = *n->block;
-  line(indent, "with T.block(" + quote(b.name_hint) + "):");
+  line(indent, "with T.block(" + quote(b.name_hint) + (no_realize ? ", no_realize=True" : "") + "):");
   int in = indent + 1;
   std::vector<const void*> scoped;
   // T.axis.remap when every iter var is spatial or reduce, bound to an enclosing loop var over the
@@ -449,13 +449,14 @@ void ScriptPrinter::stmt(const Stmt& s, int indent) {
       return;
     }
     case StmtKind::Block: {
-      // A Block outside a BlockRealize: print it realized with its own vars as bindings.
+      // A Block outside a BlockRealize: T.block(no_realize=True) when it has no iter vars (the
+      // parser allows no bindings there), else realized with its own vars as bindings.
       auto block = std::static_pointer_cast<const BlockNode>(s);
       BlockRealizeNode realize(s->loc);
       for (auto& iv : block->iter_vars) realize.iter_values.push_back(iv->var);
       realize.predicate = bool_imm(true);
       realize.block = block;
-      return block_realize(&realize, indent);
+      return block_realize(&realize, indent, block->iter_vars.empty());
     }
     case StmtKind::BlockRealize: return block_realize(s->as<BlockRealizeNode>(), indent);
   }

@@ -1,6 +1,7 @@
 #include "tir/random_args.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "tir/array_walk.h"
@@ -115,6 +116,11 @@ class ArgumentMaker {
     out_.values.emplace_back(name, v);
   }
 
+  static void check_fits(const std::string& name, int64_t value, DataType t) {
+    if (t.is_integer() && !t.is_bool() && wrap_int(value, t) != value)
+      throw TirArgumentError("variable " + name + " is " + t.name() + ": " + std::to_string(value) + " does not fit");
+  }
+
   void scalar_param(const Var& p) {
     const std::string& name = p->name_hint;
     if (p->dtype.is_handle())
@@ -122,6 +128,8 @@ class ArgumentMaker {
     auto given = opts_.vars.find(name);
     if (given != opts_.vars.end() && std::holds_alternative<double>(given->second) && !p->dtype.is_float())
       throw TirArgumentError("variable " + name + " is " + p->dtype.name() + ", not a float");
+    if (given != opts_.vars.end() && std::holds_alternative<int64_t>(given->second))
+      check_fits(name, std::get<int64_t>(given->second), p->dtype);
     if (p->dtype.is_bool()) assign(name, int64_t{1});
     else if (p->dtype.is_float()) assign(name, static_cast<double>(opts_.default_extent));
     else assign(name, extent_default());
@@ -135,26 +143,32 @@ class ArgumentMaker {
         throw TirArgumentError(what + " uses " + v->name_hint + ", which no argument gives a value");
       if (std::holds_alternative<double>(it->second))
         throw TirArgumentError(what + " uses " + v->name_hint + ", which is a float");
-      return std::get<int64_t>(it->second);
+      int64_t value = std::get<int64_t>(it->second);
+      check_fits(v->name_hint, value, v->dtype);
+      return value;
     }
     if (const auto* c = e->as<CastNode>()) return eval(c->value, what);
     if (const auto* b = e->as<BinaryNode>()) {
-      int64_t x = eval(b->a, what), y = eval(b->b, what);
+      // In 128 bits, so a result outside int64 is reported rather than wrapped.
+      __int128 x = eval(b->a, what), y = eval(b->b, what), r = 0;
       bool divides = b->kind == ExprKind::Div || b->kind == ExprKind::Mod || b->kind == ExprKind::FloorDiv ||
                      b->kind == ExprKind::FloorMod;
       if (divides && y == 0) throw TirArgumentError(what + " (" + print_expr(e) + ") divides by zero");
+      __int128 floor_q = divides ? x / y - ((x % y != 0) && ((x < 0) != (y < 0))) : 0;
       switch (b->kind) {
-        case ExprKind::Add: return x + y;
-        case ExprKind::Sub: return x - y;
-        case ExprKind::Mul: return x * y;
-        case ExprKind::Div: return x / y;
-        case ExprKind::Mod: return x % y;
-        case ExprKind::FloorDiv: return x / y - ((x % y != 0) && ((x < 0) != (y < 0)));
-        case ExprKind::FloorMod: return x - y * (x / y - ((x % y != 0) && ((x < 0) != (y < 0))));
-        case ExprKind::Min: return std::min(x, y);
-        case ExprKind::Max: return std::max(x, y);
-        default: break;
+        case ExprKind::Add: r = x + y; break;
+        case ExprKind::Sub: r = x - y; break;
+        case ExprKind::Mul: r = x * y; break;
+        case ExprKind::Div: r = x / y; break;
+        case ExprKind::Mod: r = x % y; break;
+        case ExprKind::FloorDiv: r = floor_q; break;
+        case ExprKind::FloorMod: r = x - y * floor_q; break;
+        case ExprKind::Min: r = std::min(x, y); break;
+        case ExprKind::Max: r = std::max(x, y); break;
+        default: throw TirArgumentError(what + " (" + print_expr(e) + ") is not arithmetic on literals and variables");
       }
+      if (r < INT64_MIN || r > INT64_MAX) throw TirArgumentError(what + " (" + print_expr(e) + ") overflows int64");
+      return static_cast<int64_t>(r);
     }
     throw TirArgumentError(what + " (" + print_expr(e) + ") is not arithmetic on literals and variables");
   }

@@ -163,6 +163,12 @@ class Module:
     @T.prim_func
     def none(A: T.Buffer((4,), "int32")):
         A[0] = 1
+
+    @T.prim_func
+    def square(a: T.handle):
+        n = T.int64()
+        A = T.match_buffer(a, (n * n,), "int8")
+        A[0] = T.int8(1)
 )");
   RandomArgumentOptions opts;
   opts.vars = {{"m", int64_t{2}}};
@@ -172,9 +178,17 @@ class Module:
   expect_argument_error(m, "sized", opts, "dimension 0 of buffer A is -3, negative");
   opts.vars = {{"k", 0.5}};
   expect_argument_error(m, "sized", opts, "variable k is int32, not a float");
-  opts.vars = {{"n", int64_t{1} << 40}};
+  opts.vars = {{"n", int64_t{2147483647}}};
   expect_argument_error(m, "sized", opts, "buffer A would take more than 4294967296 bytes");
   expect_argument_error(m, "pointer", {}, "parameter p is a handle without a buffer");
+  opts.vars = {{"n", int64_t{1} << 32}};
+  expect_argument_error(m, "sized", opts, "variable n is int32: 4294967296 does not fit");
+  opts.vars = {{"k", int64_t{1} << 31}};
+  expect_argument_error(m, "sized", opts, "variable k is int32: 2147483648 does not fit");
+  opts.vars = {{"n", int64_t{1} << 40}};
+  expect_argument_error(m, "square", opts, "dimension 0 of buffer A (n * n) overflows int64");
+  opts.vars = {{"n", int64_t{1} << 20}};  // 2^40 bytes
+  expect_argument_error(m, "square", opts, "buffer A would take more than 4294967296 bytes");
 }
 
 // ---- digest

@@ -132,6 +132,9 @@ TEST(CliTirCheck, SyntaxErrorMissingFileAndUsage) {
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err.rfind("usage: onegrad tir check FILE...\n", 0), 0u) << r.err;
   }
+  r = run({"tir", "--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind("usage: onegrad tir check FILE...\n", 0), 0u) << r.out;
 }
 
 // ---- print

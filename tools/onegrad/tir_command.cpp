@@ -51,6 +51,10 @@ int run_tir(const Args& args, std::ostream& out, std::ostream& err) {
   if (!args.empty() && args[0] == "check") return check(rest, out, err);
   if (!args.empty() && args[0] == "print") return print(rest, out, err);
   if (!args.empty() && args[0] == "run") return run_tir_function(rest, out, err);
+  if (!args.empty() && (args[0] == "help" || args[0] == "--help" || args[0] == "-h")) {
+    out << kTirUsage;
+    return kOk;
+  }
   err << kTirUsage;
   return kUsage;
 }

@@ -164,7 +164,7 @@ UOpRef asinh_(const UOpRef& x) {
 UOpRef acosh_(const UOpRef& x) {
   UOpRef t = sub(x, F(1));
   UOpRef small = log1p_(add(t, sqrt_(add(mul(F(2), t), mul(t, t)))));
-  return where(gt(x, 0x1p28), log_twice(x), small);
+  return where(lt(x, F(1)), F(NAN), where(gt(x, 0x1p28), log_twice(x), small));
 }
 UOpRef atanh_(const UOpRef& x) {
   UOpRef a = fabs_(x);

@@ -129,3 +129,38 @@ TEST(LowerOps, TypesWithoutAUOpTypeAreNotLowerable) {
         << e.what();
   }
 }
+
+// With a literal operand the simplifier folds and rewrites the lowered graph (x // 1, x % -1,
+// comparisons with constants, whole constant expressions): the results must not change.
+TEST(LowerOps, LiteralOperandsGiveTheSameResults) {
+  for (DataType t : {DataType::int_(8), DataType::int_(64), DataType::uint(64), DataType::float_(32), DataType::float_(16)}) {
+    SCOPED_TRACE(t.name());
+    std::vector<RuntimeValue> vals = interesting_values(t);
+    std::vector<ExprKind> kinds = kArith;
+    kinds.insert(kinds.end(), kCompare.begin(), kCompare.end());
+    std::vector<LaneOutput> outs;
+    std::vector<std::tuple<ExprKind, RuntimeValue, bool>> what;  // kind, literal, literal on the left
+    for (ExprKind k : kinds)
+      for (const RuntimeValue& c : vals)
+        for (bool left : {false, true}) {
+          UOpRef lit = t.is_float() ? lower_float_const(c.floats[0], t) : lower_int_const(c.ints[0], t);
+          outs.push_back({is_cmp_op(k) ? DataType::bool_() : t, [k, t, lit, left](const std::vector<UOpRef>& in) {
+                            return left ? lower_binary(k, lit, in[0], t) : lower_binary(k, in[0], lit, t);
+                          }});
+          what.emplace_back(k, c, left);
+        }
+    auto got = run_lanes({vals}, outs);
+    for (size_t o = 0; o < outs.size(); ++o)
+      for (size_t i = 0; i < vals.size(); ++i) {
+        auto [k, c, left] = what[o];
+        const RuntimeValue &a = left ? c : vals[i], &b = left ? vals[i] : c;
+        const std::string desc = std::string(expr_kind_name(k)) + "(" + show(a) + ", " + show(b) + ")";
+        if (!t.is_float() && is_division(k) && b.ints[0] == 0) {
+          EXPECT_EQ(got[o][i].ints[0], 0) << desc;
+          continue;
+        }
+        RuntimeValue want = apply_binary(k, a, b, 1);
+        EXPECT_TRUE(same_value(got[o][i], want)) << desc << ": compiled " << show(got[o][i]) << ", interpreted " << show(want);
+      }
+  }
+}

@@ -20,13 +20,9 @@ using namespace lowering;
 
 namespace {
 
-UOpRef F(double v) { return UOp::const_float(F64, v); }
-UOpRef add(const UOpRef& a, const UOpRef& b) { return alu(Ops::ADD, {a, b}); }
-UOpRef mul(const UOpRef& a, const UOpRef& b) { return alu(Ops::MUL, {a, b}); }
 UOpRef exp2_(const UOpRef& x) { return alu(Ops::EXP2, {x}); }
 UOpRef log2_(const UOpRef& x) { return alu(Ops::LOG2, {x}); }
 UOpRef sin_(const UOpRef& x) { return alu(Ops::SIN, {x}); }
-UOpRef sqrt_(const UOpRef& x) { return alu(Ops::SQRT, {x}); }
 UOpRef recip(const UOpRef& x) { return alu(Ops::RECIP, {x}); }
 UOpRef gt(const UOpRef& a, double b) { return lt(F(b), a); }
 
@@ -34,7 +30,6 @@ constexpr long double kLn2 = 0.693147180559945309417232121458176568L;
 constexpr long double kLog10Of2 = 0.301029995663981195213738894724493027L;
 constexpr double kLog2E = 1.44269504088896340735992468100189214;
 constexpr double kLog2Of10 = 3.32192809488736234787031942948939018;
-constexpr double kPi = 3.14159265358979323846264338327950288;
 
 // ---- rounding to integers (exact) ----
 UOpRef floor_(const UOpRef& x) {
@@ -74,7 +69,6 @@ UOpRef exp_base(const UOpRef& x, double log2b, long double inv, double clamp) {
   UOpRef h = trunc_(mul(n, F(0.5)));
   return mul(mul(exp2_(mul(r, F(log2b))), exp2_(h)), exp2_(sub(n, h)));
 }
-UOpRef exp_(const UOpRef& x) { return exp_base(x, kLog2E, kLn2, 800); }
 UOpRef log_(const UOpRef& x) { return mul(log2_(x), F(double(kLn2))); }
 // log(1 + x) = log(u)·x/(u - 1) with u = 1 + x rounded (the rounding error cancels: Goldberg)
 UOpRef log1p_(const UOpRef& x) {
@@ -192,6 +186,10 @@ const std::vector<std::pair<std::string_view, Unary>>& unary_table() {
       {"tir.sinh", sinh_},
       {"tir.cosh", cosh_},
       {"tir.tanh", tanh_},
+      {"tir.asin", asin_},
+      {"tir.acos", acos_},
+      {"tir.atan", atan_},
+      {"tir.erf", erf_},
       {"tir.asinh", asinh_},
       {"tir.acosh", acosh_},
       {"tir.atanh", atanh_},
@@ -210,6 +208,7 @@ const std::vector<std::pair<std::string_view, Binary>>& binary_table() {
   static const std::vector<std::pair<std::string_view, Binary>> t = {
       {"tir.pow", pow_},
       {"tir.fmod", [](const UOpRef& a, const UOpRef& b) { return lower_binary(ExprKind::Mod, a, b, DataType::float_(64)); }},
+      {"tir.atan2", atan2_},
       {"tir.hypot", hypot_},
       {"tir.copysign", copysign_},
       {"tir.nextafter", nextafter_},
@@ -217,11 +216,12 @@ const std::vector<std::pair<std::string_view, Binary>>& binary_table() {
   return t;
 }
 
-// The builtins the interpreter has and the compiled code does not, with the reason.
-const char* kNotLowerableWhy = "no float64 lowering accurate enough yet (asin, acos, atan, atan2 and erf need "
-                               "polynomial approximations the UOp dialect lacks)";
-
 }  // namespace
+
+namespace lowering {
+UOpRef exp_(const UOpRef& x) { return exp_base(x, kLog2E, kLn2, 800); }
+UOpRef sqrt_(const UOpRef& x) { return alu(Ops::SQRT, {x}); }
+}  // namespace lowering
 
 UOpRef lower_builtin(const std::string& op, const std::vector<UOpRef>& args, const std::vector<DataType>& arg_types,
                      DataType result, int line) {
@@ -254,9 +254,6 @@ UOpRef lower_builtin(const std::string& op, const std::vector<UOpRef>& args, con
       float_operands();
       return from_f64(f(to_f64(args[0]), to_f64(args[1])), out);
     }
-  static const std::string_view kMissing[] = {"tir.asin", "tir.acos", "tir.atan", "tir.atan2", "tir.erf"};
-  for (std::string_view m : kMissing)
-    if (m == op) throw TirNotLowerable(op, kNotLowerableWhy, line);
   throw TirNotLowerable(op, "not a pure builtin the compiled code knows", line);
 }
 

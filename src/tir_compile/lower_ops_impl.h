@@ -23,6 +23,9 @@ inline UOpRef not_(const UOpRef& a) { return alu(Ops::NOT, {a}); }
 inline UOpRef sub(const UOpRef& a, const UOpRef& b) { return alu(Ops::SUB, {a, b}); }
 inline UOpRef div_(const UOpRef& a, const UOpRef& b) { return alu(Ops::DIV, {a, b}); }
 inline UOpRef trunc_(const UOpRef& a) { return alu(Ops::TRUNC, {a}); }
+inline UOpRef add(const UOpRef& a, const UOpRef& b) { return alu(Ops::ADD, {a, b}); }
+inline UOpRef mul(const UOpRef& a, const UOpRef& b) { return alu(Ops::MUL, {a, b}); }
+inline UOpRef F(double v) { return UOp::const_float(F64, v); }  // a float64 literal
 
 // ---- float64 building blocks (lower_float_bits.cpp) ----
 // x widened to float64 (exact for every float and bool; ints as C converts them).
@@ -36,6 +39,15 @@ UOpRef sign_bit(const UOpRef& x);  // bool: the sign bit is set (-0.0 and -NaN i
 UOpRef fabs_(const UOpRef& x);
 UOpRef copysign_(const UOpRef& magnitude, const UOpRef& sign);
 UOpRef nextafter_(const UOpRef& x, const UOpRef& toward);
+
+// Math on float64 values shared by lower_math.cpp and lower_math_inverse.cpp.
+UOpRef exp_(const UOpRef& x);
+UOpRef sqrt_(const UOpRef& x);
+UOpRef atan_(const UOpRef& x);
+UOpRef asin_(const UOpRef& x);
+UOpRef acos_(const UOpRef& x);
+UOpRef atan2_(const UOpRef& y, const UOpRef& x);
+UOpRef erf_(const UOpRef& x);
 
 // Float Min/Max with fmin/fmax's NaN rule: a NaN operand gives the other one.
 UOpRef float_min_max(bool is_max, const UOpRef& a, const UOpRef& b);

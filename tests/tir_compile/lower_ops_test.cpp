@@ -14,10 +14,7 @@ using namespace onegrad::tir::testing;
 
 namespace {
 
-const std::vector<DataType> kTypes = {DataType::bool_(),    DataType::int_(8),   DataType::int_(16),  DataType::int_(32),
-                                      DataType::int_(64),   DataType::uint(8),   DataType::uint(16),  DataType::uint(32),
-                                      DataType::uint(64),   DataType::float_(16), {DataType::Code::BFloat, 16, 1},
-                                      DataType::float_(32), DataType::float_(64)};
+const std::vector<DataType> kTypes = lowerable_types();
 
 const std::vector<ExprKind> kArith = {ExprKind::Add, ExprKind::Sub,      ExprKind::Mul,      ExprKind::Div, ExprKind::Mod,
                                       ExprKind::FloorDiv, ExprKind::FloorMod, ExprKind::Min, ExprKind::Max};

@@ -1,8 +1,9 @@
 // Running lowered scalar ops (tir_compile/lower_ops.h) in a real kernel and comparing them with
 // the interpreter lane by lane. A kernel in kernel form (docs/kernel-form.md) loads its inputs
 // from PARAM buffers over one RANGE of lanes, computes every op under test and stores each result
-// in its own output buffer; it goes through the engine's whole lowering (lower_kernel: simplify,
-// instruction selection, render to C) and runs on the CPU.
+// in its own output buffer; it goes through the engine's whole lowering with the opts the engine would
+// give it (lower_kernel with default_opts: optimize, simplify, instruction selection, render to C)
+// and runs on the CPU.
 #pragma once
 #include <cmath>
 #include <cstring>
@@ -24,6 +25,14 @@ struct LaneOutput {
   DataType type;
   std::function<UOpRef(const std::vector<UOpRef>& inputs)> compute;
 };
+
+// Every element type the UOp dialect has (lower_ops.h, uop_dtype).
+inline std::vector<DataType> lowerable_types() {
+  return {DataType::bool_(),  DataType::int_(8),    DataType::int_(16), DataType::int_(32),
+          DataType::int_(64), DataType::uint(8),    DataType::uint(16), DataType::uint(32),
+          DataType::uint(64), DataType::float_(16), {DataType::Code::BFloat, 16, 1},
+          DataType::float_(32), DataType::float_(64)};
+}
 
 inline ConstValue to_const(const RuntimeValue& v) {
   if (v.dtype.is_float()) return ConstValue::from_float(v.floats.at(0));
@@ -61,7 +70,8 @@ inline std::vector<std::vector<RuntimeValue>> run_lanes(const std::vector<std::v
     stores.push_back(onegrad::testing::store(onegrad::testing::param(slot++, dt, n), r, value));
     bufs.push_back(onegrad::testing::zeros(dt, size_t(n)));
   }
-  LoweredKernel k = lower_kernel(onegrad::testing::sink_over(r, stores), "lanes");
+  UOpRef sink = onegrad::testing::sink_over(r, stores);
+  LoweredKernel k = lower_kernel(sink, "lanes", default_opts(sink));
   std::vector<HostBuffer*> ptrs;
   for (HostBuffer& b : bufs) ptrs.push_back(&b);
   onegrad::testing::run(k, ptrs);

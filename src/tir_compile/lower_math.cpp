@@ -49,10 +49,15 @@ UOpRef nearbyint_(const UOpRef& x) {
 }
 
 // ---- exponentials and logarithms ----
+// 2^k for an integer-valued k in [-1022, 1023] (NaN gives 1), built from its bits: no libm call
+UOpRef pow2(const UOpRef& k) {
+  UOpRef e = add(cast(k, dtypes::int64), UOp::const_int(dtypes::int64, 1023));
+  return bitcast(alu(Ops::SHL, {e, UOp::const_int(dtypes::int64, 52)}), F64);
+}
 // b^x for a base with log2(b) = log2b and log_b(2) = inv (e: ln 2; 10: log10 2): n is the integer
 // nearest x·log2(b), r = x - n·inv with inv split in a high part (32 bits, so n·hi is exact) and a
-// low part, b^x = 2^n · 2^(r·log2 b) with |r·log2 b| <= 0.5 + ε. 2^n is applied in two halves so
-// that no intermediate overflows where the result does not. |x| is clamped where b^x is inf or 0.
+// low part, b^x = 2^n · 2^(r·log2 b) with |r·log2 b| <= 0.5 + ε. 2^n is applied in two halves (each
+// in the normal range) so that no intermediate overflows where the result does not. |x| is clamped where b^x is inf or 0.
 UOpRef exp_base(const UOpRef& x, double log2b, long double inv, double clamp) {
   const double hi = [&] {
     double h = static_cast<double>(inv);
@@ -67,7 +72,7 @@ UOpRef exp_base(const UOpRef& x, double log2b, long double inv, double clamp) {
   UOpRef n = sub(add(mul(c, F(log2b)), F(0x1.8p52)), F(0x1.8p52));
   UOpRef r = sub(sub(c, mul(n, F(hi))), mul(n, F(lo)));
   UOpRef h = trunc_(mul(n, F(0.5)));
-  return mul(mul(exp2_(mul(r, F(log2b))), exp2_(h)), exp2_(sub(n, h)));
+  return mul(mul(exp2_(mul(r, F(log2b))), pow2(h)), pow2(sub(n, h)));
 }
 UOpRef log_(const UOpRef& x) { return mul(log2_(x), F(double(kLn2))); }
 // log(1 + x) = log(u)·x/(u - 1) with u = 1 + x rounded (the rounding error cancels: Goldberg)

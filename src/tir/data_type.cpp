@@ -12,6 +12,11 @@ int64_t wrap_int(int64_t v, DataType t) {
   return static_cast<int64_t>(u);
 }
 
+double int_as_double(int64_t v, DataType t) {
+  if (t.code == DataType::Code::UInt && t.bits == 64) return static_cast<double>(static_cast<uint64_t>(v));
+  return static_cast<double>(v);
+}
+
 std::string DataType::name() const {
   std::string base;
   if (is_bool()) {

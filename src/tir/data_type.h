@@ -49,6 +49,9 @@ std::optional<DataType> parse_data_type(std::string_view text);
 
 // v truncated to t's bit width, then sign- or zero-extended by t's code (spec: integers wrap around).
 int64_t wrap_int(int64_t v, DataType t);
+// An integer of type t held as int64 (a uint64 above 2^63 - 1 as its two's-complement bits, as
+// IntImm and the interpreter hold it), as the nearest double: uint64 reads as unsigned.
+double int_as_double(int64_t v, DataType t);
 
 struct Type {
   enum class Kind : uint8_t { Prim, Pointer, Tuple };

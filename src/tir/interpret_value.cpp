@@ -66,8 +66,7 @@ int64_t RuntimeValue::int_at(int i) const { return dtype.is_float() ? float_to_i
 
 double RuntimeValue::float_at(int i) const {
   if (dtype.is_float()) return floats[i];
-  if (dtype.code == DataType::Code::UInt && dtype.bits == 64) return static_cast<double>(static_cast<uint64_t>(ints[i]));
-  return static_cast<double>(ints[i]);
+  return int_as_double(ints[i], dtype);
 }
 
 RuntimeValue RuntimeValue::lane(int i) const {

@@ -185,9 +185,10 @@ class Lexer {
       }
       unsigned long long v = std::strtoull(body.c_str(), &end, base);
       if (body.empty() || *end != '\0') fail("invalid number '" + digits + "'", column);
-      if (errno == ERANGE || v > static_cast<unsigned long long>(INT64_MAX))
-        fail("integer literal " + digits + " does not fit in 64 bits", column);
+      if (errno == ERANGE)
+        fail("integer literal " + digits + " does not fit in 64 bits (the largest, uint64's, is 18446744073709551615)", column);
       t.int_value = static_cast<int64_t>(v);
+      t.above_int64 = v > static_cast<unsigned long long>(INT64_MAX);
       end = nullptr;
     }
     if (is_float && (end == nullptr || *end != '\0')) fail("invalid number '" + digits + "'", column);

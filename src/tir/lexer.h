@@ -17,11 +17,13 @@ struct Token {
   int line = 0;
   int column = 0;
   int64_t int_value = 0;
+  // Int: the value is in [2^63, 2^64) and int_value holds its bits (only a uint64 literal takes it).
+  bool above_int64 = false;
   double float_value = 0;
 };
 
 // Throws TirSyntaxError for text Python itself would reject (bad indentation, an unterminated
-// string, a stray character, an integer too large for 64 bits).
+// string, a stray character, an integer above 2^64 - 1).
 std::vector<Token> tokenize(std::string_view text);
 
 const char* token_kind_name(TokenKind k);

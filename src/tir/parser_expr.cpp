@@ -402,7 +402,12 @@ Value Parser::atom() {
   const Token& t = peek();
   SourceLoc l = loc();
   switch (t.kind) {
-    case TokenKind::Int: next(); return Value::of_int(t.int_value, l);
+    case TokenKind::Int: {
+      Value v = Value::of_int(t.int_value, l);
+      v.above_int64 = t.above_int64;
+      next();
+      return v;
+    }
     case TokenKind::Float: next(); return Value::of_float(t.float_value, l);
     case TokenKind::String: {
       std::string s;

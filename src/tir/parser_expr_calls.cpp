@@ -39,7 +39,7 @@ Value limit(Parser& p, CallArgs& c, int which) {  // 0 min_value, 1 max_value, 2
   int64_t v;
   if (t.is_int()) v = which == 0 ? (t.bits == 64 ? INT64_MIN : -(int64_t{1} << (t.bits - 1)))
                                  : (t.bits == 64 ? INT64_MAX : (int64_t{1} << (t.bits - 1)) - 1);
-  else v = which == 0 ? 0 : (t.bits >= 63 ? INT64_MAX : (int64_t{1} << t.bits) - 1);
+  else v = which == 0 ? 0 : t.bits == 64 ? -1 /* the bits of 2^64 - 1 */ : t.bits == 63 ? INT64_MAX : (int64_t{1} << t.bits) - 1;
   return Value::of_expr(int_imm(v, t, c.loc), c.loc);
 }
 
@@ -88,8 +88,8 @@ Value dtype_call(Parser& p, CallArgs& c, DataType t) {
   }
   if (a.is_py_number()) {
     if (t.is_bool()) return Value::of_expr(bool_imm(a.kind == Value::Kind::Float ? a.f != 0 : a.i != 0, c.loc), c.loc);
-    if (t.is_integer() && a.kind != Value::Kind::Float) return Value::of_expr(int_imm(a.i, t, c.loc), c.loc);
-    if (t.is_float()) return Value::of_expr(p.float_literal(a.kind == Value::Kind::Float ? a.f : static_cast<double>(a.i), t, c.loc), c.loc);
+    if (t.is_integer() && a.kind != Value::Kind::Float) return Value::of_expr(p.int_literal(a, t, c.loc), c.loc);
+    if (t.is_float()) return Value::of_expr(p.float_literal(a.as_double(), t, c.loc), c.loc);
   }
   return Value::of_expr(p.fold_cast(t, p.to_expr(a), c.loc), c.loc);
 }
@@ -99,17 +99,30 @@ const std::unordered_map<std::string, Handler>& expression_handlers() {
       {"T.Cast",
        [](Parser& p, CallArgs& c) {
          p.arity(c, 2, 2);
-         return Value::of_expr(make_cast(p.dtype_of(c.args[0], "T.Cast"), p.to_expr(c.args[1]), c.loc), c.loc);
+         return Value::of_expr(make_cast(p.dtype_of(c.args[0], "T.Cast"), p.cast_operand(c.args[1]), c.loc), c.loc);
        }},
       {"T.cast",
        [](Parser& p, CallArgs& c) {
          p.arity(c, 2, 2);
-         return Value::of_expr(p.fold_cast(p.dtype_of(c.args[1], "T.cast"), p.to_expr(c.args[0]), c.loc), c.loc);
+         return Value::of_expr(p.fold_cast(p.dtype_of(c.args[1], "T.cast"), p.cast_operand(c.args[0]), c.loc), c.loc);
        }},
       {"astype",
        [](Parser& p, CallArgs& c) {
          p.arity(c, 2, 2);
-         return Value::of_expr(p.fold_cast(p.dtype_of(c.args[1], "astype"), p.to_expr(c.args[0]), c.loc), c.loc);
+         return Value::of_expr(p.fold_cast(p.dtype_of(c.args[1], "astype"), p.cast_operand(c.args[0]), c.loc), c.loc);
+       }},
+      {"T.large_uint_imm",
+       [](Parser& p, CallArgs& c) {
+         // TVM prints a uint64 constant above int64's range as large_uint_imm(low 32 bits, high 32 bits).
+         p.arity(c, 2, 2);
+         uint64_t bits = 0;
+         for (int half = 1; half >= 0; --half) {
+           int64_t v = p.int_of(c.args[half], "T.large_uint_imm");
+           if (v < 0 || v > int64_t{UINT32_MAX})
+             p.fail("T.large_uint_imm takes two uint32 halves, got " + std::to_string(v), c.args[half].loc);
+           bits = bits << 32 | static_cast<uint64_t>(v);
+         }
+         return Value::of_expr(int_imm(static_cast<int64_t>(bits), DataType::uint(64), c.loc), c.loc);
        }},
       {"T.Select",
        [](Parser& p, CallArgs& c) {

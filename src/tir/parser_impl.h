@@ -37,6 +37,7 @@ struct Value {
   Kind kind = Kind::None;
   SourceLoc loc;
   int64_t i = 0;
+  bool above_int64 = false;       // Int: i holds the bits of a Python int in [2^63, 2^64)
   double f = 0;
   std::string s;                  // Str, Path ("T.float32"), BlockSpec name
   PrimExpr expr;                  // Expr
@@ -51,6 +52,11 @@ struct Value {
   tir::Stmt stmt;                 // Stmt
 
   bool is_py_number() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
+  // A Python number as Python's float() gives it.
+  double as_double() const {
+    if (kind == Kind::Float) return f;
+    return above_int64 ? static_cast<double>(static_cast<uint64_t>(i)) : static_cast<double>(i);
+  }
   static Value none(SourceLoc l) { Value v; v.loc = l; return v; }
   static Value of_int(int64_t x, SourceLoc l) { Value v; v.kind = Kind::Int; v.i = x; v.loc = l; return v; }
   static Value of_float(double x, SourceLoc l) { Value v; v.kind = Kind::Float; v.f = x; v.loc = l; return v; }
@@ -108,6 +114,12 @@ class Parser {
   // Conversions (parser_ops.cpp).
   PrimExpr to_expr(const Value& v);
   PrimExpr literal_as(const Value& v, DataType t);
+  // A Python int (or bool) as an IntImm of integer type t located at `at`. An int above int64's range fits only
+  // uint64, and a uint64 literal cannot be negative (the IntImm holds its bits): TirSyntaxError.
+  PrimExpr int_literal(const Value& v, DataType t, SourceLoc at);
+  // The operand of T.Cast / T.cast / astype: as to_expr, except that a Python int above int64's
+  // range is read as the uint64 literal it can only be.
+  PrimExpr cast_operand(const Value& v);
   PrimExpr float_literal(double v, DataType t, SourceLoc loc);  // a Python number as a literal of type t
   PrimExpr fold_cast(DataType t, const PrimExpr& e, SourceLoc loc);
   std::pair<PrimExpr, PrimExpr> match_types(const Value& a, const Value& b, SourceLoc loc);

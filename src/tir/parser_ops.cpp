@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "tir/buffer.h"
+#include "tir/interpret_arith.h"
 #include "tir/builtins.h"
 #include "tir/linear_form.h"
 #include "tir/parser_impl.h"
@@ -49,6 +50,14 @@ const OpInfo kArith[] = {{"+", ExprKind::Add}, {"-", ExprKind::Sub}, {"*", ExprK
 const OpInfo kCompare[] = {{"==", ExprKind::EQ}, {"!=", ExprKind::NE}, {"<", ExprKind::LT},
                            {"<=", ExprKind::LE}, {">=", ExprKind::GE}, {">", ExprKind::GT}};
 
+// A Python int or bool: its exact value (one above int64's range is held as its bits) and its text.
+
+i128 py_int(const Value& v) { return v.above_int64 ? i128(static_cast<uint64_t>(v.i)) : i128(v.i); }
+std::string py_int_text(const Value& v) {
+  return v.above_int64 ? std::to_string(static_cast<uint64_t>(v.i)) : std::to_string(v.i);
+}
+bool is_uint64(DataType t) { return t.code == DataType::Code::UInt && t.bits == 64; }
+
 }  // namespace
 
 void Parser::fail(const std::string& msg, SourceLoc l) const { throw TirSyntaxError(msg, l.line, l.column); }
@@ -63,16 +72,35 @@ PrimExpr Parser::literal_as(const Value& v, DataType t) {
     if (t.is_float()) return float_literal(v.f, t.element(), v.loc);
     return float_literal(v.f, std::fabs(v.f) <= FLT_MAX || !std::isfinite(v.f) ? DataType::float_(32) : DataType::float_(64), v.loc);
   }
-  if (t.is_float()) return float_literal(static_cast<double>(v.i), t.element(), v.loc);
+  if (t.is_float()) return float_literal(v.as_double(), t.element(), v.loc);
   if (t.code == DataType::Code::Handle) return to_expr(v);
   if (t.is_bool()) return bool_imm(v.i != 0, v.loc);
-  return int_imm(v.i, t.element(), v.loc);
+  return int_literal(v, t.element(), v.loc);
+}
+
+PrimExpr Parser::int_literal(const Value& v, DataType t, SourceLoc at) {
+  if (v.above_int64 && !is_uint64(t))
+    fail("integer literal " + py_int_text(v) + " does not fit in " + t.name() +
+             " (only a uint64 literal may exceed 9223372036854775807)",
+         v.loc);
+  if (is_uint64(t) && v.i < 0 && !v.above_int64)
+    fail("integer literal " + py_int_text(v) + " is negative; a uint64 literal holds 0 .. 18446744073709551615", v.loc);
+  return int_imm(v.i, t, at);
+}
+
+PrimExpr Parser::cast_operand(const Value& v) {
+  if (v.kind == Value::Kind::Int && v.above_int64) return int_literal(v, DataType::uint(64), v.loc);
+  return to_expr(v);
 }
 
 PrimExpr Parser::to_expr(const Value& v) {
   switch (v.kind) {
     case Value::Kind::Expr: return v.expr;
     case Value::Kind::Int:
+      if (v.above_int64)
+        fail("integer literal " + py_int_text(v) + " does not fit in int64, the type a Python int takes here; write T.uint64(" +
+                 py_int_text(v) + ")",
+             v.loc);
       return int_imm(v.i, v.i >= INT32_MIN && v.i <= INT32_MAX ? DataType::int_(32) : DataType::int_(64), v.loc);
     case Value::Kind::Float: return literal_as(v, DataType::int_(32));
     case Value::Kind::Bool: return bool_imm(v.i != 0, v.loc);
@@ -90,7 +118,7 @@ PrimExpr Parser::fold_cast(DataType t, const PrimExpr& e, SourceLoc l) {
   if (t.is_scalar() && e->dtype.is_scalar()) {
     if (auto* imm = e->as<IntImmNode>()) {
       if (t.is_integer()) return int_imm(t.is_bool() ? imm->value != 0 : wrap_int(imm->value, t), t, l);
-      if (t.is_float()) return float_literal(static_cast<double>(imm->value), t, l);
+      if (t.is_float()) return float_literal(int_as_double(imm->value, e->dtype), t, l);
     }
     if (auto* imm = e->as<FloatImmNode>(); imm && t.is_float()) return float_literal(imm->value, t, l);
   }
@@ -148,6 +176,10 @@ PrimExpr Parser::sugar_binary(ExprKind kind, const Value& a, const Value& b, Sou
     if ((kind == ExprKind::Div || kind == ExprKind::Mod || kind == ExprKind::FloorDiv || kind == ExprKind::FloorMod) && q == 0)
       fail("Divide by zero", l);
     auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
+    if (is_uint64(t)) {  // unsigned: the interpreter's arithmetic (division by zero is excluded above)
+      RuntimeValue r = apply_binary(kind, RuntimeValue::of_int(t, p), RuntimeValue::of_int(t, q), l.line);
+      return r.dtype.is_bool() ? bool_imm(r.ints[0] != 0, l) : int_imm(r.ints[0], t, l);
+    }
     switch (kind) {
       case ExprKind::Add: return int_imm(wrap_int(static_cast<int64_t>(u(p) + u(q)), t), t, l);
       case ExprKind::Sub: return int_imm(wrap_int(static_cast<int64_t>(u(p) - u(q)), t), t, l);
@@ -194,8 +226,7 @@ Value Parser::binary(const std::string& op, const Value& a, const Value& b, Sour
   if (a.is_py_number() && b.is_py_number()) {
     bool floats = a.kind == Value::Kind::Float || b.kind == Value::Kind::Float;
     if (op == "/" || floats) {
-      double p = a.kind == Value::Kind::Float ? a.f : static_cast<double>(a.i);
-      double q = b.kind == Value::Kind::Float ? b.f : static_cast<double>(b.i);
+      double p = a.as_double(), q = b.as_double();
       if ((op == "/" || op == "//" || op == "%") && q == 0) fail("division by zero", l);
       if (op == "+") return Value::of_float(p + q, l);
       if (op == "-") return Value::of_float(p - q, l);
@@ -206,6 +237,9 @@ Value Parser::binary(const std::string& op, const Value& a, const Value& b, Sour
       if (op == "**") return Value::of_float(std::pow(p, q), l);
       fail("unsupported operand types for " + op + ": float", l);
     }
+    for (const Value* big : {&a, &b})
+      if (big->above_int64)
+        fail("integer constant " + py_int_text(*big) + " is above int64's range: Python arithmetic on it is not supported", big->loc);
     int64_t p = a.i, q = b.i, r = 0;
     bool overflow = false;
     if (op == "+") overflow = __builtin_add_overflow(p, q, &r);
@@ -253,13 +287,12 @@ Value Parser::binary(const std::string& op, const Value& a, const Value& b, Sour
 
 Value Parser::compare(const std::string& op, const Value& a, const Value& b, SourceLoc l) {
   if (a.is_py_number() && b.is_py_number()) {
-    double p = a.kind == Value::Kind::Float ? a.f : static_cast<double>(a.i);
-    double q = b.kind == Value::Kind::Float ? b.f : static_cast<double>(b.i);
+    double p = a.as_double(), q = b.as_double();
     bool ints = a.kind != Value::Kind::Float && b.kind != Value::Kind::Float;
     auto cmp = [&](auto x, auto y) {
       return op == "==" ? x == y : op == "!=" ? x != y : op == "<" ? x < y : op == "<=" ? x <= y : op == ">=" ? x >= y : x > y;
     };
-    return Value::of_bool(ints ? cmp(a.i, b.i) : cmp(p, q), l);
+    return Value::of_bool(ints ? cmp(py_int(a), py_int(b)) : cmp(p, q), l);
   }
   for (const OpInfo& o : kCompare)
     if (op == o.symbol) return Value::of_expr(sugar_binary(o.kind, a, b, l), l);
@@ -274,6 +307,10 @@ Value Parser::unary(const std::string& op, const Value& a, SourceLoc l) {
   if (op == "+") return a;
   if (a.kind == Value::Kind::Float) return Value::of_float(-a.f, l);
   if (a.is_py_number()) {
+    // -9223372036854775808 is int64's least value; every other negation of a literal above
+    // int64's range is out of 64 bits.
+    if (a.above_int64 && op == "-" && a.i == INT64_MIN) return Value::of_int(INT64_MIN, l);
+    if (a.above_int64) fail("integer overflow in constant " + op + "(" + py_int_text(a) + ")", l);
     if (op == "~") return Value::of_int(~a.i, l);
     if (a.i == INT64_MIN) fail("integer overflow in constant -(" + std::to_string(a.i) + ")", l);
     return Value::of_int(-a.i, l);
@@ -310,6 +347,8 @@ DataType Parser::dtype_of(const Value& v, const char* what) {
 }
 
 int64_t Parser::int_of(const Value& v, const char* what) {
+  if (v.kind == Value::Kind::Int && v.above_int64)
+    fail(std::string("integer constant ") + py_int_text(v) + " for " + what + " does not fit in int64", v.loc);
   if (v.kind == Value::Kind::Int || v.kind == Value::Kind::Bool) return v.i;
   if (v.kind == Value::Kind::Expr)
     if (auto* imm = v.expr->as<IntImmNode>()) return imm->value;

@@ -95,7 +95,10 @@ ScriptPrinter::Text ScriptPrinter::literal_int(const IntImmNode* n) {
   if (n->dtype.is_bool()) return {n->value ? "True" : "False", kPrecAtom};
   // int32 literals print bare (the parser reads a Python int as int32), the rest typed.
   if (n->dtype == DataType::int_(32)) return {std::to_string(n->value), n->value < 0 ? kPrecUnary : kPrecAtom};
-  return {"T." + n->dtype.name() + "(" + std::to_string(n->value) + ")", kPrecAtom};
+  // A uint64 IntImm holds its value's bits: it prints unsigned, so 2^64 - 1 reads back as itself.
+  bool unsigned64 = n->dtype.code == DataType::Code::UInt && n->dtype.bits == 64;
+  std::string v = unsigned64 ? std::to_string(static_cast<uint64_t>(n->value)) : std::to_string(n->value);
+  return {"T." + n->dtype.name() + "(" + v + ")", kPrecAtom};
 }
 
 ScriptPrinter::Text ScriptPrinter::literal_float(const FloatImmNode* n) {
@@ -162,7 +165,7 @@ std::string ScriptPrinter::range_end(const PrimExpr& min, const PrimExpr& extent
   const IntImmNode* lo = as_int_imm(min);
   const IntImmNode* ext = as_int_imm(extent);
   if (lo && ext && lo->dtype == ext->dtype && !lo->dtype.is_bool()) {
-    IntImmNode end(lo->value + ext->value, lo->dtype, {});
+    IntImmNode end(static_cast<int64_t>(static_cast<uint64_t>(lo->value) + static_cast<uint64_t>(ext->value)), lo->dtype, {});
     return literal_int(&end).s;
   }
   return operand(min, kPrecAdd) + " + " + operand(extent, kPrecAdd + 1);

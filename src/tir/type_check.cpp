@@ -99,7 +99,8 @@ class TypeChecker : public IRVisitor {
         if (!t.is_scalar()) issue("IntImm", "an IntImm must be a scalar, not " + name(t), loc);
         if (!t.is_integer()) return issue("IntImm", "an IntImm must have an Int or UInt dtype, not " + name(t), loc);
         bool ok = true;
-        if (t.code == DataType::Code::UInt) ok = v >= 0 && (t.bits >= 64 || v < (int64_t{1} << t.bits));
+        // A uint64 IntImm holds its value's bits, so every int64 is a uint64 value (2^63 and up negative).
+        if (t.code == DataType::Code::UInt) ok = t.bits >= 64 || (v >= 0 && v < (int64_t{1} << t.bits));
         else if (t.bits == 1) ok = v == 0 || v == 1;
         else if (t.bits < 64) ok = v >= -(int64_t{1} << (t.bits - 1)) && v < (int64_t{1} << (t.bits - 1));
         if (!ok) issue("IntImm", "the value " + std::to_string(v) + " is out of the range of " + name(t), loc);

@@ -149,6 +149,39 @@ inline void add_scalar_oracles(OracleTable& t) {
       }
     return std::nullopt;
   };
+  t["int_widths.py:main"] = [](SuiteArgs& io, const RunSpec&) -> std::optional<RuntimeValue> {
+    HostArray &P8 = io["P8"], &P16 = io["P16"], &P64 = io["P64"], &Q8 = io["Q8"], &Q16 = io["Q16"], &Q64 = io["Q64"];
+    HostArray &O8 = io["O8"], &O16 = io["O16"], &O64 = io["O64"], &OU8 = io["OU8"], &OU16 = io["OU16"], &OU64 = io["OU64"];
+    // C's integer promotion computes in int; the stores wrap back to the narrow type.
+    auto i8 = [](int v) { return static_cast<int8_t>(v); };
+    auto i16 = [](int v) { return static_cast<int16_t>(v); };
+    for (int i = 0; i < 8; ++i) {
+      int8_t a = P8.at<int8_t>(i), b = P8.at<int8_t>(7 - i);
+      int8_t o8[6] = {i8(a * 29 + 100), b ? i8(a / b) : int8_t{0}, b ? i8(floordiv<int>(a, b)) : int8_t{0},
+                      b ? i8(floormod<int>(a, b)) : int8_t{0}, i8(-128 + a),
+                      i8(std::min(a, b) - i8(std::max(a, b) * 16))};
+      for (int k = 0; k < 6; ++k) O8.at<int8_t>(i * 6 + k) = o8[k];
+      int16_t p = P16.at<int16_t>(i), q = P16.at<int16_t>(7 - i);
+      int16_t o16[4] = {i16(i16(p * 4099) - 30000), q ? i16(p % q) : int16_t{7}, i16(floormod<int>(p, -4)),
+                        i16((p + 9) << 12)};
+      for (int k = 0; k < 4; ++k) O16.at<int16_t>(i * 4 + k) = o16[k];
+      int64_t w = P64.at<int64_t>(i);
+      int64_t o64[5] = {static_cast<int64_t>(static_cast<uint64_t>(w) * 1000000007u * 1000000009u), floordiv<int64_t>(w, -3),
+                        floormod<int64_t>(w, -3), w / -3, w % -3};
+      for (int k = 0; k < 5; ++k) O64.at<int64_t>(i * 5 + k) = o64[k];
+      uint8_t u8 = Q8.at<uint8_t>(i);
+      uint8_t ou8[3] = {static_cast<uint8_t>(u8 * 20 + 7), static_cast<uint8_t>(static_cast<uint8_t>(u8 - 9) / 10),
+                        static_cast<uint8_t>(static_cast<uint8_t>(u8 - 9) >> 2)};
+      for (int k = 0; k < 3; ++k) OU8.at<uint8_t>(i * 3 + k) = ou8[k];
+      uint16_t u16 = Q16.at<uint16_t>(i), v16 = Q16.at<uint16_t>(7 - i);
+      OU16.at<uint16_t>(i * 2) = static_cast<uint16_t>(u16 - 10);
+      OU16.at<uint16_t>(i * 2 + 1) = std::max(static_cast<uint16_t>(u16 - 10), v16);
+      uint64_t u64 = Q64.at<uint64_t>(i) - 9u;
+      uint64_t ou64[3] = {u64, u64 / 1000u, u64 % 1000u};
+      for (int k = 0; k < 3; ++k) OU64.at<uint64_t>(i * 3 + k) = ou64[k];
+    }
+    return std::nullopt;
+  };
 }
 
 }  // namespace onegrad::tir::testing

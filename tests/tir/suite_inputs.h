@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <map>
 #include <random>
 #include <sstream>
@@ -33,6 +34,9 @@ struct SuiteFile {
   std::string name;  // file name, "matmul.py"
   std::string text;
 };
+
+// GoogleTest names a parameter by this instead of dumping its bytes.
+inline void PrintTo(const SuiteFile& f, std::ostream* os) { *os << f.name; }
 
 // Every *.py in `dir`, sorted by name.
 inline std::vector<SuiteFile> suite_files(const std::string& dir) {

@@ -277,7 +277,7 @@ std::optional<RuntimeValue> Interpreter::call(const PrimFuncNode& f, const std::
           RuntimeValue::of_int(DataType::handle(), static_cast<int64_t>(reinterpret_cast<uintptr_t>(array->data)));
       arrays_.emplace(reinterpret_cast<uintptr_t>(array->data), *array);
       if (b) {
-        match_buffer(b, *array, true, f.loc.line);
+        match_buffer(b, *array, true, line);  // a nested call: its call site
         frames_.back().buffers[b.get()] = *array;
       }
     } else if (const auto* i64 = std::get_if<int64_t>(&args[i])) {

@@ -162,7 +162,10 @@ std::string ScriptPrinter::range_end(const PrimExpr& min, const PrimExpr& extent
   const IntImmNode* lo = as_int_imm(min);
   const IntImmNode* ext = as_int_imm(extent);
   if (lo && ext && lo->dtype == ext->dtype && !lo->dtype.is_bool()) {
-    IntImmNode end(lo->value + ext->value, lo->dtype, {});
+    // The parser folds stop - start in the literals' type with wraparound, so the stop that gives
+    // back this extent is the wrapped sum (T.serial(2, -2147483648) has int32 extent 2147483646).
+    uint64_t sum = static_cast<uint64_t>(lo->value) + static_cast<uint64_t>(ext->value);
+    IntImmNode end(wrap_int(static_cast<int64_t>(sum), lo->dtype), lo->dtype, {});
     return literal_int(&end).s;
   }
   return operand(min, kPrecAdd) + " + " + operand(extent, kPrecAdd + 1);

@@ -48,6 +48,16 @@ TEST(TirRoundTrip, StructuralDifferenceSeesChangedPrograms) {
   EXPECT_EQ(structural_difference(a, c), "");  // names do not matter
 }
 
+TEST(TirRoundTrip, LoopBoundsWhoseExtentWrapsPrintBack) {
+  // stop - start folds with int32 wraparound (extent 2147483646); printing start + extent unwrapped
+  // gave the stop 2147483648, an int64 that re-parsed as int64 bounds (found by the suite fuzzer).
+  IRModule a = parse_script(
+      "@T.prim_func\ndef f(A: T.Buffer((8,), \"int32\")):\n    for i in T.serial(2, -2147483648):\n        A[0] = i\n");
+  std::string printed = print_script(a);
+  EXPECT_NE(printed.find("range(2, -2147483648)"), std::string::npos) << printed;
+  EXPECT_EQ(structural_difference(a, parse_script(printed)), "");
+}
+
 TEST(TirRoundTrip, CorpusCoversEveryNodeKind) {
   struct Kinds : IRVisitor {
     std::set<ExprKind> exprs;

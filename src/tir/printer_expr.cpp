@@ -195,6 +195,13 @@ std::string ScriptPrinter::load(const Buffer& b, const std::vector<PrimExpr>& in
 std::string ScriptPrinter::region(const BufferRegion& r) {
   std::string s = buffer_name(r.buffer.get()) + "[";
   if (r.region.empty()) return s + "()]";
+  // The whole buffer (what `T.reads(A)` parses to) prints as A: a symbolic extent n would print as
+  // 0:0 + n and re-parse as the extent 0 + n - 0.
+  const std::vector<PrimExpr>& shape = r.buffer->shape;
+  bool whole = r.region.size() == shape.size();
+  for (size_t i = 0; whole && i < shape.size(); ++i)
+    whole = r.region[i].extent == shape[i] && is_zero_literal(r.region[i].min) && r.region[i].min->dtype == shape[i]->dtype;
+  if (whole) return buffer_name(r.buffer.get());
   for (size_t i = 0; i < r.region.size(); ++i) {
     const Range& range = r.region[i];
     s += i ? ", " : "";

@@ -58,6 +58,18 @@ TEST(TirRoundTrip, LoopBoundsWhoseExtentWrapsPrintBack) {
   EXPECT_EQ(structural_difference(a, parse_script(printed)), "");
 }
 
+TEST(TirRoundTrip, WholeBufferRegionsPrintAsTheBuffer) {
+  // T.reads(A) of a symbolic A printed as A[0:0 + n] and re-parsed with the extent 0 + n - 0 (found
+  // by the suite fuzzer).
+  IRModule a = parse_script(
+      "@T.prim_func\ndef f(a: T.handle):\n    n = T.int32()\n    A = T.match_buffer(a, (n,))\n"
+      "    for i in range(n):\n        with T.block(\"b\"):\n            vi = T.axis.spatial(n, i)\n"
+      "            T.reads(A)\n            T.writes(A[vi])\n            A[vi] = T.float32(1)\n");
+  std::string printed = print_script(a);
+  EXPECT_NE(printed.find("T.reads(A)"), std::string::npos) << printed;
+  EXPECT_EQ(structural_difference(a, parse_script(printed)), "");
+}
+
 TEST(TirRoundTrip, CorpusCoversEveryNodeKind) {
   struct Kinds : IRVisitor {
     std::set<ExprKind> exprs;

@@ -72,14 +72,8 @@ TEST_P(TirSuiteErrors, FailsAtItsStageWithItsMessage) {
   EXPECT_NE(got.message.find(want.message), std::string::npos) << "message: " << got.message << "\nexpected: " << want.message;
 }
 
-std::string test_name(const ::testing::TestParamInfo<SuiteFile>& info) {
-  std::string s = info.param.name.substr(0, info.param.name.size() - 3);
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
-
-INSTANTIATE_TEST_SUITE_P(Programs, TirSuiteErrors, ::testing::ValuesIn(suite_files(ONEGRAD_TIR_SUITE_ERRORS)), test_name);
+INSTANTIATE_TEST_SUITE_P(Programs, TirSuiteErrors, ::testing::ValuesIn(suite_files(ONEGRAD_TIR_SUITE_ERRORS)),
+                         [](const auto& info) { return suite_test_name(info.param.name); });
 
 // The brief asks for at least 25 distinct error rules; each file is one.
 TEST(TirSuiteErrorsCount, AtLeastTwentyFivePrograms) {

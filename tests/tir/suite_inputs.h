@@ -11,6 +11,7 @@
 // executor can be fed exactly what the first got.
 #pragma once
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -37,6 +38,14 @@ struct SuiteFile {
 
 // GoogleTest names a parameter by this instead of dumping its bytes.
 inline void PrintTo(const SuiteFile& f, std::ostream* os) { *os << f.name; }
+
+// A test name from a file name: "int_widths.py" -> "int_widths".
+inline std::string suite_test_name(const std::string& file) {
+  std::string s = file.substr(0, file.size() - 3);
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+}
 
 // Every *.py in `dir`, sorted by name.
 inline std::vector<SuiteFile> suite_files(const std::string& dir) {

@@ -1,16 +1,17 @@
 // The TIR suite (tests/tir/suite/*.py, one test per program): each program parses, type-checks and
 // is well formed, prints and re-parses to the same IR, and every `# run:` line of its header runs
-// through each executor on seeded random inputs with results equal to an independent oracle — the
-// same computation written as plain C++ loops in suite_oracles.h. Together the programs cover every
-// construct of the spec's grammar (SuiteCoverage checks the node kinds, For kinds, axis kinds and
-// cast dtypes).
+// through the interpreter on seeded random inputs with results equal to an independent oracle — the
+// same computation written as plain C++ loops in suite_oracles.h — and the printed, re-parsed
+// program computes the same (suite_run.h's hook for a second executor, such as compiled code).
+// Together the programs cover every construct of the spec's grammar (TirSuiteCoverage checks the
+// node kinds, For kinds, axis kinds, cast dtypes and builtins).
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <set>
 
 #include "suite_inputs.h"
 #include "suite_oracles.h"
+#include "suite_run.h"
 #include "tir/errors.h"
 #include "tir/parser.h"
 #include "tir/printer.h"
@@ -21,25 +22,6 @@
 
 namespace onegrad::tir::testing {
 namespace {
-
-// An executor runs function `name` of a module on arguments in place and gives its return value.
-// The interpreter is the reference; compiled code (compile_prim_func(...)->run(bind_arguments(...)))
-// joins this table and is compared with it by expect_same_results.
-using Executor = std::function<std::optional<RuntimeValue>(const IRModule&, const std::string&, SuiteArgs&)>;
-
-std::optional<RuntimeValue> run_interpreter(const IRModule& m, const std::string& name, SuiteArgs& args) {
-  return interpret(m, name, args.arguments());
-}
-
-// Every array and the return value of `got` match `want` (exact integers, float tolerance).
-void expect_same_results(const SuiteArgs& got, const std::optional<RuntimeValue>& got_ret, const SuiteArgs& want,
-                         const std::optional<RuntimeValue>& want_ret) {
-  ASSERT_EQ(got.arrays.size(), want.arrays.size());
-  for (size_t i = 0; i < want.arrays.size(); ++i) EXPECT_EQ(array_difference(got.arrays[i], want.arrays[i]), "");
-  EXPECT_EQ(return_difference(got_ret, want_ret), "");
-}
-
-constexpr uint64_t kSeeds[] = {20261125, 7};
 
 class TirSuite : public ::testing::TestWithParam<SuiteFile> {};
 
@@ -60,38 +42,33 @@ TEST_P(TirSuite, ChecksRoundTripsAndMatchesItsOracle) {
 
   std::vector<RunSpec> runs = run_specs(file.text);
   ASSERT_FALSE(runs.empty()) << "no # run: line";
-  std::vector<std::pair<std::string, Executor>> executors = {{"interpreter", run_interpreter}};
   for (const RunSpec& run : runs) {
     SCOPED_TRACE(run.label());
     const Oracle* oracle = find_oracle(file.name, run.func);
     ASSERT_NE(oracle, nullptr) << "no oracle for " << file.name << ":" << run.func << " in suite_oracles.h";
-    for (uint64_t seed : kSeeds) {
+    for (uint64_t seed : kSuiteSeeds) {
       SCOPED_TRACE("seed " + std::to_string(seed));
       SuiteArgs want = make_inputs(m, run, seed);
       std::optional<RuntimeValue> want_ret = (*oracle)(want, run);
-      for (auto& [label, execute] : executors) {
-        SCOPED_TRACE(label);
-        SuiteArgs got = make_inputs(m, run, seed);
-        std::optional<RuntimeValue> got_ret;
-        try {
-          got_ret = execute(m, run.func, got);
-        } catch (const std::exception& e) {
-          FAIL() << e.what();
-        }
-        expect_same_results(got, got_ret, want, want_ret);
+      SuiteArgs got = make_inputs(m, run, seed);
+      std::optional<RuntimeValue> got_ret;
+      try {
+        got_ret = run_interpreter(m, run.func, got);
+      } catch (const std::exception& e) {
+        FAIL() << e.what();
       }
+      expect_same_results(got, got_ret, want, want_ret);
+      // A second executor plugs in here the same way: the printed and re-parsed program, run by
+      // the interpreter, computes what the original does.
+      expect_matches_interpreter(m, run, seed, [&](const IRModule&, const std::string& name, SuiteArgs& args) {
+        return run_interpreter(reparsed, name, args);
+      });
     }
   }
 }
 
-std::string test_name(const ::testing::TestParamInfo<SuiteFile>& info) {
-  std::string s = info.param.name.substr(0, info.param.name.size() - 3);
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
-
-INSTANTIATE_TEST_SUITE_P(Programs, TirSuite, ::testing::ValuesIn(suite_files(ONEGRAD_TIR_SUITE)), test_name);
+INSTANTIATE_TEST_SUITE_P(Programs, TirSuite, ::testing::ValuesIn(suite_files(ONEGRAD_TIR_SUITE)),
+                         [](const auto& info) { return suite_test_name(info.param.name); });
 
 // Together the programs use every expression and statement kind, every For kind, every block axis
 // kind, and cast to and from every scalar dtype of the spec.

@@ -93,8 +93,10 @@ std::string ScriptPrinter::args(const std::vector<PrimExpr>& es) {
 
 ScriptPrinter::Text ScriptPrinter::literal_int(const IntImmNode* n) {
   if (n->dtype.is_bool()) return {n->value ? "True" : "False", kPrecAtom};
-  // int32 literals print bare (the parser reads a Python int as int32), the rest typed.
-  if (n->dtype == DataType::int_(32)) return {std::to_string(n->value), n->value < 0 ? kPrecUnary : kPrecAtom};
+  // int32 literals print bare (the parser reads a Python int as int32), the rest typed; so does an
+  // ill-typed int32 out of int32's range, which a bare number would turn into an int64.
+  if (n->dtype == DataType::int_(32) && n->value == wrap_int(n->value, n->dtype))
+    return {std::to_string(n->value), n->value < 0 ? kPrecUnary : kPrecAtom};
   return {"T." + n->dtype.name() + "(" + std::to_string(n->value) + ")", kPrecAtom};
 }
 

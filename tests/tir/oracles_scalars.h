@@ -182,6 +182,23 @@ inline void add_scalar_oracles(OracleTable& t) {
     }
     return std::nullopt;
   };
+  t["sugar_forms.py:main"] = [](SuiteArgs& io, const RunSpec&) -> std::optional<RuntimeValue> {
+    HostArray &A = io["A"], &S = io["S"], &F = io["F"], &B = io["B"];
+    int32_t sum = 0;
+    for (int i = 0; i < 12; ++i) {
+      int32_t a = A.at<int32_t>(i), acc = a;
+      acc = floormod(floordiv((acc + 7 - i) * 3, 2), 11);
+      acc = (((acc & 12) | 1) ^ 5) << 2 >> 1;
+      sum += acc;
+      F.at<float>(i) = static_cast<float>(a) * 0.5f + static_cast<float>(i);
+      B.at<int8_t>(i * 4) = static_cast<int8_t>(a * 20);
+      B.at<int8_t>(i * 4 + 1) = static_cast<int8_t>(std::abs(a));
+      B.at<int8_t>(i * 4 + 2) = static_cast<int8_t>(floordiv(a + 10 + 3, 4));
+      B.at<int8_t>(i * 4 + 3) = a < 0;
+    }
+    S.at<int32_t>(0) = sum;
+    return std::nullopt;
+  };
 }
 
 }  // namespace onegrad::tir::testing

@@ -36,6 +36,9 @@ struct InterpretLimits {
   // Statements executed (loop iterations count once per body statement) before the run stops with
   // a TirRuntimeError; 0: unlimited. Lets fuzzers run programs whose loops may never end.
   int64_t max_statements = 0;
+  // Bytes one Allocate / alloc_buffer / realize may take before the run stops with a
+  // TirRuntimeError. Lets fuzzers run mutants that allocate gigabytes without zeroing them.
+  int64_t max_allocation_bytes = int64_t{1} << 32;
 };
 
 // Runs module's function `name` on `args`; the tir.ret value, or nullopt when the function ends

@@ -12,8 +12,6 @@ namespace onegrad::tir {
 
 namespace {
 
-// The interpreter runs small test inputs; a larger allocation is a bug in the program.
-constexpr int64_t kMaxAllocationBytes = int64_t{1} << 32;
 
 }  // namespace
 
@@ -71,14 +69,15 @@ RuntimeValue Interpreter::eval_builtin(const CallNode& c) {
 }
 
 ArrayRef Interpreter::allocate(DataType dtype, const std::vector<int64_t>& shape, int line) {
+  const int64_t max_bytes = limits_.max_allocation_bytes;
   int64_t n = 1;
   for (int64_t e : shape) {
-    if (e < 0 || (e > 0 && n > kMaxAllocationBytes / e))
+    if (e < 0 || (e > 0 && n > max_bytes / e))
       throw TirRuntimeError("allocation of " + dtype.name() + " with extent " + std::to_string(e) +
                                 " is negative or larger than the interpreter allows", line);
     n *= e;
   }
-  if (n * element_bytes(dtype) > kMaxAllocationBytes)
+  if (n * element_bytes(dtype) > max_bytes)
     throw TirRuntimeError("allocation of " + std::to_string(n) + " " + dtype.name() + " elements is larger than the interpreter allows", line);
   auto mem = std::make_unique<char[]>(static_cast<size_t>(std::max<int64_t>(n, 1) * element_bytes(dtype)));
   ArrayRef a{mem.get(), dtype, shape, {}, 0};
@@ -192,7 +191,7 @@ std::optional<RuntimeValue> Interpreter::call(const PrimFuncNode& f, const std::
           RuntimeValue::of_int(DataType::handle(), static_cast<int64_t>(reinterpret_cast<uintptr_t>(array->data)));
       arrays_.emplace(reinterpret_cast<uintptr_t>(array->data), *array);
       if (b) {
-        match_buffer(b, *array, true, f.loc.line);
+        match_buffer(b, *array, true, line);  // a nested call: its call site
         frames_.back().buffers[b.get()] = *array;
       }
     } else if (const auto* i64 = std::get_if<int64_t>(&args[i])) {

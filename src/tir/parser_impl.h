@@ -110,6 +110,7 @@ class Parser {
   // Errors.
   [[noreturn]] void fail(const std::string& msg, SourceLoc loc) const;
   [[noreturn]] void fail_here(const std::string& msg) const;
+  void reject_chained_assignment() const;  // at the `=` of an assignment, before its value
 
   // Conversions (parser_ops.cpp).
   PrimExpr to_expr(const Value& v);

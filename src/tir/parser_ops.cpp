@@ -406,8 +406,10 @@ std::vector<PrimExpr> Parser::load_indices(const Value& sub) {
     auto [x, y] = match_types(a, b, item.loc);
     std::optional<int64_t> span = constant_difference(y, x);
     if (!span) fail("Cannot convert to BufferLoad: the slice length " + print_expr(y) + " - " + print_expr(x) + " is not constant", item.loc);
-    int64_t lanes = (*span + s - 1) / s;
-    if (lanes <= 0) fail("empty slice " + print_expr(x) + ":" + print_expr(y), item.loc);
+    if (*span <= 0) fail("empty slice " + print_expr(x) + ":" + print_expr(y), item.loc);
+    int64_t lanes = *span / s + (*span % s != 0);  // ceil without overflowing near INT64_MAX
+    if (lanes > 65536)  // as for T.Ramp: a lane count beyond this does not fit a DataType
+      fail("a slice has at most 65536 lanes, not " + std::to_string(lanes), item.loc);
     out.push_back(lanes == 1 ? x : make_ramp(x, int_imm(s, x->dtype, item.loc), static_cast<int>(lanes), item.loc));
   }
   return out;

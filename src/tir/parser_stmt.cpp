@@ -135,8 +135,8 @@ Stmt Parser::statement(bool& binder_done) {
   }
   Value lhs = expression();
   if (accept_op("=")) {
+    reject_chained_assignment();
     Value rhs = expression();
-    if (at_op("=")) fail_here("Consequential assignments like 'a = b = c' are not supported.");
     expect_newline();
     return store(lhs, rhs, l);
   }
@@ -209,12 +209,27 @@ Stmt Parser::assignment(bool& binder_done) {
     names.push_back(expect_name("to assign"));
   }
   expect_op("=", "in the assignment");
+  reject_chained_assignment();
   targets_ = names;
   Value rhs = expression();
   targets_.clear();
-  if (at_op("=")) fail_here("Consequential assignments like 'a = b = c' are not supported.");
   expect_newline();
   return bind_assign(names, rhs, l, binder_done);
+}
+
+// TVM rejects `a = b = c` by its targets, before evaluating anything: look for a second `=` outside
+// brackets on the rest of the line, so an unbound `b` does not turn this into "undefined name".
+void Parser::reject_chained_assignment() const {
+  int depth = 0;
+  for (size_t k = 0;; ++k) {
+    const Token& t = peek(k);
+    if (t.kind == TokenKind::Newline || t.kind == TokenKind::End) return;
+    if (t.kind != TokenKind::Op) continue;
+    if (t.text == "(" || t.text == "[" || t.text == "{") ++depth;
+    else if (t.text == ")" || t.text == "]" || t.text == "}") --depth;
+    else if (depth == 0 && t.text == "=")
+      fail("Consequential assignments like 'a = b = c' are not supported.", {t.line, t.column});
+  }
 }
 
 Stmt Parser::bind_assign(const std::vector<std::string>& names, const Value& rhs, SourceLoc l, bool& binder_done) {

@@ -93,8 +93,10 @@ std::string ScriptPrinter::args(const std::vector<PrimExpr>& es) {
 
 ScriptPrinter::Text ScriptPrinter::literal_int(const IntImmNode* n) {
   if (n->dtype.is_bool()) return {n->value ? "True" : "False", kPrecAtom};
-  // int32 literals print bare (the parser reads a Python int as int32), the rest typed.
-  if (n->dtype == DataType::int_(32)) return {std::to_string(n->value), n->value < 0 ? kPrecUnary : kPrecAtom};
+  // int32 literals print bare (the parser reads a Python int as int32), the rest typed; so does an
+  // ill-typed int32 out of int32's range, which a bare number would turn into an int64.
+  if (n->dtype == DataType::int_(32) && n->value == wrap_int(n->value, n->dtype))
+    return {std::to_string(n->value), n->value < 0 ? kPrecUnary : kPrecAtom};
   // A uint64 IntImm holds its value's bits: it prints unsigned, so 2^64 - 1 reads back as itself.
   bool unsigned64 = n->dtype.code == DataType::Code::UInt && n->dtype.bits == 64;
   std::string v = unsigned64 ? std::to_string(static_cast<uint64_t>(n->value)) : std::to_string(n->value);
@@ -165,7 +167,10 @@ std::string ScriptPrinter::range_end(const PrimExpr& min, const PrimExpr& extent
   const IntImmNode* lo = as_int_imm(min);
   const IntImmNode* ext = as_int_imm(extent);
   if (lo && ext && lo->dtype == ext->dtype && !lo->dtype.is_bool()) {
-    IntImmNode end(static_cast<int64_t>(static_cast<uint64_t>(lo->value) + static_cast<uint64_t>(ext->value)), lo->dtype, {});
+    // The parser folds stop - start in the literals' type with wraparound, so the stop that gives
+    // back this extent is the wrapped sum (T.serial(2, -2147483648) has int32 extent 2147483646).
+    uint64_t sum = static_cast<uint64_t>(lo->value) + static_cast<uint64_t>(ext->value);
+    IntImmNode end(wrap_int(static_cast<int64_t>(sum), lo->dtype), lo->dtype, {});
     return literal_int(&end).s;
   }
   return operand(min, kPrecAdd) + " + " + operand(extent, kPrecAdd + 1);
@@ -195,6 +200,13 @@ std::string ScriptPrinter::load(const Buffer& b, const std::vector<PrimExpr>& in
 std::string ScriptPrinter::region(const BufferRegion& r) {
   std::string s = buffer_name(r.buffer.get()) + "[";
   if (r.region.empty()) return s + "()]";
+  // The whole buffer (what `T.reads(A)` parses to) prints as A: a symbolic extent n would print as
+  // 0:0 + n and re-parse as the extent 0 + n - 0.
+  const std::vector<PrimExpr>& shape = r.buffer->shape;
+  bool whole = r.region.size() == shape.size();
+  for (size_t i = 0; whole && i < shape.size(); ++i)
+    whole = r.region[i].extent == shape[i] && is_zero_literal(r.region[i].min) && r.region[i].min->dtype == shape[i]->dtype;
+  if (whole) return buffer_name(r.buffer.get());
   for (size_t i = 0; i < r.region.size(); ++i) {
     const Range& range = r.region[i];
     s += i ? ", " : "";

@@ -317,6 +317,18 @@ TEST(InterpretErrors, AssertCarriesMessageAndLine) {
   }
 }
 
+TEST(InterpretErrors, AllocationLimitIsConfigurable) {
+  // collatz_steps allocates 2 int32 (8 bytes): allowed by default, refused under a 4-byte limit.
+  IRModule m = program("interp_scalars.py");
+  EXPECT_EQ(ret_int(m, "collatz_steps", {int64_t{6}}), 8);
+  try {
+    interpret(m, "collatz_steps", {int64_t{6}}, InterpretLimits{0, 4});
+    FAIL() << "expected TirRuntimeError";
+  } catch (const TirRuntimeError& e) {
+    EXPECT_EQ(e.what_only, "allocation of 2 int32 elements is larger than the interpreter allows");
+  }
+}
+
 TEST(InterpretErrors, IntegerDivisionByZero) {
   IRModule m = program("interp_scalars.py");
   EXPECT_EQ(ret_int(m, "divide", {int64_t{-7}, int64_t{2}}), -4);

@@ -28,7 +28,13 @@ TEST(TirParseErrors, MessagesNameLineColumnAndProblem) {
       {"    A[0, 0] = B[0]\n", 3, 15, "undefined name 'B'"},
       {"    with T.block(\"b\"):\n        x = n + 1\n        T.reads(A[x, 0])\n", 5, 9,
        "T.reads must be directly in the body of T.block(\"b\"), not nested in another statement"},
+      // A slice's length must fit a lane count (it wrapped around int before: found by the suite fuzzer).
+      {"    x = A[0, -2147483648:12]\n", 3, 14, "a slice has at most 65536 lanes, not 2147483660"},
+      {"    x = A[0, 0:9223372036854775807:2]\n", 3, 14, "a slice has at most 65536 lanes, not 4611686018427387904"},
       {"    x = n = 1\n", 3, 11, "Consequential assignments like 'a = b = c' are not supported."},
+      // Rejected by the targets before the value is evaluated: an unbound middle name is no excuse.
+      {"    x = y = 1\n", 3, 11, "Consequential assignments like 'a = b = c' are not supported."},
+      {"    A[0, 0] = y = 1\n", 3, 17, "Consequential assignments like 'a = b = c' are not supported."},
       {"    for i in T.evaluate(0):\n        pass\n", 3, 14, "Expect the for loop to be one of the following: range, T.serial"},
       {"    x = n / 2\n", 3, 11, "TVM supports multiple types of integer divisions"},
       {"    A[0] = 1.0\n", 3, 5, "Buffer A is 2-dimensional, cannot be indexed with the 1-dimensional indices provided."},

@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <random>
 
 #include "corpus.h"
+#include "mutate.h"
 #include "test_env.h"
 #include "tir/errors.h"
 #include "tir/parser.h"
@@ -20,50 +20,7 @@
 namespace onegrad::tir {
 namespace {
 
-const char* const kFragments[] = {
-    "(", ")", "[", "]", "{", "}", ":", ",", ".", "=", "+=", "+", "-", "*", "/", "//", "%", "<", "==", " and ",
-    " not ", " if ", " else ", "\n", "\n    ", "    ", "\t", "0", "1", "-1", "2.5", "1e400", "99999999999999999999",
-    "\"", "'", "\"\"\"", "#", "\\\n", "A", "i", "n", "T.", "T.int64(", "T.float32(", "T.Buffer((", "T.block(\"b\")",
-    "T.axis.remap(\"SR\", [", "T.init()", "T.grid(", "range(", "T.Ramp(", "T.Broadcast(", "T.Shuffle([", "[()]",
-    "T.allocate([", "T.decl_buffer(", "T.match_buffer(", "T.alloc_buffer(", "with ", "for ", "while ", "assert ",
-    "return ", "break", "as ", "lambda", "@T.prim_func\n", "def ", "class ", "None", "True", "0:4", "::", "$",
-};
-
-std::string mutate(const std::string& text, std::mt19937_64& rng) {
-  std::string s = text;
-  int edits = 1 + static_cast<int>(rng() % 3);
-  for (int e = 0; e < edits && !s.empty(); ++e) {
-    size_t at = rng() % s.size();
-    switch (rng() % 6) {
-      case 0: s.erase(at, 1 + rng() % 8); break;
-      case 1: s.insert(at, kFragments[rng() % std::size(kFragments)]); break;
-      case 2: {  // duplicate a span
-        size_t len = 1 + rng() % 40;
-        s.insert(at, s.substr(at, len));
-        break;
-      }
-      case 3: {  // swap two lines
-        std::vector<std::string> lines;
-        size_t start = 0;
-        for (size_t p; (p = s.find('\n', start)) != std::string::npos; start = p + 1) lines.push_back(s.substr(start, p - start));
-        lines.push_back(s.substr(start));
-        if (lines.size() > 2) std::swap(lines[rng() % lines.size()], lines[rng() % lines.size()]);
-        s.clear();
-        for (size_t i = 0; i < lines.size(); ++i) s += lines[i] + (i + 1 < lines.size() ? "\n" : "");
-        break;
-      }
-      case 4: {  // change the indentation of a line
-        size_t line = s.rfind('\n', at);
-        line = line == std::string::npos ? 0 : line + 1;
-        if (rng() % 2) s.insert(line, "    ");
-        else if (s.compare(line, 4, "    ") == 0) s.erase(line, 4);
-        break;
-      }
-      default: s[at] = static_cast<char>(rng() % 128); break;
-    }
-  }
-  return s;
-}
+using testing::mutate;
 
 TEST(TirParserFuzz, MutantsOnlyEverRaiseTirSyntaxError) {
   auto programs = testing::corpus();

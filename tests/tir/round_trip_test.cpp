@@ -48,6 +48,38 @@ TEST(TirRoundTrip, StructuralDifferenceSeesChangedPrograms) {
   EXPECT_EQ(structural_difference(a, c), "");  // names do not matter
 }
 
+TEST(TirRoundTrip, LoopBoundsWhoseExtentWrapsPrintBack) {
+  // stop - start folds with int32 wraparound (extent 2147483646); printing start + extent unwrapped
+  // gave the stop 2147483648, an int64 that re-parsed as int64 bounds (found by the suite fuzzer).
+  IRModule a = parse_script(
+      "@T.prim_func\ndef f(A: T.Buffer((8,), \"int32\")):\n    for i in T.serial(2, -2147483648):\n        A[0] = i\n");
+  std::string printed = print_script(a);
+  EXPECT_NE(printed.find("range(2, -2147483648)"), std::string::npos) << printed;
+  EXPECT_EQ(structural_difference(a, parse_script(printed)), "");
+}
+
+TEST(TirRoundTrip, WholeBufferRegionsPrintAsTheBuffer) {
+  // T.reads(A) of a symbolic A printed as A[0:0 + n] and re-parsed with the extent 0 + n - 0 (found
+  // by the suite fuzzer).
+  IRModule a = parse_script(
+      "@T.prim_func\ndef f(a: T.handle):\n    n = T.int32()\n    A = T.match_buffer(a, (n,))\n"
+      "    for i in range(n):\n        with T.block(\"b\"):\n            vi = T.axis.spatial(n, i)\n"
+      "            T.reads(A)\n            T.writes(A[vi])\n            A[vi] = T.float32(1)\n");
+  std::string printed = print_script(a);
+  EXPECT_NE(printed.find("T.reads(A)"), std::string::npos) << printed;
+  EXPECT_EQ(structural_difference(a, parse_script(printed)), "");
+}
+
+TEST(TirRoundTrip, OutOfRangeInt32LiteralsPrintTyped) {
+  // A Python number meeting an int32 operand becomes an int32 IntImm even when it does not fit (the
+  // type checker rejects it); printed bare it re-parsed as int64 (found by the suite fuzzer).
+  IRModule a = parse_script("@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n"
+                            "    A[0] = A[1] if A[2] > 0 else --2147483648\n");
+  std::string printed = print_script(a);
+  EXPECT_NE(printed.find("T.int32(2147483648)"), std::string::npos) << printed;
+  EXPECT_EQ(structural_difference(a, parse_script(printed)), "");
+}
+
 TEST(TirRoundTrip, CorpusCoversEveryNodeKind) {
   struct Kinds : IRVisitor {
     std::set<ExprKind> exprs;

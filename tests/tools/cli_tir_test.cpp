@@ -120,10 +120,10 @@ def bad(A: T.Buffer((4,), "float32"), n: T.int32):
 }
 
 TEST(CliTirCheck, SyntaxErrorMissingFileAndUsage) {
-  Program syntax("from tvm.script import tir as T\n\n@T.prim_func\ndef s(A: T.Buffer((4,), \"float32\")):\n    A[0] = = 1\n");
+  Program syntax("from tvm.script import tir as T\n\n@T.prim_func\ndef s(A: T.Buffer((4,), \"float32\")):\n    A[0] = * 1\n");
   Result r = run({"tir", "check", syntax.path});
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.err, syntax.path + ":5:12: syntax: expected an expression, found '='\n");
+  EXPECT_EQ(r.err, syntax.path + ":5:12: syntax: expected an expression, found '*'\n");
   r = run({"tir", "check", "/nonexistent/prog.py"});
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.err, "onegrad tir check: cannot read '/nonexistent/prog.py'\n");

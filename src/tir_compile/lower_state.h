@@ -1,0 +1,107 @@
+// What the TIR walker (docs/tir.md, "Compiling") knows at a point of the PrimFunc: the values of the
+// variables in scope, where each buffer's data lives in the kernel, which side effects later memory
+// accesses must follow, the loops and the condition around the current statement.
+//
+// Vectors are lowered lane by lane: a TIR value is a list of scalar UOps, one per lane.
+#pragma once
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "tir/module.h"
+#include "uop/uop.h"
+
+namespace onegrad::tir {
+
+using Lanes = std::vector<UOpRef>;
+
+// Where a data pointer's elements live in the kernel: a buffer PARAM or a register BUFFER.
+struct Memory {
+  UOpRef base;
+  DataType elem;  // the element type (lanes 1)
+};
+
+// The side effects on one memory that a later access must be ordered after (docs/tir.md,
+// "Ordering through memory"): the last write (a STORE, or the END of a loop that stores), and the
+// reads since it (LOADs, or ENDs of loops that load). A load follows the write; a store follows both.
+struct Effects {
+  UOpRef write;
+  std::vector<UOpRef> reads;
+};
+
+struct OpenLoop {
+  UOpRef range;
+  const std::unordered_set<const VarNode*>* stores;  // data vars the loop's body stores to
+};
+
+struct LowerState {
+  std::unordered_map<const VarNode*, Lanes> values;   // Vars in scope (loop vars, lets, params, iter vars)
+  std::unordered_map<const VarNode*, Memory> memory;  // data Vars with storage
+  std::unordered_map<const VarNode*, Effects> effects;
+  std::vector<OpenLoop> loops;                        // outermost first (RANGE loops only)
+  UOpRef gate;                                        // the condition around the statement; null: none
+  std::vector<UOpRef>* body = nullptr;                // the side effects of the innermost loop (or kernel)
+  int64_t next_range = 0, next_buffer = 0;
+  const ForNode* thread_loop = nullptr;  // the For that becomes the kernel's THREAD axis, if any
+  std::unordered_map<const ForNode*, std::unordered_set<const VarNode*>> stores_in_loop;
+};
+
+// A binding that restores what it shadowed when it goes out of scope.
+class ScopedValue {
+ public:
+  ScopedValue(LowerState& s, const VarNode* var, Lanes v) : s_(s), var_(var) {
+    auto it = s.values.find(var);
+    if (it != s.values.end()) saved_ = it->second, had_ = true;
+    s.values[var] = std::move(v);
+  }
+  ~ScopedValue() {
+    if (had_) s_.values[var_] = saved_;
+    else s_.values.erase(var_);
+  }
+  ScopedValue(const ScopedValue&) = delete;
+  ScopedValue& operator=(const ScopedValue&) = delete;
+
+ private:
+  LowerState& s_;
+  const VarNode* var_;
+  Lanes saved_;
+  bool had_ = false;
+};
+
+// The gate `g && c` (either may be null: no condition).
+UOpRef and_gate(const UOpRef& g, const UOpRef& c);
+
+// A condition that replaces the state's gate while it lives.
+class ScopedGate {
+ public:
+  ScopedGate(LowerState& s, const UOpRef& c) : s_(s), saved_(s.gate) { s.gate = and_gate(s.gate, c); }
+  ~ScopedGate() { s_.gate = saved_; }
+  ScopedGate(const ScopedGate&) = delete;
+  ScopedGate& operator=(const ScopedGate&) = delete;
+
+ private:
+  LowerState& s_;
+  UOpRef saved_;
+};
+
+// ---- expressions (lower_expr.cpp) ----
+Lanes lower_expr(LowerState& s, const PrimExpr& e);
+UOpRef lower_scalar(LowerState& s, const PrimExpr& e);  // a one-lane value
+UOpRef lower_index(LowerState& s, const PrimExpr& e);   // a scalar integer as an `index`
+Lanes broadcast_lanes(Lanes v, int lanes);
+
+// ---- memory (lower_memory.cpp) ----
+Lanes load_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line);
+void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const Lanes& value, int line);
+// Storage for a buffer the function allocates (Allocate, alloc_buffer, BufferRealize): a register
+// BUFFER of `extents`' constant product elements.
+void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line);
+// Loop bookkeeping: the effects inside a loop become its END for the accesses after it.
+std::unordered_map<const VarNode*, Effects> summarize_loop(const std::unordered_map<const VarNode*, Effects>& before,
+                                                           const std::unordered_map<const VarNode*, Effects>& inside,
+                                                           const UOpRef& end);
+
+// ---- statements (lower_stmt.cpp) ----
+void lower_stmt(LowerState& s, const Stmt& st);
+
+}  // namespace onegrad::tir

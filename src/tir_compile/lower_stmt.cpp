@@ -1,0 +1,181 @@
+// TIR statements to the kernel's side effects (docs/tir.md, "Compiling"). Each statement appends
+// its STOREs, or the END of a loop, to the current body; the order between them is carried by the
+// memory edges of lower_memory.cpp, not by the list.
+#include "tir_compile/lower_ops.h"
+#include "tir_compile/lower_state.h"
+#include "tir_compile/not_lowerable.h"
+
+namespace onegrad::tir {
+
+namespace {
+
+// Vectorized and unrolled loops with a constant extent up to this are expanded in place.
+constexpr int64_t kMaxExpandedExtent = 64;
+
+void collect_stores(const Stmt& st, std::unordered_set<const VarNode*>& out) {
+  if (!st) return;
+  switch (st->kind) {
+    case StmtKind::BufferStore: out.insert(st->as<BufferStoreNode>()->buffer->data.get()); return;
+    case StmtKind::LetStmt: return collect_stores(st->as<LetStmtNode>()->body, out);
+    case StmtKind::AttrStmt: return collect_stores(st->as<AttrStmtNode>()->body, out);
+    case StmtKind::AssertStmt: return collect_stores(st->as<AssertStmtNode>()->body, out);
+    case StmtKind::BufferRealize: return collect_stores(st->as<BufferRealizeNode>()->body, out);
+    case StmtKind::Allocate: return collect_stores(st->as<AllocateNode>()->body, out);
+    case StmtKind::DeclBuffer: return collect_stores(st->as<DeclBufferNode>()->body, out);
+    case StmtKind::SeqStmt:
+      for (const Stmt& s : st->as<SeqStmtNode>()->seq) collect_stores(s, out);
+      return;
+    case StmtKind::IfThenElse:
+      collect_stores(st->as<IfThenElseNode>()->then_case, out);
+      return collect_stores(st->as<IfThenElseNode>()->else_case, out);
+    case StmtKind::For: return collect_stores(st->as<ForNode>()->body, out);
+    case StmtKind::While: return collect_stores(st->as<WhileNode>()->body, out);
+    case StmtKind::BlockRealize: {
+      const BlockNode& b = *st->as<BlockRealizeNode>()->block;
+      collect_stores(b.init, out);
+      return collect_stores(b.body, out);
+    }
+    case StmtKind::Block: {
+      const BlockNode& b = *st->as<BlockNode>();
+      collect_stores(b.init, out);
+      return collect_stores(b.body, out);
+    }
+    case StmtKind::Evaluate: return;
+  }
+}
+
+bool is_true(const PrimExpr& e) { return !e || is_const_int(e, 1); }
+
+// The loop variable's value, min + r, in its own dtype.
+UOpRef loop_value(LowerState& s, const ForNode& f, const UOpRef& r) {
+  UOpRef v = UOp::alu(Ops::ADD, {lower_index(s, f.min), r});
+  return UOp::create(Ops::CAST, uop_dtype(f.loop_var->dtype, f.loc.line), {v});
+}
+
+void lower_for(LowerState& s, const ForNode& f) {
+  const int line = f.loc.line;
+  const IntImmNode* extent = as_int_imm(f.extent);
+  bool expand = (f.kind == ForKind::Vectorized || f.kind == ForKind::Unrolled) && extent && as_int_imm(f.min) &&
+                extent->value <= kMaxExpandedExtent;
+  if (expand) {  // Expand's UPCAST/UNROLL done in place: the body once per iteration, the var a constant
+    for (int64_t c = 0; c < extent->value; c++) {
+      ScopedValue bind(s, f.loop_var.get(), {lower_int_const(as_int_imm(f.min)->value + c, f.loop_var->dtype)});
+      lower_stmt(s, f.body);
+    }
+    return;
+  }
+  AxisType type = &f == s.thread_loop ? AxisType::THREAD : AxisType::LOOP;
+  UOpRef r = UOp::range(lower_index(s, f.extent), s.next_range++, type);
+  auto [stores, fresh] = s.stores_in_loop.try_emplace(&f);
+  if (fresh) collect_stores(f.body, stores->second);
+  const std::unordered_map<const VarNode*, Effects> before = s.effects;
+  std::vector<UOpRef> inner, *outer = s.body;
+  s.body = &inner;
+  s.loops.push_back(OpenLoop{r, &stores->second});
+  {
+    ScopedValue bind(s, f.loop_var.get(), {loop_value(s, f, r)});
+    lower_stmt(s, f.body);
+  }
+  s.loops.pop_back();
+  s.body = outer;
+  if (inner.empty()) {  // no side effect: nothing to run
+    s.effects = before;
+    return;
+  }
+  UOpRef body = inner.size() == 1 ? inner[0] : UOp::create(Ops::GROUP, dtypes::void_, inner);
+  UOpRef end = UOp::create(Ops::END, dtypes::void_, {body, r});
+  s.body->push_back(end);
+  s.effects = summarize_loop(before, s.effects, end);
+  (void)line;
+}
+
+// T.init() runs where every reduce iter var is at the start of its domain.
+UOpRef init_condition(LowerState& s, const BlockNode& b) {
+  UOpRef cond;
+  for (const IterVar& iv : b.iter_vars) {
+    if (iv->iter_type != IterVarType::CommReduce) continue;
+    UOpRef v = lower_scalar(s, iv->var);
+    UOpRef lo = iv->dom ? lower_scalar(s, iv->dom->min) : lower_int_const(0, iv->var->dtype);
+    cond = and_gate(cond, lower_binary(ExprKind::EQ, v, lo, iv->var->dtype, b.loc.line));
+  }
+  return cond;
+}
+
+void lower_block_realize(LowerState& s, const BlockRealizeNode& br) {
+  const BlockNode& b = *br.block;
+  const int line = b.loc.line ? b.loc.line : br.loc.line;
+  if (!b.match_buffers.empty()) throw TirNotLowerable("T.match_buffer in block \"" + b.name_hint + "\"", "buffer regions are not lowered yet", line);
+  if (br.iter_values.size() != b.iter_vars.size()) throw InternalError("tir lowering: block \"" + b.name_hint + "\" has unbound iter vars");
+  std::vector<std::unique_ptr<ScopedValue>> binds;
+  std::vector<Lanes> values;
+  for (const PrimExpr& v : br.iter_values) values.push_back({lower_scalar(s, v)});
+  for (size_t i = 0; i < b.iter_vars.size(); i++)
+    binds.push_back(std::make_unique<ScopedValue>(s, b.iter_vars[i]->var.get(), values[i]));
+  ScopedGate where(s, is_true(br.predicate) ? UOpRef() : lower_scalar(s, br.predicate));
+  for (const Buffer& a : b.alloc_buffers) allocate(s, a->data, a->dtype, a->shape, "T.alloc_buffer", line);
+  if (b.init) {
+    ScopedGate first(s, init_condition(s, b));
+    lower_stmt(s, b.init);
+  }
+  lower_stmt(s, b.body);
+}
+
+}  // namespace
+
+void lower_stmt(LowerState& s, const Stmt& st) {
+  if (!st) return;
+  const int line = st->loc.line;
+  switch (st->kind) {
+    case StmtKind::SeqStmt:
+      for (const Stmt& x : st->as<SeqStmtNode>()->seq) lower_stmt(s, x);
+      return;
+    case StmtKind::LetStmt: {
+      const LetStmtNode& l = *st->as<LetStmtNode>();
+      ScopedValue bind(s, l.var.get(), lower_expr(s, l.value));
+      return lower_stmt(s, l.body);
+    }
+    case StmtKind::AttrStmt: {
+      const AttrStmtNode& a = *st->as<AttrStmtNode>();
+      if (a.node_iter_var) throw TirNotLowerable("T.launch_thread / " + a.attr_key, "the CPU kernel has no thread axes to bind", line);
+      return lower_stmt(s, a.body);
+    }
+    case StmtKind::AssertStmt: throw TirNotLowerable("AssertStmt", "a kernel cannot raise an error", line);
+    case StmtKind::BufferStore: {
+      const BufferStoreNode& b = *st->as<BufferStoreNode>();
+      return store_buffer(s, *b.buffer, b.indices, lower_expr(s, b.value), line);
+    }
+    case StmtKind::BufferRealize: {
+      const BufferRealizeNode& r = *st->as<BufferRealizeNode>();
+      if (!s.memory.count(r.buffer->data.get())) allocate(s, r.buffer->data, r.buffer->dtype, r.buffer->shape, "BufferRealize", line);
+      ScopedGate cond(s, is_true(r.condition) ? UOpRef() : lower_scalar(s, r.condition));
+      return lower_stmt(s, r.body);
+    }
+    case StmtKind::Allocate: {
+      const AllocateNode& a = *st->as<AllocateNode>();
+      allocate(s, a.buffer_var, a.dtype, a.extents, "Allocate", line);
+      return lower_stmt(s, a.body);
+    }
+    case StmtKind::DeclBuffer: return lower_stmt(s, st->as<DeclBufferNode>()->body);
+    case StmtKind::IfThenElse: {
+      const IfThenElseNode& i = *st->as<IfThenElseNode>();
+      UOpRef c = lower_scalar(s, i.condition);
+      {
+        ScopedGate then(s, c);
+        lower_stmt(s, i.then_case);
+      }
+      ScopedGate otherwise(s, lower_not(c));
+      return lower_stmt(s, i.else_case);
+    }
+    case StmtKind::Evaluate: {
+      const PrimExpr& v = st->as<EvaluateNode>()->value;
+      if (!as_int_imm(v)) lower_expr(s, v);  // no effect of its own; a call that has one throws
+      return;
+    }
+    case StmtKind::For: return lower_for(s, *st->as<ForNode>());
+    case StmtKind::While: throw TirNotLowerable("While", "a kernel's loops have bounds known when they start", line);
+    case StmtKind::BlockRealize: return lower_block_realize(s, *st->as<BlockRealizeNode>());
+    case StmtKind::Block: throw InternalError("tir lowering: a Block outside a BlockRealize");
+  }
+}
+
+}  // namespace onegrad::tir

@@ -95,7 +95,7 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) 
     Buffer b = f.buffer_of(f.params[p]);
     if (!b) continue;
     if (s.memory.count(b->data.get())) throw TirNotLowerable("buffer " + b->name, "two parameters share its data", line);
-    int64_t size = 1;
+    int64_t size = b->dtype.lanes;
     for (const PrimExpr& d : b->shape) size = as_int_imm(d) ? size * std::max<int64_t>(as_int_imm(d)->value, 0) : 1;
     DType dt = uop_dtype(b->dtype.element(), b->loc.line);
     int64_t slot = int64_t(out.buffer_params.size());

@@ -58,11 +58,14 @@ Lanes flat_indices(LowerState& s, const BufferNode& b, const std::vector<PrimExp
     idx.push_back(std::move(l));
   }
   UOpRef offset = b.elem_offset ? lower_index(s, b.elem_offset) : UOp::index(0);
+  // a vector element type (float32x4) holds its lanes consecutively: scalar index flat * L + l
+  const int64_t per_element = b.dtype.lanes;
   Lanes out;
   for (int lane = 0; lane < lanes; lane++) {
     UOpRef flat = offset;
     for (size_t k = 0; k < n; k++) flat = index_add(flat, index_mul(broadcast_lanes(idx[k], lanes)[size_t(lane)], strides[k]));
-    out.push_back(flat);
+    for (int64_t l = 0; l < per_element; l++)
+      out.push_back(per_element == 1 ? flat : index_add(index_mul(flat, UOp::index(per_element)), UOp::index(l)));
   }
   return out;
 }
@@ -115,7 +118,7 @@ void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr
 }
 
 void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line) {
-  int64_t count = 1;
+  int64_t count = elem.lanes;
   for (const PrimExpr& e : extents) {
     const IntImmNode* k = as_int_imm(e);
     if (!k) throw TirNotLowerable(construct, "its extents must be constants (the kernel's local arrays have a fixed size)", line);

@@ -14,6 +14,7 @@
 #include "tir/interpret.h"
 #include "tir/parser.h"
 #include "tir_compile/compiled_func.h"
+#include "uop/dtype.h"
 
 namespace onegrad::tir::testing {
 
@@ -22,8 +23,9 @@ struct HostArray {
   DataType dtype;
   std::vector<int64_t> shape;
   std::vector<unsigned char> bytes;
+  // scalars held: elements times lanes (a float32x4 buffer holds 4 floats per element)
   int64_t count() const {
-    int64_t n = 1;
+    int64_t n = dtype.lanes;
     for (int64_t d : shape) n *= d;
     return n;
   }
@@ -32,6 +34,11 @@ struct HostArray {
   double at(int64_t i) const {
     const unsigned char* p = bytes.data() + size_t(i) * item();
     auto get = [&](auto v) { std::memcpy(&v, p, sizeof v); return double(v); };
+    if (dtype.bits == 16 && dtype.is_float()) {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      return dtype.code == DataType::Code::BFloat ? bfloat16_bits_to_float(h) : half_bits_to_float(h);
+    }
     if (dtype.is_float()) return dtype.bits == 64 ? get(double()) : get(float());
     if (dtype.is_bool()) return p[0] != 0;
     bool u = dtype.code == DataType::Code::UInt;
@@ -53,7 +60,9 @@ inline HostArray random_array(DataType t, std::vector<int64_t> shape, std::mt199
     auto put = [&](auto v) { std::memcpy(p, &v, sizeof v); };
     if (t.is_float()) {
       double x = std::uniform_real_distribution<double>(-2, 2)(rng);
-      t.bits == 64 ? put(x) : put(float(x));
+      if (t.bits == 16) put(t.code == DataType::Code::BFloat ? float_to_bfloat16_bits(float(x)) : float_to_half_bits(float(x)));
+      else if (t.bits == 64) put(x);
+      else put(float(x));
     } else if (t.is_bool()) {
       p[0] = rng() % 2;
     } else {

@@ -80,12 +80,27 @@ const ForNode* thread_loop(const Stmt& body) {
   return extent && extent->value >= 1 && as_int_imm(f->min) ? f : nullptr;
 }
 
+// The line of the function's first `return` (T.ret), or 0.
+int first_return_line(const PrimFuncNode& f) {
+  struct Finder : IRVisitor {
+    int line = 0;
+    void visit_expr(const PrimExpr& e) override {
+      if (auto* c = e ? e->as<CallNode>() : nullptr; c && c->op == "tir.ret" && line == 0) line = c->loc.line;
+      IRVisitor::visit_expr(e);
+    }
+  } finder;
+  finder.visit_stmt(f.body);
+  return finder.line;
+}
+
 }  // namespace
 
 LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) {
-  const int line = f.loc.line;
-  if (f.ret_type && !f.ret_type->dtype.is_void())
-    throw TirNotLowerable("PrimFunc " + name + " returning " + f.ret_type->to_string(), "a kernel returns no value", line);
+  if (f.ret_type && !f.ret_type->dtype.is_void()) {
+    int at = first_return_line(f);
+    throw TirNotLowerable("tir.ret", "a kernel returns no value (" + name + " returns " + f.ret_type->to_string() + ")",
+                          at ? at : f.loc.line);
+  }
   LoweredPrimFunc out;
   LowerState s;
   std::vector<UOpRef> effects;
@@ -94,7 +109,7 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) 
   for (size_t p = 0; p < f.params.size(); p++) {
     Buffer b = f.buffer_of(f.params[p]);
     if (!b) continue;
-    if (s.memory.count(b->data.get())) throw TirNotLowerable("buffer " + b->name, "two parameters share its data", line);
+    if (s.memory.count(b->data.get())) throw TirNotLowerable("buffer " + b->name, "two parameters share its data", b->loc.line);
     int64_t size = b->dtype.lanes;
     for (const PrimExpr& d : b->shape) size = as_int_imm(d) ? size * std::max<int64_t>(as_int_imm(d)->value, 0) : 1;
     DType dt = uop_dtype(b->dtype.element(), b->loc.line);
@@ -124,7 +139,7 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) 
     UOpRef p = UOp::create(Ops::PARAM, dtypes::index, {},
                            ParamArg{slot, dtypes::index, Device(), std::nullopt, slot_name(*v, names),
                                     ConstValue::from_int(lo), ConstValue::from_int(hi)});
-    s.values[v] = {variable_value(p, *v, line)};
+    s.values[v] = {variable_value(p, *v, v->loc.line)};
     out.var_slots.push_back(v);
   }
   s.thread_loop = thread_loop(f.body);

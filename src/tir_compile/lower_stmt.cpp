@@ -112,7 +112,7 @@ void lower_block_realize(LowerState& s, const BlockRealizeNode& br) {
   for (size_t i = 0; i < b.iter_vars.size(); i++)
     binds.push_back(std::make_unique<ScopedValue>(s, b.iter_vars[i]->var.get(), values[i]));
   ScopedGate where(s, is_true(br.predicate) ? UOpRef() : lower_scalar(s, br.predicate));
-  for (const Buffer& a : b.alloc_buffers) allocate(s, a->data, a->dtype, a->shape, "T.alloc_buffer", line);
+  for (const Buffer& a : b.alloc_buffers) allocate(s, a->data, a->dtype, a->shape, "T.alloc_buffer", a->loc.line ? a->loc.line : line);
   if (b.init) {
     ScopedGate first(s, init_condition(s, b));
     lower_stmt(s, b.init);

@@ -23,14 +23,11 @@ struct HostArray {
   DataType dtype;
   std::vector<int64_t> shape;
   std::vector<unsigned char> bytes;
-  // scalars held: elements times lanes (a float32x4 buffer holds 4 floats per element)
-  int64_t count() const {
-    int64_t n = dtype.lanes;
-    for (int64_t d : shape) n *= d;
-    return n;
-  }
+  std::vector<int64_t> strides;  // in elements; empty: compact
+  // scalars held (a float32x4 element holds 4)
+  int64_t count() const { return int64_t(bytes.size() / item()); }
   size_t item() const { return dtype.bits < 8 ? 1 : size_t(dtype.bits / 8); }
-  ArrayRef ref() { return ArrayRef{bytes.data(), dtype, shape, {}, 0}; }
+  ArrayRef ref() { return ArrayRef{bytes.data(), dtype, shape, strides, 0}; }
   double at(int64_t i) const {
     const unsigned char* p = bytes.data() + size_t(i) * item();
     auto get = [&](auto v) { std::memcpy(&v, p, sizeof v); return double(v); };
@@ -52,9 +49,14 @@ struct HostArray {
 };
 
 // Random small values: ints in [-7, 7] (unsigned [0, 7]), floats in [-2, 2], bools.
-inline HostArray random_array(DataType t, std::vector<int64_t> shape, std::mt19937& rng) {
-  HostArray a{t, std::move(shape), {}};
-  a.bytes.resize(size_t(a.count()) * a.item());
+// `storage` scalars (0: the shape's elements times lanes), for arrays with strides.
+inline HostArray random_array(DataType t, std::vector<int64_t> shape, std::mt19937& rng, int64_t storage = 0) {
+  HostArray a{t, std::move(shape), {}, {}};
+  if (storage == 0) {
+    storage = t.lanes;
+    for (int64_t d : a.shape) storage *= d;
+  }
+  a.bytes.resize(size_t(storage) * a.item());
   for (int64_t i = 0; i < a.count(); i++) {
     unsigned char* p = a.bytes.data() + size_t(i) * a.item();
     auto put = [&](auto v) { std::memcpy(p, &v, sizeof v); };
@@ -79,6 +81,11 @@ inline HostArray random_array(DataType t, std::vector<int64_t> shape, std::mt199
   return a;
 }
 
+// A one-function TVMScript program `f(sig)` with `body` (indented four spaces).
+inline std::string prog(const std::string& sig, const std::string& body) {
+  return "from tvm.script import tir as T\n\n@T.prim_func\ndef f(" + sig + "):\n" + body;
+}
+
 using TestArg = std::variant<int64_t, double, HostArray>;
 
 // The spec's binding step for well-behaved test arguments (compact arrays, elem_offset 0): data
@@ -90,9 +97,16 @@ inline BoundCall bind_for_test(const PrimFuncNode& f, std::vector<TestArg>& args
     if (auto* a = std::get_if<HostArray>(&args[p])) {
       call.data.push_back(a->bytes.data());
       Buffer b = f.buffer_of(v);
-      for (size_t k = 0; k < b->shape.size(); k++)
-        if (b->shape[k]->kind == ExprKind::Var)
-          call.vars[static_cast<const VarNode*>(b->shape[k].get())] = RuntimeValue::of_int(b->shape[k]->dtype, a->shape[k]);
+      std::vector<int64_t> strides = a->strides;
+      if (strides.empty()) {
+        strides.assign(a->shape.size(), 1);
+        for (size_t k = a->shape.size(); k-- > 1;) strides[k - 1] = strides[k] * a->shape[k];
+      }
+      auto bind = [&](const PrimExpr& e, int64_t v) {
+        if (e->kind == ExprKind::Var) call.vars[static_cast<const VarNode*>(e.get())] = RuntimeValue::of_int(e->dtype, v);
+      };
+      for (size_t k = 0; k < b->shape.size(); k++) bind(b->shape[k], a->shape[k]);
+      for (size_t k = 0; k < b->strides.size(); k++) bind(b->strides[k], strides[k]);
       if (b->elem_offset && b->elem_offset->kind == ExprKind::Var)
         call.vars[static_cast<const VarNode*>(b->elem_offset.get())] = RuntimeValue::of_int(b->elem_offset->dtype, 0);
       continue;

@@ -8,13 +8,10 @@ namespace onegrad::tir {
 namespace {
 
 using testing::expect_same_as_interpreter;
+using testing::prog;
 using testing::random_array;
 
 const DataType f32 = DataType::float_(32), i32 = DataType::int_(32);
-
-std::string prog(const std::string& sig, const std::string& body) {
-  return "from tvm.script import tir as T\n\n@T.prim_func\ndef f(" + sig + "):\n" + body;
-}
 
 TEST(TirCompileOrdering, AccumulateIntoOneElement) {
   std::mt19937 rng(1);

@@ -1,0 +1,153 @@
+// The statement and expression forms the compiler lowers (docs/tir.md, "Compiling"), each checked
+// against the interpreter on random inputs, and the generated C where the form decides its shape
+// (a vectorized loop has no loop, a parallel one is the kernel's THREAD axis).
+#include <gtest/gtest.h>
+
+#include "compile_test_util.h"
+
+namespace onegrad::tir {
+namespace {
+
+using testing::expect_same_as_interpreter;
+using testing::prog;
+using testing::random_array;
+
+const DataType f32 = DataType::float_(32), i32 = DataType::int_(32), i64 = DataType::int_(64);
+
+int count_of(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) n++;
+  return n;
+}
+
+TEST(TirCompile, ScalarParametersIntAndFloat) {
+  std::mt19937 rng(1);
+  expect_same_as_interpreter(prog("A: T.Buffer((8,), \"float32\"), n: T.int32, s: T.float32, d: T.float64",
+                                  "    for i in range(n):\n        A[i] = A[i] * s + T.Cast(\"float32\", n) + T.Cast(\"float32\", d)\n"),
+                             "f", {random_array(f32, {8}, rng), int64_t(5), 1.5, -0.25});
+}
+
+TEST(TirCompile, SymbolicShapesAndStrides) {
+  std::mt19937 rng(2);
+  const std::string text = R"(from tvm.script import tir as T
+
+@T.prim_func
+def f(a: T.handle, b: T.handle):
+    n = T.int32()
+    m = T.int32()
+    s = T.int32()
+    A = T.match_buffer(a, (n, m), "float32")
+    B = T.match_buffer(b, (n, m), "float32", strides=(s, 1))
+    for i, j in T.grid(n, m):
+        B[i, j] = A[i, j] * T.float32(2) + T.Cast("float32", i * m + j)
+)";
+  testing::HostArray b = random_array(f32, {3, 4}, rng, 3 * 6);
+  b.strides = {6, 1};  // B's rows are 6 apart: the gaps must stay untouched
+  expect_same_as_interpreter(text, "f", {random_array(f32, {3, 4}, rng), b});
+}
+
+TEST(TirCompile, ConstantStridesAndElemOffset) {
+  std::mt19937 rng(3);
+  const std::string text = R"(from tvm.script import tir as T
+
+@T.prim_func
+def f(A: T.Buffer((4, 4), "int32"), B: T.Buffer((4,), "int32")):
+    D = T.decl_buffer((4,), "int32", data=A.data, strides=(5,), elem_offset=0)
+    for i in range(4):
+        B[i] = D[i] + A[i, 3 - i]
+)";
+  expect_same_as_interpreter(text, "f", {random_array(i32, {4, 4}, rng), random_array(i32, {4}, rng)});
+}
+
+TEST(TirCompile, IfElseAndGatedLoads) {
+  std::mt19937 rng(4);
+  // i runs past A's end: the loads under `if i < 8` and in the untaken arm of if_then_else must
+  // not be read (gated), and the stores follow the branches
+  auto f = expect_same_as_interpreter(
+      prog("A: T.Buffer((8,), \"int32\"), B: T.Buffer((10,), \"int32\"), C: T.Buffer((10,), \"int32\")",
+           "    for i in range(10):\n"
+           "        if i < 8:\n            if A[i] > 0:\n                B[i] = A[i]\n            else:\n                B[i] = 0 - A[i]\n"
+           "        else:\n            B[i] = 100\n"
+           "        C[i] = T.if_then_else(i < 8, A[T.min(i, 9)], -1)\n"),
+      "f", {random_array(i32, {8}, rng), random_array(i32, {10}, rng), random_array(i32, {10}, rng)});
+  EXPECT_GE(count_of(f->source(), " ? "), 1) << f->source();
+  EXPECT_GE(count_of(f->source(), "if ("), 2) << f->source();
+}
+
+TEST(TirCompile, ShortCircuitGuardsTheLoad) {
+  std::mt19937 rng(5);
+  expect_same_as_interpreter(prog("A: T.Buffer((4,), \"int32\"), B: T.Buffer((6,), \"int32\")",
+                                  "    for i in range(6):\n        B[i] = T.Select(i < 4 and A[T.min(i, 5)] > 0, 1, 0)\n"),
+                             "f", {random_array(i32, {4}, rng), random_array(i32, {6}, rng)});
+}
+
+TEST(TirCompile, LetsLoopMinimaAndInt64Loops) {
+  std::mt19937 rng(6);
+  expect_same_as_interpreter(prog("A: T.Buffer((8,), \"int64\"), B: T.Buffer((8,), \"int64\")",
+                                  "    y = T.int64()\n    for i in range(2, 6):\n        x = A[i] * T.int64(3)\n        B[i] = x + x\n"
+                                  "    for k in range(T.int64(8)):\n        B[k] = B[k] + T.Let(y * y, where={y: A[k]})\n"),
+                             "f", {random_array(i64, {8}, rng), random_array(i64, {8}, rng)});
+}
+
+TEST(TirCompile, UnrolledAndVectorizedLoopsHaveNoLoop) {
+  std::mt19937 rng(7);
+  auto f = expect_same_as_interpreter(prog("A: T.Buffer((8,), \"float32\"), B: T.Buffer((8,), \"float32\")",
+                                           "    for i in T.vectorized(8):\n        B[i] = A[i] + T.float32(1)\n"
+                                           "    for j in T.unroll(4):\n        A[j] = B[7 - j] * A[j]\n"),
+                                      "f", {random_array(f32, {8}, rng), random_array(f32, {8}, rng)});
+  EXPECT_EQ(count_of(f->source(), "for ("), 0) << f->source();
+}
+
+TEST(TirCompile, VectorValuesLaneByLane) {
+  std::mt19937 rng(8);
+  expect_same_as_interpreter(prog("A: T.Buffer((16,), \"int32\"), B: T.Buffer((16,), \"int32\")",
+                                  "    for i in range(4):\n        B[i * 4:i * 4 + 4] = A[T.Ramp(i * 4, 1, 4)] + T.Broadcast(i, 4)\n"
+                                  "    B[0:8:2] = T.Shuffle([A[0:4], A[4:8]], [7, 5, 3, 1])\n"),
+                             "f", {random_array(i32, {16}, rng), random_array(i32, {16}, rng)});
+}
+
+TEST(TirCompile, ParallelLoopIsTheThreadAxisAndMatchesSerial) {
+  std::mt19937 rng(9);
+  const std::string body = "        for j in range(5):\n            B[i, j] = A[i, j] * T.float32(2) + A[i, 4 - j]\n";
+  std::vector<testing::TestArg> args{random_array(f32, {64, 5}, rng), random_array(f32, {64, 5}, rng)};
+  const std::string sig = "A: T.Buffer((64, 5), \"float32\"), B: T.Buffer((64, 5), \"float32\")";
+  auto par = expect_same_as_interpreter(prog(sig, "    for i in T.parallel(64):\n" + body), "f", args);
+  auto ser = expect_same_as_interpreter(prog(sig, "    for i in range(64):\n" + body), "f", args);
+  EXPECT_EQ(par->threads(), 64);
+  EXPECT_EQ(ser->threads(), 0);
+  EXPECT_NE(par->source().find("= thread;"), std::string::npos) << par->source();
+  // inside another loop a parallel loop runs serially (a legal schedule of it)
+  auto nested = expect_same_as_interpreter(prog(sig, "    for k in range(2):\n        for i in T.parallel(64):\n"
+                                                     "            B[i, k] = B[i, k] + A[i, k]\n"),
+                                           "f", args);
+  EXPECT_EQ(nested->threads(), 0);
+}
+
+TEST(TirCompile, BlocksWithPredicatesAndLocalAllocations) {
+  std::mt19937 rng(10);
+  const std::string text = R"(from tvm.script import tir as T
+
+@T.prim_func
+def f(A: T.Buffer((10,), "float32"), B: T.Buffer((4,), "float32")):
+    for i, k in T.grid(4, 4):
+        with T.block("B"):
+            vi, vk = T.axis.remap("SR", [i, k])
+            T.where(vi * 3 + vk < 10)
+            acc = T.alloc_buffer((1,), "float32", scope="local")
+            with T.init():
+                B[vi] = T.float32(-100)
+            acc[0] = A[vi * 3 + vk] * T.float32(2)
+            B[vi] = T.max(B[vi], acc[0])
+)";
+  expect_same_as_interpreter(text, "f", {random_array(f32, {10}, rng), random_array(f32, {4}, rng)});
+}
+
+TEST(TirCompile, SourceIsNamedAfterTheFunction) {
+  IRModule m = parse_script(prog("A: T.Buffer((4,), \"int32\")", "    for i in range(4):\n        A[i] = i\n"));
+  auto f = compile_prim_func(m, "f");
+  EXPECT_NE(f->source().find("void tir_f("), std::string::npos) << f->source();
+  EXPECT_THROW(compile_prim_func(m, "g"), ArgumentError);
+}
+
+}  // namespace
+}  // namespace onegrad::tir

@@ -80,6 +80,21 @@ const ForNode* thread_loop(const Stmt& body) {
   return extent && extent->value >= 1 && as_int_imm(f->min) ? f : nullptr;
 }
 
+// match_buffer data -> its source's data, for every block of the body (a loop's stores through a
+// matched buffer are stores to the source's memory: lower_stmt.cpp needs that before the block).
+void collect_aliases(const Stmt& body, LowerState& s) {
+  struct Aliases : IRVisitor {
+    LowerState& s;
+    explicit Aliases(LowerState& st) : s(st) {}
+    void visit_stmt(const Stmt& st) override {
+      if (auto* br = st ? st->as<BlockRealizeNode>() : nullptr)
+        for (const MatchBufferRegion& m : br->block->match_buffers) s.alias[m.buffer->data.get()] = m.source.buffer->data.get();
+      IRVisitor::visit_stmt(st);
+    }
+  } aliases(s);
+  aliases.visit_stmt(body);
+}
+
 // The line of the function's first `return` (T.ret), or 0.
 int first_return_line(const PrimFuncNode& f) {
   struct Finder : IRVisitor {
@@ -144,6 +159,7 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) 
   }
   s.thread_loop = thread_loop(f.body);
   if (s.thread_loop) out.threads = as_int_imm(s.thread_loop->extent)->value;
+  collect_aliases(f.body, s);
   lower_stmt(s, f.body);
   out.sink = UOp::create(Ops::SINK, dtypes::void_, effects);
   return out;

@@ -23,7 +23,7 @@ namespace {
 constexpr int64_t kMaxRegisterBytes = 1 << 16;
 
 const Memory& memory_of(LowerState& s, const BufferNode& b, int line) {
-  auto it = s.memory.find(b.data.get());
+  auto it = s.memory.find(s.root(b.data.get()));
   if (it == s.memory.end())
     throw TirNotLowerable("buffer " + b.name, "its data pointer has no storage the kernel can address", line);
   if (it->second.elem != b.dtype.element())
@@ -34,21 +34,33 @@ const Memory& memory_of(LowerState& s, const BufferNode& b, int line) {
 UOpRef index_mul(const UOpRef& a, const UOpRef& b) { return UOp::alu(Ops::MUL, {a, b}); }
 UOpRef index_add(const UOpRef& a, const UOpRef& b) { return UOp::alu(Ops::ADD, {a, b}); }
 
-// The flat element index of each lane: elem_offset + sum(index_k * stride_k), strides row-major
-// from the shape when the buffer declares none.
+}  // namespace
+
+Layout buffer_layout(LowerState& s, const BufferNode& b) {
+  if (auto v = s.views.find(&b); v != s.views.end()) return v->second;
+  const size_t n = b.shape.size();
+  Layout l{b.elem_offset ? lower_index(s, b.elem_offset) : UOp::index(0), std::vector<UOpRef>(n)};
+  if (!b.strides.empty()) {
+    for (size_t k = 0; k < n; k++) l.strides[k] = lower_index(s, b.strides[k]);
+    return l;
+  }
+  UOpRef stride = UOp::index(1);
+  for (size_t k = n; k-- > 0;) {
+    l.strides[k] = stride;
+    if (k > 0) stride = index_mul(stride, lower_index(s, b.shape[k]));
+  }
+  return l;
+}
+
+namespace {
+
+// The flat element index of each lane: elem_offset + sum(index_k * stride_k) (buffer_layout).
 Lanes flat_indices(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line) {
   if (!b.axis_separators.empty()) throw TirNotLowerable("buffer " + b.name, "axis_separators make it multi-dimensional memory", line);
   const size_t n = indices.size();
-  std::vector<UOpRef> strides(n);
-  if (!b.strides.empty()) {
-    for (size_t k = 0; k < n; k++) strides[k] = lower_index(s, b.strides[k]);
-  } else {
-    UOpRef stride = UOp::index(1);
-    for (size_t k = n; k-- > 0;) {
-      strides[k] = stride;
-      if (k > 0) stride = index_mul(stride, lower_index(s, b.shape[k]));
-    }
-  }
+  Layout layout = buffer_layout(s, b);
+  if (layout.strides.size() != n) throw InternalError("tir lowering: buffer " + b.name + " indexed with " + std::to_string(n) + " indices");
+  const std::vector<UOpRef>& strides = layout.strides;
   std::vector<Lanes> idx;
   int lanes = 1;
   for (const PrimExpr& i : indices) {
@@ -57,7 +69,7 @@ Lanes flat_indices(LowerState& s, const BufferNode& b, const std::vector<PrimExp
     lanes = std::max(lanes, int(l.size()));
     idx.push_back(std::move(l));
   }
-  UOpRef offset = b.elem_offset ? lower_index(s, b.elem_offset) : UOp::index(0);
+  UOpRef offset = layout.offset;
   // a vector element type (float32x4) holds its lanes consecutively: scalar index flat * L + l
   const int64_t per_element = b.dtype.lanes;
   Lanes out;
@@ -81,11 +93,12 @@ UOpRef after(const UOpRef& base, std::vector<UOpRef> deps) {
 Lanes load_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line) {
   const Memory& m = memory_of(s, b, line);
   Lanes flat = flat_indices(s, b, indices, line);
-  Effects& fx = s.effects[b.data.get()];
+  const VarNode* root = s.root(b.data.get());
+  Effects& fx = s.effects[root];
   std::vector<UOpRef> deps;
   if (fx.write) deps.push_back(fx.write);
   for (const OpenLoop& l : s.loops)
-    if (l.stores->count(b.data.get())) deps.push_back(l.range);
+    if (l.stores->count(root)) deps.push_back(l.range);
   UOpRef base = after(m.base, deps);
   DType dt = uop_dtype(m.elem, line);
   Lanes out;
@@ -102,7 +115,7 @@ void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr
   const Memory& m = memory_of(s, b, line);
   Lanes flat = flat_indices(s, b, indices, line);
   Lanes v = broadcast_lanes(value, int(flat.size()));
-  Effects& fx = s.effects[b.data.get()];
+  Effects& fx = s.effects[s.root(b.data.get())];
   for (size_t lane = 0; lane < flat.size(); lane++) {
     std::vector<UOpRef> deps = fx.reads;
     if (fx.write) deps.push_back(fx.write);

@@ -34,16 +34,31 @@ struct OpenLoop {
   const std::unordered_set<const VarNode*>* stores;  // data vars the loop's body stores to
 };
 
+// Where a buffer's elements sit in its memory: elem_offset and one stride per dimension (index
+// values). A buffer's own fields give it; a match_buffer's comes from its source region.
+struct Layout {
+  UOpRef offset;
+  std::vector<UOpRef> strides;
+};
+
 struct LowerState {
   std::unordered_map<const VarNode*, Lanes> values;   // Vars in scope (loop vars, lets, params, iter vars)
-  std::unordered_map<const VarNode*, Memory> memory;  // data Vars with storage
+  // Memory and effects are keyed by the root data Var: a match_buffer's data is its source's memory.
+  std::unordered_map<const VarNode*, const VarNode*> alias;  // match_buffer data -> source data
+  std::unordered_map<const VarNode*, Memory> memory;  // root data Vars with storage
   std::unordered_map<const VarNode*, Effects> effects;
+  std::unordered_map<const BufferNode*, Layout> views;  // match_buffers in scope
   std::vector<OpenLoop> loops;                        // outermost first (RANGE loops only)
   UOpRef gate;                                        // the condition around the statement; null: none
   std::vector<UOpRef>* body = nullptr;                // the side effects of the innermost loop (or kernel)
   int64_t next_range = 0, next_buffer = 0;
   const ForNode* thread_loop = nullptr;  // the For that becomes the kernel's THREAD axis, if any
-  std::unordered_map<const ForNode*, std::unordered_set<const VarNode*>> stores_in_loop;
+  std::unordered_map<const ForNode*, std::unordered_set<const VarNode*>> stores_in_loop;  // root data Vars
+
+  const VarNode* root(const VarNode* data) const {
+    for (auto it = alias.find(data); it != alias.end(); it = alias.find(data)) data = it->second;
+    return data;
+  }
 };
 
 // A binding that restores what it shadowed when it goes out of scope.
@@ -93,6 +108,7 @@ Lanes broadcast_lanes(Lanes v, int lanes);
 // ---- memory (lower_memory.cpp) ----
 Lanes load_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line);
 void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const Lanes& value, int line);
+Layout buffer_layout(LowerState& s, const BufferNode& b);
 // Storage for a buffer the function allocates (Allocate, alloc_buffer, BufferRealize): a register
 // BUFFER of `extents`' constant product elements.
 void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line);

@@ -12,10 +12,12 @@ namespace {
 // Vectorized and unrolled loops with a constant extent up to this are expanded in place.
 constexpr int64_t kMaxExpandedExtent = 64;
 
-void collect_stores(const Stmt& st, std::unordered_set<const VarNode*>& out) {
+// The root data Vars a statement stores to.
+void collect_stores(const LowerState& s, const Stmt& st, std::unordered_set<const VarNode*>& out) {
   if (!st) return;
+  auto collect_stores = [&](const Stmt& x, std::unordered_set<const VarNode*>& o) { onegrad::tir::collect_stores(s, x, o); };
   switch (st->kind) {
-    case StmtKind::BufferStore: out.insert(st->as<BufferStoreNode>()->buffer->data.get()); return;
+    case StmtKind::BufferStore: out.insert(s.root(st->as<BufferStoreNode>()->buffer->data.get())); return;
     case StmtKind::LetStmt: return collect_stores(st->as<LetStmtNode>()->body, out);
     case StmtKind::AttrStmt: return collect_stores(st->as<AttrStmtNode>()->body, out);
     case StmtKind::AssertStmt: return collect_stores(st->as<AssertStmtNode>()->body, out);
@@ -67,7 +69,7 @@ void lower_for(LowerState& s, const ForNode& f) {
   AxisType type = &f == s.thread_loop ? AxisType::THREAD : AxisType::LOOP;
   UOpRef r = UOp::range(lower_index(s, f.extent), s.next_range++, type);
   auto [stores, fresh] = s.stores_in_loop.try_emplace(&f);
-  if (fresh) collect_stores(f.body, stores->second);
+  if (fresh) collect_stores(s, f.body, stores->second);
   const std::unordered_map<const VarNode*, Effects> before = s.effects;
   std::vector<UOpRef> inner, *outer = s.body;
   s.body = &inner;
@@ -101,16 +103,45 @@ UOpRef init_condition(LowerState& s, const BlockNode& b) {
   return cond;
 }
 
+using Binds = std::vector<std::unique_ptr<ScopedValue>>;
+
+// A Var of a matched buffer's field takes the region's value, unless it is bound already.
+void bind_field(LowerState& s, const PrimExpr& field, const UOpRef& value, Binds& binds) {
+  if (!field || field->kind != ExprKind::Var || s.values.count(static_cast<const VarNode*>(field.get()))) return;
+  UOpRef v = UOp::create(Ops::CAST, uop_dtype(field->dtype, field->loc.line), {value});
+  binds.push_back(std::make_unique<ScopedValue>(s, static_cast<const VarNode*>(field.get()), Lanes{v}));
+}
+
+// T.match_buffer(region): the matched buffer views the region's memory, starting at its minimum
+// corner with the source's strides for the trailing dimensions it keeps (as the interpreter does).
+void bind_match_buffer(LowerState& s, const MatchBufferRegion& m, Binds& binds) {
+  const BufferNode& src = *m.source.buffer;
+  const auto& region = m.source.region;
+  Layout from = buffer_layout(s, src), view{from.offset, {}};
+  std::vector<UOpRef> extents;
+  const size_t kept = m.buffer->shape.size();
+  for (size_t k = 0; k < region.size(); k++) {
+    view.offset = UOp::alu(Ops::ADD, {view.offset, UOp::alu(Ops::MUL, {lower_index(s, region[k].min), from.strides[k]})});
+    if (k + kept < region.size()) continue;
+    view.strides.push_back(from.strides[k]);
+    extents.push_back(region[k].extent ? lower_index(s, region[k].extent) : UOp::index(1));
+  }
+  for (size_t k = 0; k < kept; k++) bind_field(s, m.buffer->shape[k], extents[k], binds);
+  for (size_t k = 0; k < m.buffer->strides.size() && k < kept; k++) bind_field(s, m.buffer->strides[k], view.strides[k], binds);
+  bind_field(s, m.buffer->elem_offset, view.offset, binds);
+  s.views[m.buffer.get()] = view;
+}
+
 void lower_block_realize(LowerState& s, const BlockRealizeNode& br) {
   const BlockNode& b = *br.block;
   const int line = b.loc.line ? b.loc.line : br.loc.line;
-  if (!b.match_buffers.empty()) throw TirNotLowerable("T.match_buffer in block \"" + b.name_hint + "\"", "buffer regions are not lowered yet", line);
   if (br.iter_values.size() != b.iter_vars.size()) throw InternalError("tir lowering: block \"" + b.name_hint + "\" has unbound iter vars");
-  std::vector<std::unique_ptr<ScopedValue>> binds;
+  Binds binds;
   std::vector<Lanes> values;
   for (const PrimExpr& v : br.iter_values) values.push_back({lower_scalar(s, v)});
   for (size_t i = 0; i < b.iter_vars.size(); i++)
     binds.push_back(std::make_unique<ScopedValue>(s, b.iter_vars[i]->var.get(), values[i]));
+  for (const MatchBufferRegion& m : b.match_buffers) bind_match_buffer(s, m, binds);
   ScopedGate where(s, is_true(br.predicate) ? UOpRef() : lower_scalar(s, br.predicate));
   for (const Buffer& a : b.alloc_buffers) allocate(s, a->data, a->dtype, a->shape, "T.alloc_buffer", a->loc.line ? a->loc.line : line);
   if (b.init) {
@@ -118,6 +149,7 @@ void lower_block_realize(LowerState& s, const BlockRealizeNode& br) {
     lower_stmt(s, b.init);
   }
   lower_stmt(s, b.body);
+  for (const MatchBufferRegion& m : b.match_buffers) s.views.erase(m.buffer.get());
 }
 
 }  // namespace

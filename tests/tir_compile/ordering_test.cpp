@@ -78,5 +78,35 @@ TEST(TirCompileOrdering, LocalScratchAcrossLoops) {
                              "f", {random_array(i32, {6}, rng), random_array(i32, {6}, rng)});
 }
 
+TEST(TirCompileOrdering, MatchedBufferAndItsSourceAreOneMemory) {
+  std::mt19937 rng(9);
+  // Sub views C[vi:vi+2]: a store through one name is seen by loads through the other, within an
+  // iteration and in the next one (Sub[0] of iteration i+1 is C[i+1], written as Sub[1] in i)
+  const std::string text = R"(from tvm.script import tir as T
+
+@T.prim_func
+def f(C: T.Buffer((7,), "int32")):
+    for i in range(6):
+        with T.block("b"):
+            vi = T.axis.spatial(6, i)
+            Sub = T.match_buffer(C[vi:vi + 2], (2,), "int32")
+            Sub[1] = Sub[0] + C[vi + 1]
+            C[vi] = Sub[1] * 2
+)";
+  expect_same_as_interpreter(text, "f", {random_array(i32, {7}, rng)});
+  // the two loads of C[1] are one expression but not one value: the store through Sub lies between
+  const std::string between = R"(from tvm.script import tir as T
+
+@T.prim_func
+def f(C: T.Buffer((4,), "int32"), B: T.Buffer((2,), "int32")):
+    with T.block("v"):
+        Sub = T.match_buffer(C[0:2], (2,), "int32")
+        B[0] = C[1]
+        Sub[1] = 5
+        B[1] = C[1]
+)";
+  expect_same_as_interpreter(between, "f", {random_array(i32, {4}, rng), random_array(i32, {2}, rng)});
+}
+
 }  // namespace
 }  // namespace onegrad::tir

@@ -5,7 +5,6 @@
 #include "codegen/isel.h"
 #include "codegen/kernel_axes.h"
 #include "codegen/linearize.h"
-#include "codegen/simplify_kernel.h"
 #include "render/c_renderer.h"
 #include "runtime/device.h"
 #include "runtime/program.h"
@@ -27,12 +26,15 @@ std::string entry_name(const std::string& name) {
 
 // Codegen without Optimize and Expand: a TIR kernel's schedule is the one its For kinds say
 // (docs/tir.md), so no opts are applied and no heuristic splits or vectorizes it; there are no
-// REDUCEs to lower (accumulation is plain stores and loads).
+// REDUCEs to lower (accumulation is plain stores and loads). Nor simplify_kernel: its walk that
+// simplifies a gated address under its gate rewrites the whole address expression, and in a TIR
+// kernel that reaches through a LOAD's AFTER to earlier STOREs, which it copies with a rewritten
+// gate: the copy runs as a second store (TirCompileRandomPrograms found it). The C compiler
+// folds the index arithmetic the simplifier would have.
 ProgramSpec render(const LoweredPrimFunc& l, const std::string& name) {
   ProgramSpec spec;
   spec.name = entry_name(name);
-  UOpRef k = simplify_kernel(l.sink);
-  k = select_instructions(k, c_capabilities());
+  UOpRef k = select_instructions(l.sink, c_capabilities());
   spec.source = render_c(linearize(k), spec.name);
   spec.num_buffers = int(l.buffer_params.size());
   spec.num_vars = int(l.var_slots.size());

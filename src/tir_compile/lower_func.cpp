@@ -6,6 +6,7 @@
 #include <limits>
 #include <unordered_set>
 
+#include "runtime/thread_pool.h"
 #include "tir/visitor.h"
 #include "tir_compile/lower_ops.h"
 #include "tir_compile/lower_state.h"
@@ -66,6 +67,7 @@ bool is_plain_root(const BlockRealizeNode& br) {
 // The parallel For that can be the kernel's one THREAD axis: the whole body (past attributes,
 // buffer declarations and a plain root block) is that loop, with constant bounds. Everything a
 // THREAD kernel computes outside the axis runs once per thread, so nothing with effects may be there.
+// The loop is split into cpu_threads() parts (runtime/thread_pool.h), at most one per iteration.
 const ForNode* thread_loop(const Stmt& body) {
   Stmt s = body;
   while (s) {
@@ -158,7 +160,7 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) 
     out.var_slots.push_back(v);
   }
   s.thread_loop = thread_loop(f.body);
-  if (s.thread_loop) out.threads = as_int_imm(s.thread_loop->extent)->value;
+  if (s.thread_loop) s.threads = out.threads = std::min<int64_t>(as_int_imm(s.thread_loop->extent)->value, cpu_threads());
   collect_aliases(f.body, s);
   lower_stmt(s, f.body);
   out.sink = UOp::create(Ops::SINK, dtypes::void_, effects);

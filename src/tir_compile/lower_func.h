@@ -16,7 +16,7 @@ struct LoweredPrimFunc {
   UOpRef sink;                          // the kernel
   std::vector<size_t> buffer_params;    // buffer slot k -> index in PrimFuncNode::params
   std::vector<const VarNode*> var_slots;  // variable slot k -> the Var whose value it holds
-  int64_t threads = 0;                  // the bound of the THREAD axis (a parallel loop), 0: none
+  int64_t threads = 0;                  // the THREAD axis' parts (a parallel loop split in cpu_threads()), 0: none
 };
 
 LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name);

@@ -53,6 +53,7 @@ struct LowerState {
   std::vector<UOpRef>* body = nullptr;                // the side effects of the innermost loop (or kernel)
   int64_t next_range = 0, next_buffer = 0;
   const ForNode* thread_loop = nullptr;  // the For that becomes the kernel's THREAD axis, if any
+  int64_t threads = 0;                    // its parts
   std::unordered_map<const ForNode*, std::unordered_set<const VarNode*>> stores_in_loop;  // root data Vars
 
   const VarNode* root(const VarNode* data) const {

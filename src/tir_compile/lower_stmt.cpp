@@ -48,7 +48,7 @@ void collect_stores(const LowerState& s, const Stmt& st, std::unordered_set<cons
 
 bool is_true(const PrimExpr& e) { return !e || is_const_int(e, 1); }
 
-// The loop variable's value, min + r, in its own dtype.
+// The loop variable's value, min + r (r: the iteration number), in its own dtype.
 UOpRef loop_value(LowerState& s, const ForNode& f, const UOpRef& r) {
   UOpRef v = UOp::alu(Ops::ADD, {lower_index(s, f.min), r});
   return UOp::create(Ops::CAST, uop_dtype(f.loop_var->dtype, f.loc.line), {v});
@@ -66,26 +66,40 @@ void lower_for(LowerState& s, const ForNode& f) {
     }
     return;
   }
-  AxisType type = &f == s.thread_loop ? AxisType::THREAD : AxisType::LOOP;
-  UOpRef r = UOp::range(lower_index(s, f.extent), s.next_range++, type);
   auto [stores, fresh] = s.stores_in_loop.try_emplace(&f);
   if (fresh) collect_stores(s, f.body, stores->second);
+  // The ranges of the loop, outermost first, and the iteration number they make. The THREAD loop
+  // is split into s.threads parts of `chunk` iterations each (a serial loop inside each part),
+  // the last part gated when they do not divide the extent.
+  std::vector<UOpRef> ranges;
+  UOpRef iteration, tail;
+  if (&f == s.thread_loop) {
+    const int64_t chunk = (extent->value + s.threads - 1) / s.threads;
+    ranges.push_back(UOp::range(UOp::index(s.threads), s.next_range++, AxisType::THREAD));
+    ranges.push_back(UOp::range(UOp::index(chunk), s.next_range++, AxisType::LOOP));
+    iteration = UOp::alu(Ops::ADD, {UOp::alu(Ops::MUL, {ranges[0], UOp::index(chunk)}), ranges[1]});
+    if (chunk * s.threads != extent->value) tail = UOp::alu(Ops::CMPLT, {iteration, UOp::index(extent->value)});
+  } else {
+    ranges.push_back(UOp::range(lower_index(s, f.extent), s.next_range++, AxisType::LOOP));
+    iteration = ranges[0];
+  }
   const std::unordered_map<const VarNode*, Effects> before = s.effects;
   std::vector<UOpRef> inner, *outer = s.body;
   s.body = &inner;
-  s.loops.push_back(OpenLoop{r, &stores->second});
+  for (const UOpRef& r : ranges) s.loops.push_back(OpenLoop{r, &stores->second});
   {
-    ScopedValue bind(s, f.loop_var.get(), {loop_value(s, f, r)});
+    ScopedValue bind(s, f.loop_var.get(), {loop_value(s, f, iteration)});
+    ScopedGate in_range(s, tail);
     lower_stmt(s, f.body);
   }
-  s.loops.pop_back();
+  s.loops.resize(s.loops.size() - ranges.size());
   s.body = outer;
   if (inner.empty()) {  // no side effect: nothing to run
     s.effects = before;
     return;
   }
-  UOpRef body = inner.size() == 1 ? inner[0] : UOp::create(Ops::GROUP, dtypes::void_, inner);
-  UOpRef end = UOp::create(Ops::END, dtypes::void_, {body, r});
+  UOpRef end = inner.size() == 1 ? inner[0] : UOp::create(Ops::GROUP, dtypes::void_, inner);
+  for (size_t k = ranges.size(); k-- > 0;) end = UOp::create(Ops::END, dtypes::void_, {end, ranges[k]});
   s.body->push_back(end);
   s.effects = summarize_loop(before, s.effects, end);
   (void)line;

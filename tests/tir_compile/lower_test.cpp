@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "compile_test_util.h"
+#include "runtime/thread_pool.h"
+#include "uop/settings.h"
 
 namespace onegrad::tir {
 namespace {
@@ -113,9 +115,19 @@ TEST(TirCompile, ParallelLoopIsTheThreadAxisAndMatchesSerial) {
   const std::string sig = "A: T.Buffer((64, 5), \"float32\"), B: T.Buffer((64, 5), \"float32\")";
   auto par = expect_same_as_interpreter(prog(sig, "    for i in T.parallel(64):\n" + body), "f", args);
   auto ser = expect_same_as_interpreter(prog(sig, "    for i in range(64):\n" + body), "f", args);
-  EXPECT_EQ(par->threads(), 64);
+  EXPECT_EQ(par->threads(), std::min(64, cpu_threads()));
   EXPECT_EQ(ser->threads(), 0);
   EXPECT_NE(par->source().find("= thread;"), std::string::npos) << par->source();
+  {  // 64 iterations in 3 parts of 22: the last part's tail is gated off
+    ScopedSetting three("CPU_THREADS", 3);
+    auto parts = expect_same_as_interpreter(prog(sig, "    for i in T.parallel(64):\n" + body), "f", args);
+    EXPECT_EQ(parts->threads(), 3);
+    EXPECT_NE(parts->source().find("< 64"), std::string::npos) << parts->source();
+  }
+  {  // more parts than iterations: one per iteration
+    ScopedSetting many("CPU_THREADS", 100);
+    EXPECT_EQ(expect_same_as_interpreter(prog(sig, "    for i in T.parallel(64):\n" + body), "f", args)->threads(), 64);
+  }
   // inside another loop a parallel loop runs serially (a legal schedule of it)
   auto nested = expect_same_as_interpreter(prog(sig, "    for k in range(2):\n        for i in T.parallel(64):\n"
                                                      "            B[i, k] = B[i, k] + A[i, k]\n"),

@@ -56,6 +56,11 @@ void CompiledPrimFunc::run(const BoundCall& call) const {
   for (size_t p : buffer_params_) {
     if (p >= call.data.size() || call.data[p] == nullptr)
       throw ArgumentError("compiled PrimFunc " + name_ + ": no data pointer for parameter " + std::to_string(p));
+    // the kernel's buffer pointers are restrict: one array passed twice would be undefined
+    for (size_t q = 0; q < data.size(); q++)
+      if (data[q] == call.data[p])
+        throw ArgumentError("compiled PrimFunc " + name_ + ": parameters " + std::to_string(buffer_params_[q]) + " and " +
+                            std::to_string(p) + " are the same array; compiled code needs buffers that do not overlap");
     data.push_back(call.data[p]);
   }
   std::vector<int64_t> vars;

@@ -24,10 +24,11 @@ struct HostArray {
   std::vector<int64_t> shape;
   std::vector<unsigned char> bytes;
   std::vector<int64_t> strides;  // in elements; empty: compact
+  int64_t elem_offset = 0;
   // scalars held (a float32x4 element holds 4)
   int64_t count() const { return int64_t(bytes.size() / item()); }
   size_t item() const { return dtype.bits < 8 ? 1 : size_t(dtype.bits / 8); }
-  ArrayRef ref() { return ArrayRef{bytes.data(), dtype, shape, strides, 0}; }
+  ArrayRef ref() { return ArrayRef{bytes.data(), dtype, shape, strides, elem_offset}; }
   double at(int64_t i) const {
     const unsigned char* p = bytes.data() + size_t(i) * item();
     auto get = [&](auto v) { std::memcpy(&v, p, sizeof v); return double(v); };
@@ -88,8 +89,8 @@ inline std::string prog(const std::string& sig, const std::string& body) {
 
 using TestArg = std::variant<int64_t, double, HostArray>;
 
-// The spec's binding step for well-behaved test arguments (compact arrays, elem_offset 0): data
-// pointers, scalar parameters, and the Vars of the buffers' shapes.
+// The spec's binding step for well-behaved test arguments: data pointers, scalar parameters, and
+// the Vars of the buffers' shapes, strides and elem_offsets (no checks: bind_arguments has them).
 inline BoundCall bind_for_test(const PrimFuncNode& f, std::vector<TestArg>& args) {
   BoundCall call;
   for (size_t p = 0; p < f.params.size(); p++) {
@@ -107,8 +108,7 @@ inline BoundCall bind_for_test(const PrimFuncNode& f, std::vector<TestArg>& args
       };
       for (size_t k = 0; k < b->shape.size(); k++) bind(b->shape[k], a->shape[k]);
       for (size_t k = 0; k < b->strides.size(); k++) bind(b->strides[k], strides[k]);
-      if (b->elem_offset && b->elem_offset->kind == ExprKind::Var)
-        call.vars[static_cast<const VarNode*>(b->elem_offset.get())] = RuntimeValue::of_int(b->elem_offset->dtype, 0);
+      if (b->elem_offset) bind(b->elem_offset, a->elem_offset);
       continue;
     }
     call.data.push_back(nullptr);

@@ -48,6 +48,24 @@ def f(a: T.handle, b: T.handle):
   expect_same_as_interpreter(text, "f", {random_array(f32, {3, 4}, rng), b});
 }
 
+TEST(TirCompile, SymbolicElemOffset) {
+  std::mt19937 rng(11);
+  const std::string text = R"(from tvm.script import tir as T
+
+@T.prim_func
+def f(a: T.handle, b: T.handle):
+    n = T.int32()
+    off = T.int32()
+    A = T.match_buffer(a, (n,), "float32", elem_offset=off)
+    B = T.match_buffer(b, (n,), "float32")
+    for i in range(n):
+        B[i] = A[i] * T.float32(2)
+)";
+  testing::HostArray a = random_array(f32, {6}, rng, 10);
+  a.elem_offset = 3;  // A is elements 3..8 of its memory
+  expect_same_as_interpreter(text, "f", {a, random_array(f32, {6}, rng)});
+}
+
 TEST(TirCompile, ConstantStridesAndElemOffset) {
   std::mt19937 rng(3);
   const std::string text = R"(from tvm.script import tir as T
@@ -152,6 +170,28 @@ def f(A: T.Buffer((10,), "float32"), B: T.Buffer((4,), "float32")):
             B[vi] = T.max(B[vi], acc[0])
 )";
   expect_same_as_interpreter(text, "f", {random_array(f32, {10}, rng), random_array(f32, {4}, rng)});
+}
+
+TEST(TirCompile, RunChecksItsArguments) {
+  IRModule m = parse_script(prog("A: T.Buffer((4,), \"int32\"), B: T.Buffer((4,), \"int32\"), n: T.int32",
+                                 "    for i in range(n):\n        B[i] = A[i]\n"));
+  auto f = compile_prim_func(m, "f");
+  std::vector<int32_t> a(4), b(4);
+  const VarNode* n = m.find("f")->params[2].get();
+  auto message = [&](BoundCall call) {
+    try {
+      f->run(call);
+    } catch (const ArgumentError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message({{a.data(), a.data(), nullptr}, {{n, RuntimeValue::of_int(DataType::int_(32), 4)}}}),
+            "compiled PrimFunc f: parameters 0 and 1 are the same array; compiled code needs buffers that do not overlap");
+  EXPECT_EQ(message({{a.data(), nullptr, nullptr}, {{n, RuntimeValue::of_int(DataType::int_(32), 4)}}}),
+            "compiled PrimFunc f: no data pointer for parameter 1");
+  EXPECT_EQ(message({{a.data(), b.data(), nullptr}, {}}), "compiled PrimFunc f: the call binds no value for n");
+  EXPECT_EQ(message({{a.data(), b.data(), nullptr}, {{n, RuntimeValue::of_int(DataType::int_(32), 4)}}}), "no error");
 }
 
 TEST(TirCompile, SourceIsNamedAfterTheFunction) {

@@ -1,11 +1,14 @@
 #include "tir_compile/compiled_func.h"
 
 #include <cctype>
+#include <mutex>
+#include <unordered_map>
 
 #include "codegen/isel.h"
 #include "codegen/kernel_axes.h"
 #include "codegen/linearize.h"
 #include "render/c_renderer.h"
+#include "render/lower_kernel.h"
 #include "runtime/device.h"
 #include "runtime/program.h"
 #include "runtime/program_cache.h"
@@ -44,9 +47,9 @@ ProgramSpec render(const LoweredPrimFunc& l, const std::string& name) {
 
 }  // namespace
 
-CompiledPrimFunc::CompiledPrimFunc(std::string name, std::string source, std::shared_ptr<Program> program,
+CompiledPrimFunc::CompiledPrimFunc(PrimFunc func, std::string name, std::string source, std::shared_ptr<Program> program,
                                    std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots)
-    : name_(std::move(name)), source_(std::move(source)), program_(std::move(program)),
+    : func_(std::move(func)), name_(std::move(name)), source_(std::move(source)), program_(std::move(program)),
       buffer_params_(std::move(buffer_params)), var_slots_(std::move(var_slots)) {}
 
 int CompiledPrimFunc::threads() const { return program_->threads(); }
@@ -72,14 +75,48 @@ void CompiledPrimFunc::run(const BoundCall& call) const {
   program_->run_on_host(data, vars);
 }
 
+namespace {
+
+// Compiled functions by (PrimFunc node, name, lowering settings), held weakly: while anyone holds
+// a CompiledPrimFunc (which holds its PrimFunc, so the node's address is not reused), compiling
+// that function again returns it. A PrimFunc is immutable, so its node identifies its text.
+class CompiledCache {
+ public:
+  std::shared_ptr<const CompiledPrimFunc> find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = entries_.find(key);
+    return it == entries_.end() ? nullptr : it->second.lock();
+  }
+  void add(const std::string& key, const std::shared_ptr<const CompiledPrimFunc>& f) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::erase_if(entries_, [](const auto& e) { return e.second.expired(); });
+    entries_[key] = f;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::string, std::weak_ptr<const CompiledPrimFunc>> entries_;
+};
+
+CompiledCache& compiled_cache() {
+  static CompiledCache cache;
+  return cache;
+}
+
+}  // namespace
+
 std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module, const std::string& name) {
   PrimFunc f = module.find(name);
   if (!f) throw ArgumentError("the module has no PrimFunc named '" + name + "'");
+  const std::string key = std::to_string(reinterpret_cast<uintptr_t>(f.get())) + " " + name + " " + lowering_settings_key();
+  if (auto hit = compiled_cache().find(key)) return hit;
   LoweredPrimFunc l = lower_prim_func(*f, name);
   ProgramSpec spec = render(l, name);
   std::shared_ptr<Program> program = default_program_cache().get(get_device("CPU"), spec);
-  return std::make_shared<const CompiledPrimFunc>(name, spec.source, std::move(program), std::move(l.buffer_params),
-                                                  std::move(l.var_slots));
+  auto compiled = std::make_shared<const CompiledPrimFunc>(f, name, spec.source, std::move(program), std::move(l.buffer_params),
+                                                           std::move(l.var_slots));
+  compiled_cache().add(key, compiled);
+  return compiled;
 }
 
 }  // namespace onegrad::tir

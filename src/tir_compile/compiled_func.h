@@ -3,10 +3,10 @@
 //   auto f = compile_prim_func(module, "main");   // throws TirNotLowerable for what it cannot lower
 //   f->run(bind_arguments(*module.find("main"), args));   // on the arguments' own memory
 //
-// Lowering runs once per call of compile_prim_func; the C source is compiled once per process and
-// kept on disk by the runtime's program cache (keyed by the source), so compiling the same
-// function again costs only the lowering. The lead's wiring keeps one CompiledPrimFunc per
-// (module, function).
+// A function is lowered once while its CompiledPrimFunc is held: compile_prim_func returns the same
+// object for the same PrimFunc node, name and lowering settings (render/lower_kernel.h:
+// lowering_settings_key, which includes CPU_THREADS). The C source is compiled once per process
+// and kept on disk by the runtime's program cache (keyed by the source).
 #pragma once
 #include <memory>
 #include <string>
@@ -30,10 +30,11 @@ class CompiledPrimFunc {
   const std::string& name() const { return name_; }      // the PrimFunc's name in its module
   int threads() const;                                    // THREAD parts of a launch (0: one call)
 
-  CompiledPrimFunc(std::string name, std::string source, std::shared_ptr<Program> program,
+  CompiledPrimFunc(PrimFunc func, std::string name, std::string source, std::shared_ptr<Program> program,
                    std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots);
 
  private:
+  PrimFunc func_;  // keeps the Vars of var_slots_ (the keys of BoundCall::vars) alive
   std::string name_, source_;
   std::shared_ptr<Program> program_;
   std::vector<size_t> buffer_params_;        // buffer slot -> parameter index

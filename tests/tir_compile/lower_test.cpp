@@ -199,6 +199,10 @@ TEST(TirCompile, SourceIsNamedAfterTheFunction) {
   auto f = compile_prim_func(m, "f");
   EXPECT_NE(f->source().find("void tir_f("), std::string::npos) << f->source();
   EXPECT_THROW(compile_prim_func(m, "g"), ArgumentError);
+  // compiled once while held; other lowering settings make another kernel
+  EXPECT_EQ(compile_prim_func(m, "f"), f);
+  ScopedSetting libm("CPU_LIBM", 1);
+  EXPECT_NE(compile_prim_func(m, "f"), f);
 }
 
 }  // namespace

@@ -29,6 +29,17 @@ TEST(TirCompile, ScalarParametersIntAndFloat) {
                              "f", {random_array(f32, {8}, rng), int64_t(5), 1.5, -0.25});
 }
 
+TEST(TirCompile, BoolParameterThreadBindingAndAnEmptyBody) {
+  std::mt19937 rng(12);
+  for (int64_t flag : {0, 1})
+    expect_same_as_interpreter(prog("A: T.Buffer((8,), \"int32\"), flag: T.bool",
+                                    "    for tx in T.thread_binding(8, thread=\"threadIdx.x\"):\n"
+                                    "        if flag:\n            A[tx] = A[7 - tx] + 1\n"),
+                               "f", {random_array(i32, {8}, rng), flag});
+  auto empty = expect_same_as_interpreter(prog("A: T.Buffer((8,), \"int32\")", "    T.evaluate(0)\n"), "f", {random_array(i32, {8}, rng)});
+  EXPECT_EQ(count_of(empty->source(), "b0["), 0) << empty->source();
+}
+
 TEST(TirCompile, SymbolicShapesAndStrides) {
   std::mt19937 rng(2);
   const std::string text = R"(from tvm.script import tir as T

@@ -81,5 +81,13 @@ TEST(TirNotLowerable, AllocationsWithoutAFixedSmallSize) {
                  "T.alloc_buffer", 5, "bytes of local storage");
 }
 
+TEST(TirNotLowerable, ReinterpretingViewsAndAxisSeparators) {
+  expect_refused(kHeader + "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n"
+                           "    F = T.Buffer((4,), \"float32\", data=A.data)\n    F[0] = T.float32(1)\n",
+                 "buffer F", 6, "views int32 memory as float32");
+  expect_refused(kHeader + "@T.prim_func\ndef f(A: T.Buffer((4, 4), \"int32\", axis_separators=[1])):\n    A[0, 1] = 1\n",
+                 "buffer A", 5, "axis_separators");
+}
+
 }  // namespace
 }  // namespace onegrad::tir

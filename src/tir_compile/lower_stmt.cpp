@@ -55,7 +55,6 @@ UOpRef loop_value(LowerState& s, const ForNode& f, const UOpRef& r) {
 }
 
 void lower_for(LowerState& s, const ForNode& f) {
-  const int line = f.loc.line;
   const IntImmNode* extent = as_int_imm(f.extent);
   bool expand = (f.kind == ForKind::Vectorized || f.kind == ForKind::Unrolled) && extent && as_int_imm(f.min) &&
                 extent->value <= kMaxExpandedExtent;
@@ -102,7 +101,6 @@ void lower_for(LowerState& s, const ForNode& f) {
   for (size_t k = ranges.size(); k-- > 0;) end = UOp::create(Ops::END, dtypes::void_, {end, ranges[k]});
   s.body->push_back(end);
   s.effects = summarize_loop(before, s.effects, end);
-  (void)line;
 }
 
 // T.init() runs where every reduce iter var is at the start of its domain.
@@ -192,7 +190,7 @@ void lower_stmt(LowerState& s, const Stmt& st) {
     }
     case StmtKind::BufferRealize: {
       const BufferRealizeNode& r = *st->as<BufferRealizeNode>();
-      if (!s.memory.count(r.buffer->data.get())) allocate(s, r.buffer->data, r.buffer->dtype, r.buffer->shape, "BufferRealize", line);
+      if (!s.memory.count(s.root(r.buffer->data.get()))) allocate(s, r.buffer->data, r.buffer->dtype, r.buffer->shape, "BufferRealize", line);
       ScopedGate cond(s, is_true(r.condition) ? UOpRef() : lower_scalar(s, r.condition));
       return lower_stmt(s, r.body);
     }

@@ -55,6 +55,8 @@ struct LowerState {
   const ForNode* thread_loop = nullptr;  // the For that becomes the kernel's THREAD axis, if any
   int64_t threads = 0;                    // its parts
   std::unordered_map<const ForNode*, std::unordered_set<const VarNode*>> stores_in_loop;  // root data Vars
+  // T.launch_thread attributes as the serial loops they run as (made once, kept for the keys above)
+  std::unordered_map<const AttrStmtNode*, std::shared_ptr<const ForNode>> launches;
 
   const VarNode* root(const VarNode* data) const {
     for (auto it = alias.find(data); it != alias.end(); it = alias.find(data)) data = it->second;

@@ -103,6 +103,23 @@ void lower_for(LowerState& s, const ForNode& f) {
   s.effects = summarize_loop(before, s.effects, end);
 }
 
+// `with T.launch_thread(tag, n) as tx` (a thread_extent or virtual_thread AttrStmt over an
+// IterVar) runs its body for tx in [0, n): a loop over the thread's index, in order, as the
+// interpreter does. That is a legal schedule of the threads as long as they do not wait for each
+// other, and a barrier (tvm_storage_sync) is a builtin the compiler refuses.
+const ForNode& launch_loop(LowerState& s, const AttrStmtNode& a) {
+  auto& loop = s.launches[&a];
+  if (!loop) {
+    auto f = std::make_shared<ForNode>(a.loc);
+    f->loop_var = a.node_iter_var->var;
+    f->min = a.node_iter_var->dom ? a.node_iter_var->dom->min : int_imm(0, f->loop_var->dtype);
+    f->extent = a.value;
+    f->body = a.body;
+    loop = f;
+  }
+  return *loop;
+}
+
 // T.init() runs where every reduce iter var is at the start of its domain.
 UOpRef init_condition(LowerState& s, const BlockNode& b) {
   UOpRef cond;
@@ -180,7 +197,7 @@ void lower_stmt(LowerState& s, const Stmt& st) {
     }
     case StmtKind::AttrStmt: {
       const AttrStmtNode& a = *st->as<AttrStmtNode>();
-      if (a.node_iter_var) throw TirNotLowerable("T.launch_thread / " + a.attr_key, "the CPU kernel has no thread axes to bind", line);
+      if (a.node_iter_var) return lower_for(s, launch_loop(s, a));
       return lower_stmt(s, a.body);
     }
     case StmtKind::AssertStmt: throw TirNotLowerable("AssertStmt", "a kernel cannot raise an error", line);

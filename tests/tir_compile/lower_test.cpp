@@ -29,13 +29,18 @@ TEST(TirCompile, ScalarParametersIntAndFloat) {
                              "f", {random_array(f32, {8}, rng), int64_t(5), 1.5, -0.25});
 }
 
-TEST(TirCompile, BoolParameterThreadBindingAndAnEmptyBody) {
+TEST(TirCompile, BoolParameterThreadsRunSeriallyAndAnEmptyBody) {
   std::mt19937 rng(12);
   for (int64_t flag : {0, 1})
     expect_same_as_interpreter(prog("A: T.Buffer((8,), \"int32\"), flag: T.bool",
                                     "    for tx in T.thread_binding(8, thread=\"threadIdx.x\"):\n"
                                     "        if flag:\n            A[tx] = A[7 - tx] + 1\n"),
                                "f", {random_array(i32, {8}, rng), flag});
+  expect_same_as_interpreter(prog("A: T.Buffer((8,), \"int32\"), B: T.Buffer((8,), \"int32\")",
+                                  "    with T.launch_thread(\"blockIdx.x\", 2) as bx:\n"
+                                  "        with T.launch_thread(\"threadIdx.x\", 4) as tx:\n"
+                                  "            B[bx * 4 + tx] = A[7 - bx * 4 - tx] * 3\n"),
+                             "f", {random_array(i32, {8}, rng), random_array(i32, {8}, rng)});
   auto empty = expect_same_as_interpreter(prog("A: T.Buffer((8,), \"int32\")", "    T.evaluate(0)\n"), "f", {random_array(i32, {8}, rng)});
   EXPECT_EQ(count_of(empty->source(), "b0["), 0) << empty->source();
 }

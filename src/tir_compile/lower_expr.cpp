@@ -162,7 +162,7 @@ Lanes lower_call(LowerState& s, const CallNode& c) {
   if (c.op == "tir.if_then_else" && c.args.size() == 3) return lower_conditional(s, c.args[0], c.args[1], c.args[2], c.dtype);
   if (c.op == "tir.ret") throw TirNotLowerable("tir.ret", "a kernel returns no value", line);
   if (c.op == "tir.break" || c.op == "tir.continue")
-    throw TirNotLowerable(c.op, "a kernel's loops run every iteration", line);
+    throw TirNotLowerable(c.op, "it is a statement, not a value", line);
   if (c.op == "tir.call_extern" || c.op == "tir.call_pure_extern" || c.op == "tir.call_intrin")
     throw TirNotLowerable(c.op, "it calls code outside the module", line);
   std::vector<Lanes> args;

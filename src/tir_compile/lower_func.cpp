@@ -77,7 +77,7 @@ const ForNode* thread_loop(const Stmt& body) {
     else break;
   }
   const ForNode* f = s ? s->as<ForNode>() : nullptr;
-  if (!f || f->kind != ForKind::Parallel) return nullptr;
+  if (!f || f->kind != ForKind::Parallel || has_loop_control(f->body)) return nullptr;
   const IntImmNode* extent = as_int_imm(f->extent);
   return extent && extent->value >= 1 && as_int_imm(f->min) ? f : nullptr;
 }

@@ -31,7 +31,13 @@ struct Effects {
 
 struct OpenLoop {
   UOpRef range;
-  const std::unordered_set<const VarNode*>* stores;  // data vars the loop's body stores to
+  std::unordered_set<const VarNode*>* stores;  // root data vars the loop's body stores to
+};
+
+// Per loop being lowered (RANGE or expanded), innermost last: its break/continue flags, a register
+// buffer (null when its body neither breaks nor continues). lower_memory.cpp, "break and continue".
+struct LoopControl {
+  Var flags;
 };
 
 // Where a buffer's elements sit in its memory: elem_offset and one stride per dimension (index
@@ -49,6 +55,7 @@ struct LowerState {
   std::unordered_map<const VarNode*, Effects> effects;
   std::unordered_map<const BufferNode*, Layout> views;  // match_buffers in scope
   std::vector<OpenLoop> loops;                        // outermost first (RANGE loops only)
+  std::vector<LoopControl> controls;                  // every loop, outermost first
   UOpRef gate;                                        // the condition around the statement; null: none
   std::vector<UOpRef>* body = nullptr;                // the side effects of the innermost loop (or kernel)
   int64_t next_range = 0, next_buffer = 0;
@@ -115,6 +122,15 @@ Layout buffer_layout(LowerState& s, const BufferNode& b);
 // Storage for a buffer the function allocates (Allocate, alloc_buffer, BufferRealize): a register
 // BUFFER of `extents`' constant product elements.
 void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line);
+// break / continue: the condition that no enclosing loop has broken or continued (null: none
+// can), open/close around a loop, the per-iteration reset, and the statements themselves.
+UOpRef loops_running(LowerState& s);
+void open_loop_control(LowerState& s, const Stmt& body);
+void start_iteration(LowerState& s);
+void close_loop_control(LowerState& s);
+void break_or_continue(LowerState& s, bool is_break, int line);
+// Whether a loop body breaks or continues that loop (not a loop nested in it).
+bool has_loop_control(const Stmt& body);
 // Loop bookkeeping: the effects inside a loop become its END for the accesses after it.
 std::unordered_map<const VarNode*, Effects> summarize_loop(const std::unordered_map<const VarNode*, Effects>& before,
                                                            const std::unordered_map<const VarNode*, Effects>& inside,

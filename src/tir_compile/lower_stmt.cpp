@@ -58,15 +58,19 @@ void lower_for(LowerState& s, const ForNode& f) {
   const IntImmNode* extent = as_int_imm(f.extent);
   bool expand = (f.kind == ForKind::Vectorized || f.kind == ForKind::Unrolled) && extent && as_int_imm(f.min) &&
                 extent->value <= kMaxExpandedExtent;
+  open_loop_control(s, f.body);
   if (expand) {  // Expand's UPCAST/UNROLL done in place: the body once per iteration, the var a constant
     for (int64_t c = 0; c < extent->value; c++) {
       ScopedValue bind(s, f.loop_var.get(), {lower_int_const(as_int_imm(f.min)->value + c, f.loop_var->dtype)});
+      start_iteration(s);
       lower_stmt(s, f.body);
     }
+    close_loop_control(s);
     return;
   }
   auto [stores, fresh] = s.stores_in_loop.try_emplace(&f);
   if (fresh) collect_stores(s, f.body, stores->second);
+  if (const Var& flags = s.controls.back().flags) stores->second.insert(flags.get());
   // The ranges of the loop, outermost first, and the iteration number they make. The THREAD loop
   // is split into s.threads parts of `chunk` iterations each (a serial loop inside each part),
   // the last part gated when they do not divide the extent.
@@ -89,10 +93,12 @@ void lower_for(LowerState& s, const ForNode& f) {
   {
     ScopedValue bind(s, f.loop_var.get(), {loop_value(s, f, iteration)});
     ScopedGate in_range(s, tail);
+    start_iteration(s);
     lower_stmt(s, f.body);
   }
   s.loops.resize(s.loops.size() - ranges.size());
   s.body = outer;
+  close_loop_control(s);
   if (inner.empty()) {  // no side effect: nothing to run
     s.effects = before;
     return;
@@ -183,6 +189,38 @@ void lower_block_realize(LowerState& s, const BlockRealizeNode& br) {
 
 }  // namespace
 
+bool has_loop_control(const Stmt& st) {
+  if (!st) return false;
+  switch (st->kind) {
+    case StmtKind::Evaluate: {
+      auto* c = st->as<EvaluateNode>()->value->as<CallNode>();
+      return c && !c->calls_global && (c->op == "tir.break" || c->op == "tir.continue");
+    }
+    case StmtKind::LetStmt: return has_loop_control(st->as<LetStmtNode>()->body);
+    case StmtKind::AttrStmt: {
+      const AttrStmtNode& a = *st->as<AttrStmtNode>();
+      return !a.node_iter_var && has_loop_control(a.body);  // T.launch_thread is a loop of its own
+    }
+    case StmtKind::AssertStmt: return has_loop_control(st->as<AssertStmtNode>()->body);
+    case StmtKind::BufferRealize: return has_loop_control(st->as<BufferRealizeNode>()->body);
+    case StmtKind::Allocate: return has_loop_control(st->as<AllocateNode>()->body);
+    case StmtKind::DeclBuffer: return has_loop_control(st->as<DeclBufferNode>()->body);
+    case StmtKind::SeqStmt:
+      for (const Stmt& x : st->as<SeqStmtNode>()->seq)
+        if (has_loop_control(x)) return true;
+      return false;
+    case StmtKind::IfThenElse:
+      return has_loop_control(st->as<IfThenElseNode>()->then_case) || has_loop_control(st->as<IfThenElseNode>()->else_case);
+    case StmtKind::BlockRealize: {
+      const BlockNode& b = *st->as<BlockRealizeNode>()->block;
+      return has_loop_control(b.init) || has_loop_control(b.body);
+    }
+    case StmtKind::Block: return has_loop_control(st->as<BlockNode>()->body);
+    case StmtKind::BufferStore: case StmtKind::For: case StmtKind::While: return false;
+  }
+  return false;
+}
+
 void lower_stmt(LowerState& s, const Stmt& st) {
   if (!st) return;
   const int line = st->loc.line;
@@ -229,6 +267,8 @@ void lower_stmt(LowerState& s, const Stmt& st) {
     }
     case StmtKind::Evaluate: {
       const PrimExpr& v = st->as<EvaluateNode>()->value;
+      if (auto* c = v->as<CallNode>(); c && !c->calls_global && (c->op == "tir.break" || c->op == "tir.continue"))
+        return break_or_continue(s, c->op == "tir.break", line);
       if (!as_int_imm(v)) lower_expr(s, v);  // no effect of its own; a call that has one throws
       return;
     }

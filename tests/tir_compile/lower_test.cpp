@@ -45,6 +45,31 @@ TEST(TirCompile, BoolParameterThreadsRunSeriallyAndAnEmptyBody) {
   EXPECT_EQ(count_of(empty->source(), "b0["), 0) << empty->source();
 }
 
+TEST(TirCompile, BreakAndContinue) {
+  std::mt19937 rng(13);
+  const std::string sig = "A: T.Buffer((8,), \"int32\"), B: T.Buffer((10,), \"int32\")";
+  for (int round = 0; round < 4; round++) {
+    std::vector<testing::TestArg> args{random_array(i32, {8}, rng), random_array(i32, {10}, rng)};
+    // a break past A's end: the load after it must not be read in the broken iterations
+    expect_same_as_interpreter(prog(sig, "    for i in range(10):\n        if i >= 8 or A[T.min(i, 7)] == 0:\n            break\n"
+                                         "        B[i] = A[i] * 2\n"),
+                               "f", args);
+    // continue skips the rest of its iteration only; a break in the inner loop leaves the outer one running
+    expect_same_as_interpreter(prog(sig, "    for i in range(8):\n        if A[i] < 0:\n            continue\n"
+                                         "        for j in range(10):\n            if j > i:\n                break\n"
+                                         "            B[j] = B[j] + A[i]\n        B[9] = B[9] + 1\n"),
+                               "f", args);
+    // in an unrolled loop, and in the loop that accumulates
+    expect_same_as_interpreter(prog(sig, "    for i in T.unroll(8):\n        if A[i] == 3:\n            break\n"
+                                         "        if A[i] > 0:\n            continue\n        B[0] = B[0] + A[i]\n"),
+                               "f", args);
+  }
+  // a parallel loop that breaks runs serially: no THREAD axis
+  auto par = expect_same_as_interpreter(prog(sig, "    for i in T.parallel(8):\n        if A[i] == 0:\n            break\n        B[i] = 1\n"),
+                                        "f", {random_array(i32, {8}, rng), random_array(i32, {10}, rng)});
+  EXPECT_EQ(par->threads(), 0);
+}
+
 TEST(TirCompile, SymbolicShapesAndStrides) {
   std::mt19937 rng(2);
   const std::string text = R"(from tvm.script import tir as T

@@ -55,12 +55,9 @@ class Module:
   expect_refused(text, "PrimFunc call g", 13, "cannot call another PrimFunc");
 }
 
-TEST(TirNotLowerable, ReturnValueAndBreak) {
+TEST(TirNotLowerable, ReturnValue) {
   expect_refused(kHeader + "@T.prim_func\ndef f(n: T.int32) -> T.int32:\n    if n > 0:\n        return n + 1\n    return n\n",
                  "tir.ret", 6, "returns no value (f returns int32)");
-  expect_refused(kHeader + "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    for i in range(4):\n"
-                           "        if A[i] == 0:\n            break\n        A[i] = 1\n",
-                 "tir.break", 7, "run every iteration");
 }
 
 TEST(TirNotLowerable, HandleParameters) {

@@ -1,5 +1,5 @@
 // Random imperative programs over two small int32 buffers and a local one (loops of every serial
-// kind, ifs on loaded values, lets, loads and stores at computed indices), compiled and compared
+// kind, ifs on loaded values, break and continue, lets, loads and stores at computed indices), compiled and compared
 // with the interpreter: the memory-ordering edges (docs/tir.md, "Ordering through memory") must
 // keep every program's result, whatever its mix of read-after-write, write-after-read and
 // loop-carried accesses.
@@ -54,7 +54,9 @@ class ProgramGenerator {
 
   void statement(int depth, int loops) {
     int kind = pick(depth < 4 ? 6 : 2);
-    if (kind <= 1) {
+    if (loops > 0 && pick(8) == 0) {  // leave the iteration or the loop on a loaded value
+      out_ << pad(depth) << "if " << load() << " > " << pick(5) << ":\n" << pad(depth + 1) << (pick(2) ? "break" : "continue") << "\n";
+    } else if (kind <= 1) {
       out_ << pad(depth) << buffer() << "[" << index() << "] = " << value() << "\n";
     } else if (kind <= 3 && loops < 3) {
       std::string v = "i" + std::to_string(next_var_++);
@@ -93,12 +95,17 @@ class ProgramGenerator {
 TEST(TirCompileRandomPrograms, MatchTheInterpreter) {
   const DataType i32 = DataType::int_(32);
   std::mt19937 data(7);
+  int breaks = 0, continues = 0;
   for (uint32_t seed = 1; seed <= 40; seed++) {
     std::string text = ProgramGenerator(seed).program();
+    breaks += text.find("break") != std::string::npos;
+    continues += text.find("continue") != std::string::npos;
     SCOPED_TRACE(text);
     testing::expect_same_as_interpreter(text, "f", {testing::random_array(i32, {8}, data), testing::random_array(i32, {8}, data)});
     if (HasFailure()) break;  // one program's listing is enough to debug
   }
+  EXPECT_GE(breaks, 5);
+  EXPECT_GE(continues, 5);
 }
 
 }  // namespace

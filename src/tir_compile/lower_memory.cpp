@@ -9,8 +9,6 @@
 //     old value).
 // A STORE already runs in all its loops (its ENDs place it), and within one iteration Codegen keeps
 // the edges, so a loop-carried value (the previous iteration's store) is seen by program order.
-#include <cstring>
-
 #include "tir_compile/lower_ops.h"
 #include "tir_compile/lower_state.h"
 #include "tir_compile/not_lowerable.h"
@@ -88,6 +86,8 @@ UOpRef after(const UOpRef& base, std::vector<UOpRef> deps) {
   return UOp::create(Ops::AFTER, base->dtype, std::move(deps));
 }
 
+}  // namespace
+
 // One element of a memory, read under `gate` (null: always), after the effects it must follow.
 UOpRef load_element(LowerState& s, const VarNode* root, const UOpRef& flat, const UOpRef& gate, int line) {
   const Memory& m = s.memory.at(root);
@@ -119,8 +119,6 @@ void store_element(LowerState& s, const VarNode* root, const UOpRef& flat, const
   s.body->push_back(st);
 }
 
-}  // namespace
-
 Lanes load_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line) {
   memory_of(s, b, line);
   Lanes flat = flat_indices(s, b, indices, line);
@@ -136,55 +134,6 @@ void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr
   Lanes v = broadcast_lanes(value, int(flat.size()));
   for (size_t lane = 0; lane < flat.size(); lane++)
     store_element(s, s.root(b.data.get()), flat[lane], v[lane], and_gate(s.gate, loops_running(s)));
-}
-
-// ---- break and continue ----
-// A loop whose body breaks or continues keeps two flags in a register buffer: [0] "broken", set by
-// a break and never reset, [1] "continued", set by a continue and reset at each iteration's start.
-// Every load and store in the loop is gated by both being clear (loops_running), read afresh at
-// that point: the memory edges order those reads after the flag stores before them.
-
-namespace {
-
-enum Flag : int64_t { kBroken = 0, kContinued = 1 };
-
-void set_flag(LowerState& s, const VarNode* flags, Flag f, bool value, const UOpRef& gate) {
-  store_element(s, flags, UOp::index(f), UOp::const_bool(value), gate);
-}
-
-}  // namespace
-
-UOpRef loops_running(LowerState& s) {
-  UOpRef running;
-  for (const LoopControl& c : s.controls) {
-    if (!c.flags) continue;
-    for (Flag f : {kBroken, kContinued})
-      running = and_gate(running, UOp::alu(Ops::NOT, {load_element(s, c.flags.get(), UOp::index(f), nullptr, 0)}));
-  }
-  return running;
-}
-
-void open_loop_control(LowerState& s, const Stmt& body) {
-  LoopControl c;
-  if (has_loop_control(body)) {
-    c.flags = make_var("loop_flags", Type::pointer(DataType::bool_(), "local"));
-    allocate(s, c.flags, DataType::bool_(), {int_imm(2, DataType::int_(32))}, "loop flags", 0);
-    for (OpenLoop& l : s.loops) l.stores->insert(c.flags.get());
-    set_flag(s, c.flags.get(), kBroken, false, and_gate(s.gate, loops_running(s)));
-  }
-  s.controls.push_back(c);
-}
-
-void start_iteration(LowerState& s) {
-  if (const Var& flags = s.controls.back().flags) set_flag(s, flags.get(), kContinued, false, s.gate);
-}
-
-void close_loop_control(LowerState& s) { s.controls.pop_back(); }
-
-void break_or_continue(LowerState& s, bool is_break, int line) {
-  if (s.controls.empty() || !s.controls.back().flags)
-    throw TirNotLowerable(is_break ? "tir.break" : "tir.continue", "it is outside a loop", line);
-  set_flag(s, s.controls.back().flags.get(), is_break ? kBroken : kContinued, true, and_gate(s.gate, loops_running(s)));
 }
 
 void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line) {

@@ -35,7 +35,7 @@ struct OpenLoop {
 };
 
 // Per loop being lowered (RANGE or expanded), innermost last: its break/continue flags, a register
-// buffer (null when its body neither breaks nor continues). lower_memory.cpp, "break and continue".
+// buffer (null when its body neither breaks nor continues). lower_control.cpp.
 struct LoopControl {
   Var flags;
 };
@@ -117,12 +117,17 @@ Lanes broadcast_lanes(Lanes v, int lanes);
 
 // ---- memory (lower_memory.cpp) ----
 Lanes load_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line);
+// One element of a root memory, read or written under `gate` (null: always), ordered after the
+// effects before it; the store goes into the current body.
+UOpRef load_element(LowerState& s, const VarNode* root, const UOpRef& flat, const UOpRef& gate, int line);
+void store_element(LowerState& s, const VarNode* root, const UOpRef& flat, const UOpRef& value, const UOpRef& gate);
 void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const Lanes& value, int line);
 Layout buffer_layout(LowerState& s, const BufferNode& b);
 // Storage for a buffer the function allocates (Allocate, alloc_buffer, BufferRealize): a register
 // BUFFER of `extents`' constant product elements.
 void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line);
-// break / continue: the condition that no enclosing loop has broken or continued (null: none
+// ---- break and continue (lower_control.cpp) ----
+// The condition that no enclosing loop has broken or continued (null: none
 // can), open/close around a loop, the per-iteration reset, and the statements themselves.
 UOpRef loops_running(LowerState& s);
 void open_loop_control(LowerState& s, const Stmt& body);

@@ -15,32 +15,31 @@ constexpr int64_t kMaxExpandedExtent = 64;
 // The root data Vars a statement stores to.
 void collect_stores(const LowerState& s, const Stmt& st, std::unordered_set<const VarNode*>& out) {
   if (!st) return;
-  auto collect_stores = [&](const Stmt& x, std::unordered_set<const VarNode*>& o) { onegrad::tir::collect_stores(s, x, o); };
   switch (st->kind) {
     case StmtKind::BufferStore: out.insert(s.root(st->as<BufferStoreNode>()->buffer->data.get())); return;
-    case StmtKind::LetStmt: return collect_stores(st->as<LetStmtNode>()->body, out);
-    case StmtKind::AttrStmt: return collect_stores(st->as<AttrStmtNode>()->body, out);
-    case StmtKind::AssertStmt: return collect_stores(st->as<AssertStmtNode>()->body, out);
-    case StmtKind::BufferRealize: return collect_stores(st->as<BufferRealizeNode>()->body, out);
-    case StmtKind::Allocate: return collect_stores(st->as<AllocateNode>()->body, out);
-    case StmtKind::DeclBuffer: return collect_stores(st->as<DeclBufferNode>()->body, out);
+    case StmtKind::LetStmt: return collect_stores(s, st->as<LetStmtNode>()->body, out);
+    case StmtKind::AttrStmt: return collect_stores(s, st->as<AttrStmtNode>()->body, out);
+    case StmtKind::AssertStmt: return collect_stores(s, st->as<AssertStmtNode>()->body, out);
+    case StmtKind::BufferRealize: return collect_stores(s, st->as<BufferRealizeNode>()->body, out);
+    case StmtKind::Allocate: return collect_stores(s, st->as<AllocateNode>()->body, out);
+    case StmtKind::DeclBuffer: return collect_stores(s, st->as<DeclBufferNode>()->body, out);
     case StmtKind::SeqStmt:
-      for (const Stmt& s : st->as<SeqStmtNode>()->seq) collect_stores(s, out);
+      for (const Stmt& x : st->as<SeqStmtNode>()->seq) collect_stores(s, x, out);
       return;
     case StmtKind::IfThenElse:
-      collect_stores(st->as<IfThenElseNode>()->then_case, out);
-      return collect_stores(st->as<IfThenElseNode>()->else_case, out);
-    case StmtKind::For: return collect_stores(st->as<ForNode>()->body, out);
-    case StmtKind::While: return collect_stores(st->as<WhileNode>()->body, out);
+      collect_stores(s, st->as<IfThenElseNode>()->then_case, out);
+      return collect_stores(s, st->as<IfThenElseNode>()->else_case, out);
+    case StmtKind::For: return collect_stores(s, st->as<ForNode>()->body, out);
+    case StmtKind::While: return collect_stores(s, st->as<WhileNode>()->body, out);
     case StmtKind::BlockRealize: {
       const BlockNode& b = *st->as<BlockRealizeNode>()->block;
-      collect_stores(b.init, out);
-      return collect_stores(b.body, out);
+      collect_stores(s, b.init, out);
+      return collect_stores(s, b.body, out);
     }
     case StmtKind::Block: {
       const BlockNode& b = *st->as<BlockNode>();
-      collect_stores(b.init, out);
-      return collect_stores(b.body, out);
+      collect_stores(s, b.init, out);
+      return collect_stores(s, b.body, out);
     }
     case StmtKind::Evaluate: return;
   }
@@ -188,38 +187,6 @@ void lower_block_realize(LowerState& s, const BlockRealizeNode& br) {
 }
 
 }  // namespace
-
-bool has_loop_control(const Stmt& st) {
-  if (!st) return false;
-  switch (st->kind) {
-    case StmtKind::Evaluate: {
-      auto* c = st->as<EvaluateNode>()->value->as<CallNode>();
-      return c && !c->calls_global && (c->op == "tir.break" || c->op == "tir.continue");
-    }
-    case StmtKind::LetStmt: return has_loop_control(st->as<LetStmtNode>()->body);
-    case StmtKind::AttrStmt: {
-      const AttrStmtNode& a = *st->as<AttrStmtNode>();
-      return !a.node_iter_var && has_loop_control(a.body);  // T.launch_thread is a loop of its own
-    }
-    case StmtKind::AssertStmt: return has_loop_control(st->as<AssertStmtNode>()->body);
-    case StmtKind::BufferRealize: return has_loop_control(st->as<BufferRealizeNode>()->body);
-    case StmtKind::Allocate: return has_loop_control(st->as<AllocateNode>()->body);
-    case StmtKind::DeclBuffer: return has_loop_control(st->as<DeclBufferNode>()->body);
-    case StmtKind::SeqStmt:
-      for (const Stmt& x : st->as<SeqStmtNode>()->seq)
-        if (has_loop_control(x)) return true;
-      return false;
-    case StmtKind::IfThenElse:
-      return has_loop_control(st->as<IfThenElseNode>()->then_case) || has_loop_control(st->as<IfThenElseNode>()->else_case);
-    case StmtKind::BlockRealize: {
-      const BlockNode& b = *st->as<BlockRealizeNode>()->block;
-      return has_loop_control(b.init) || has_loop_control(b.body);
-    }
-    case StmtKind::Block: return has_loop_control(st->as<BlockNode>()->body);
-    case StmtKind::BufferStore: case StmtKind::For: case StmtKind::While: return false;
-  }
-  return false;
-}
 
 void lower_stmt(LowerState& s, const Stmt& st) {
   if (!st) return;

@@ -165,6 +165,8 @@ Lanes lower_call(LowerState& s, const CallNode& c) {
     throw TirNotLowerable(c.op, "it is a statement, not a value", line);
   if (c.op == "tir.call_extern" || c.op == "tir.call_pure_extern" || c.op == "tir.call_intrin")
     throw TirNotLowerable(c.op, "it calls code outside the module", line);
+  for (const PrimExpr& a : c.args)
+    if (a->kind == ExprKind::StringImm) throw TirNotLowerable(c.op, "it takes a string argument (no builtin the compiler knows)", line);
   std::vector<Lanes> args;
   std::vector<DataType> types;
   for (const PrimExpr& a : c.args) {

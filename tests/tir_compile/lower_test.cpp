@@ -24,9 +24,11 @@ int count_of(const std::string& text, const std::string& what) {
 
 TEST(TirCompile, ScalarParametersIntAndFloat) {
   std::mt19937 rng(1);
-  expect_same_as_interpreter(prog("A: T.Buffer((8,), \"float32\"), n: T.int32, s: T.float32, d: T.float64",
-                                  "    for i in range(n):\n        A[i] = A[i] * s + T.Cast(\"float32\", n) + T.Cast(\"float32\", d)\n"),
-                             "f", {random_array(f32, {8}, rng), int64_t(5), 1.5, -0.25});
+  expect_same_as_interpreter(prog("A: T.Buffer((8,), \"float32\"), n: T.int32, s: T.float32, d: T.float64, h: T.float16, "
+                                  "b: T.bfloat16, u: T.uint8",
+                                  "    for i in range(n):\n        A[i] = A[i] * s + T.Cast(\"float32\", n) + T.Cast(\"float32\", d)"
+                                  " + T.Cast(\"float32\", h) * T.Cast(\"float32\", b) + T.Cast(\"float32\", u)\n"),
+                             "f", {random_array(f32, {8}, rng), int64_t(5), 1.5, -0.25, 0.375, -2.5, int64_t(200)});
 }
 
 TEST(TirCompile, BoolParameterThreadsRunSeriallyAndAnEmptyBody) {

@@ -33,6 +33,18 @@ void Program::run(std::span<Buffer* const> bufs, std::span<const int64_t> vars) 
   launch(ptrs.data(), vars.data());
 }
 
+void Program::run_on_host(std::span<void* const> data, std::span<const int64_t> vars) const {
+  if (device_.rfind("CPU", 0) != 0) throw DeviceError("program '" + name_ + "' runs on " + device_ + ", not on host memory");
+  if (data.size() != size_t(num_buffers_) || vars.size() != size_t(num_vars_))
+    throw DeviceError("program '" + name_ + "' takes " + std::to_string(num_buffers_) + " buffers and " +
+                      std::to_string(num_vars_) + " variable values, got " + std::to_string(data.size()) + " and " +
+                      std::to_string(vars.size()));
+  for (size_t i = 0; i < data.size(); ++i)
+    if (data[i] == nullptr) throw DeviceError("program '" + name_ + "': buffer " + std::to_string(i) + " is null");
+  std::vector<void*> ptrs(data.begin(), data.end());
+  launch(ptrs.data(), vars.data());
+}
+
 bool is_c_identifier(std::string_view name) {
   if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
   for (char c : name) {

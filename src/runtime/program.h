@@ -45,6 +45,10 @@ class Program {
   void check_args(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const;
   // Checks the arguments, allocates any buffer not yet allocated, and runs the kernel to completion.
   void run(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const;
+  // Runs the kernel on memory the caller owns (a compiled TIR PrimFunc on the user's arrays: no
+  // copies, no runtime Buffers). Only for a device whose memory is host memory (CPU); checks the
+  // counts and that no pointer is null, as run() does.
+  void run_on_host(std::span<void* const> data, std::span<const int64_t> vars) const;
 
  protected:
   Program(const ProgramSpec& spec, std::string device);

@@ -1,0 +1,122 @@
+#include "tir_compile/compiled_func.h"
+
+#include <cctype>
+#include <mutex>
+#include <unordered_map>
+
+#include "codegen/isel.h"
+#include "codegen/kernel_axes.h"
+#include "codegen/linearize.h"
+#include "render/c_renderer.h"
+#include "render/lower_kernel.h"
+#include "runtime/device.h"
+#include "runtime/program.h"
+#include "runtime/program_cache.h"
+#include "tir_compile/lower_func.h"
+#include "uop/errors.h"
+
+namespace onegrad::tir {
+
+namespace {
+
+// The kernel's entry symbol: `tir_` and the function's name as a C identifier. Tensor kernels are
+// named r_/E_ (render/kernel_name.h), and the program cache keys by source anyway.
+std::string entry_name(const std::string& name) {
+  std::string out = "tir_";
+  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
+
+// Codegen without Optimize and Expand: a TIR kernel's schedule is the one its For kinds say
+// (docs/tir.md), so no opts are applied and no heuristic splits or vectorizes it; there are no
+// REDUCEs to lower (accumulation is plain stores and loads). Nor simplify_kernel: its walk that
+// simplifies a gated address under its gate rewrites the whole address expression, and in a TIR
+// kernel that reaches through a LOAD's AFTER to earlier STOREs, which it copies with a rewritten
+// gate: the copy runs as a second store (TirCompileRandomPrograms found it). The C compiler
+// folds the index arithmetic the simplifier would have.
+ProgramSpec render(const LoweredPrimFunc& l, const std::string& name) {
+  ProgramSpec spec;
+  spec.name = entry_name(name);
+  UOpRef k = select_instructions(l.sink, c_capabilities());
+  spec.source = render_c(linearize(k), spec.name);
+  spec.num_buffers = int(l.buffer_params.size());
+  spec.num_vars = int(l.var_slots.size());
+  spec.threads = int(l.threads);
+  return spec;
+}
+
+}  // namespace
+
+CompiledPrimFunc::CompiledPrimFunc(PrimFunc func, std::string name, std::string source, std::shared_ptr<Program> program,
+                                   std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots)
+    : func_(std::move(func)), name_(std::move(name)), source_(std::move(source)), program_(std::move(program)),
+      buffer_params_(std::move(buffer_params)), var_slots_(std::move(var_slots)) {}
+
+int CompiledPrimFunc::threads() const { return program_->threads(); }
+
+void CompiledPrimFunc::run(const BoundCall& call) const {
+  std::vector<void*> data;
+  for (size_t p : buffer_params_) {
+    if (p >= call.data.size() || call.data[p] == nullptr)
+      throw ArgumentError("compiled PrimFunc " + name_ + ": no data pointer for parameter " + std::to_string(p));
+    // the kernel's buffer pointers are restrict: one array passed twice would be undefined
+    for (size_t q = 0; q < data.size(); q++)
+      if (data[q] == call.data[p])
+        throw ArgumentError("compiled PrimFunc " + name_ + ": parameters " + std::to_string(buffer_params_[q]) + " and " +
+                            std::to_string(p) + " are the same array; compiled code needs buffers that do not overlap");
+    data.push_back(call.data[p]);
+  }
+  std::vector<int64_t> vars;
+  for (const VarNode* v : var_slots_) {
+    auto it = call.vars.find(v);
+    if (it == call.vars.end()) throw ArgumentError("compiled PrimFunc " + name_ + ": the call binds no value for " + v->name_hint);
+    vars.push_back(encode_variable(it->second));
+  }
+  program_->run_on_host(data, vars);
+}
+
+namespace {
+
+// Compiled functions by (PrimFunc node, name, lowering settings), held weakly: while anyone holds
+// a CompiledPrimFunc (which holds its PrimFunc, so the node's address is not reused), compiling
+// that function again returns it. A PrimFunc is immutable, so its node identifies its text.
+class CompiledCache {
+ public:
+  std::shared_ptr<const CompiledPrimFunc> find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = entries_.find(key);
+    return it == entries_.end() ? nullptr : it->second.lock();
+  }
+  void add(const std::string& key, const std::shared_ptr<const CompiledPrimFunc>& f) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::erase_if(entries_, [](const auto& e) { return e.second.expired(); });
+    entries_[key] = f;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::string, std::weak_ptr<const CompiledPrimFunc>> entries_;
+};
+
+CompiledCache& compiled_cache() {
+  static CompiledCache cache;
+  return cache;
+}
+
+}  // namespace
+
+std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module, const std::string& name) {
+  PrimFunc f = module.find(name);
+  if (!f) throw ArgumentError("the module has no PrimFunc named '" + name + "'");
+  const std::string key = std::to_string(reinterpret_cast<uintptr_t>(f.get())) + " " + name + " " + lowering_settings_key();
+  if (auto hit = compiled_cache().find(key)) return hit;
+  LoweredPrimFunc l = lower_prim_func(*f, name);
+  ProgramSpec spec = render(l, name);
+  std::shared_ptr<Program> program = default_program_cache().get(get_device("CPU"), spec);
+  auto compiled = std::make_shared<const CompiledPrimFunc>(f, name, spec.source, std::move(program), std::move(l.buffer_params),
+                                                           std::move(l.var_slots));
+  compiled_cache().add(key, compiled);
+  return compiled;
+}
+
+}  // namespace onegrad::tir

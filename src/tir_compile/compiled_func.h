@@ -1,0 +1,48 @@
+// A TIR PrimFunc compiled to one C kernel and loaded by the CPU runtime (docs/tir.md, "Compiling").
+//
+//   auto f = compile_prim_func(module, "main");   // throws TirNotLowerable for what it cannot lower
+//   f->run(bind_arguments(*module.find("main"), args));   // on the arguments' own memory
+//
+// A function is lowered once while its CompiledPrimFunc is held: compile_prim_func returns the same
+// object for the same PrimFunc node, name and lowering settings (render/lower_kernel.h:
+// lowering_settings_key, which includes CPU_THREADS). The C source is compiled once per process
+// and kept on disk by the runtime's program cache (keyed by the source).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tir/bound_call.h"
+#include "tir/module.h"
+
+namespace onegrad {
+class Program;
+}
+
+namespace onegrad::tir {
+
+class CompiledPrimFunc {
+ public:
+  // Runs the kernel on the call's data pointers and variable values. The buffer parameters must
+  // not overlap (the kernel's pointers are `restrict`).
+  void run(const BoundCall& call) const;
+  const std::string& source() const { return source_; }  // the C it compiled to
+  const std::string& name() const { return name_; }      // the PrimFunc's name in its module
+  int threads() const;                                    // THREAD parts of a launch (0: one call)
+
+  CompiledPrimFunc(PrimFunc func, std::string name, std::string source, std::shared_ptr<Program> program,
+                   std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots);
+
+ private:
+  PrimFunc func_;  // keeps the Vars of var_slots_ (the keys of BoundCall::vars) alive
+  std::string name_, source_;
+  std::shared_ptr<Program> program_;
+  std::vector<size_t> buffer_params_;        // buffer slot -> parameter index
+  std::vector<const VarNode*> var_slots_;    // variable slot -> Var
+};
+
+// Lowers module's function `name` to a kernel and compiles it. Throws TirNotLowerable (the
+// function still runs through the interpreter), ArgumentError for a name the module lacks.
+std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module, const std::string& name);
+
+}  // namespace onegrad::tir

@@ -1,0 +1,189 @@
+#include "tir_compile/lower_func.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <limits>
+#include <unordered_set>
+
+#include "runtime/thread_pool.h"
+#include "tir/visitor.h"
+#include "tir_compile/lower_ops.h"
+#include "tir_compile/lower_state.h"
+#include "tir_compile/not_lowerable.h"
+
+namespace onegrad::tir {
+
+namespace {
+
+// The Vars an expression reads, in order of first use.
+struct VarCollector : IRVisitor {
+  std::vector<const VarNode*> vars;
+  std::unordered_set<const VarNode*> seen;
+  void visit_expr(const PrimExpr& e) override {
+    if (e && e->kind == ExprKind::Var && seen.insert(static_cast<const VarNode*>(e.get())).second)
+      vars.push_back(static_cast<const VarNode*>(e.get()));
+    IRVisitor::visit_expr(e);
+  }
+};
+
+// The C-friendly, kernel-unique name of a variable slot (the renderer writes `var_NAME`).
+std::string slot_name(const VarNode& v, std::unordered_set<std::string>& used) {
+  std::string n;
+  for (char c : v.name_hint) n += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) n = "v" + n;
+  std::string unique = n;
+  for (int k = 1; !used.insert(unique).second; k++) unique = n + "_" + std::to_string(k);
+  return unique;
+}
+
+// The range of values the slot of a variable of type t holds (its bits, for a float).
+std::pair<int64_t, int64_t> slot_bounds(DataType t) {
+  if (t.is_bool()) return {0, 1};
+  if (t.is_float() || t.bits >= 64) return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
+  if (t.is_int()) return {-(int64_t(1) << (t.bits - 1)), (int64_t(1) << (t.bits - 1)) - 1};
+  return {0, (int64_t(1) << t.bits) - 1};
+}
+
+// The integer type of a float's width: its bits travel in the slot.
+DataType bits_type(DataType t) { return DataType::int_(t.bits); }
+
+// A variable's value in the kernel, from the `index` its slot holds.
+UOpRef variable_value(const UOpRef& slot, const VarNode& v, int line) {
+  DataType t = v.dtype;
+  if (t.is_handle() || t.is_void() || t.lanes != 1)
+    throw TirNotLowerable("parameter " + v.name_hint + " of type " + t.name(), "the kernel takes scalar numbers and buffers", line);
+  if (!t.is_float()) return UOp::create(Ops::CAST, uop_dtype(t, line), {slot});
+  UOpRef bits = UOp::create(Ops::CAST, uop_dtype(bits_type(t), line), {slot});
+  return UOp::create(Ops::BITCAST, uop_dtype(t, line), {bits});
+}
+
+bool is_plain_root(const BlockRealizeNode& br) {
+  const BlockNode& b = *br.block;
+  return b.iter_vars.empty() && b.alloc_buffers.empty() && b.match_buffers.empty() && !b.init &&
+         (!br.predicate || is_const_int(br.predicate, 1));
+}
+
+// The parallel For that can be the kernel's one THREAD axis: the whole body (past attributes,
+// buffer declarations and a plain root block) is that loop, with constant bounds. Everything a
+// THREAD kernel computes outside the axis runs once per thread, so nothing with effects may be there.
+// The loop is split into cpu_threads() parts (runtime/thread_pool.h), at most one per iteration.
+const ForNode* thread_loop(const Stmt& body) {
+  Stmt s = body;
+  while (s) {
+    if (auto* a = s->as<AttrStmtNode>(); a && !a->node_iter_var) s = a->body;
+    else if (auto* d = s->as<DeclBufferNode>()) s = d->body;
+    else if (auto* br = s->as<BlockRealizeNode>(); br && is_plain_root(*br)) s = br->block->body;
+    else break;
+  }
+  const ForNode* f = s ? s->as<ForNode>() : nullptr;
+  if (!f || f->kind != ForKind::Parallel || has_loop_control(f->body)) return nullptr;
+  const IntImmNode* extent = as_int_imm(f->extent);
+  return extent && extent->value >= 1 && as_int_imm(f->min) ? f : nullptr;
+}
+
+// match_buffer data -> its source's data, for every block of the body (a loop's stores through a
+// matched buffer are stores to the source's memory: lower_stmt.cpp needs that before the block).
+void collect_aliases(const Stmt& body, LowerState& s) {
+  struct Aliases : IRVisitor {
+    LowerState& s;
+    explicit Aliases(LowerState& st) : s(st) {}
+    void visit_stmt(const Stmt& st) override {
+      if (auto* br = st ? st->as<BlockRealizeNode>() : nullptr)
+        for (const MatchBufferRegion& m : br->block->match_buffers) s.alias[m.buffer->data.get()] = m.source.buffer->data.get();
+      IRVisitor::visit_stmt(st);
+    }
+  } aliases(s);
+  aliases.visit_stmt(body);
+}
+
+// The line of the function's first `return` (T.ret), or 0.
+int first_return_line(const PrimFuncNode& f) {
+  struct Finder : IRVisitor {
+    int line = 0;
+    void visit_expr(const PrimExpr& e) override {
+      if (auto* c = e ? e->as<CallNode>() : nullptr; c && c->op == "tir.ret" && line == 0) line = c->loc.line;
+      IRVisitor::visit_expr(e);
+    }
+  } finder;
+  finder.visit_stmt(f.body);
+  return finder.line;
+}
+
+}  // namespace
+
+LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) {
+  if (f.ret_type && !f.ret_type->dtype.is_void()) {
+    int at = first_return_line(f);
+    throw TirNotLowerable("tir.ret", "a kernel returns no value (" + name + " returns " + f.ret_type->to_string() + ")",
+                          at ? at : f.loc.line);
+  }
+  LoweredPrimFunc out;
+  LowerState s;
+  std::vector<UOpRef> effects;
+  s.body = &effects;
+  // buffer slots, in parameter order
+  for (size_t p = 0; p < f.params.size(); p++) {
+    Buffer b = f.buffer_of(f.params[p]);
+    if (!b) continue;
+    if (s.memory.count(b->data.get())) throw TirNotLowerable("buffer " + b->name, "two parameters share its data", b->loc.line);
+    int64_t size = b->dtype.lanes;
+    for (const PrimExpr& d : b->shape) size = as_int_imm(d) ? size * std::max<int64_t>(as_int_imm(d)->value, 0) : 1;
+    DType dt = uop_dtype(b->dtype.element(), b->loc.line);
+    int64_t slot = int64_t(out.buffer_params.size());
+    UOpRef param = UOp::create(Ops::PARAM, dt.ptr(), {UOp::shape_operand(std::vector<int64_t>{std::max<int64_t>(size, 1)})},
+                               ParamArg{slot, dt.ptr(), Device(), std::nullopt, "", {}, {}});
+    s.memory[b->data.get()] = Memory{param, b->dtype.element()};
+    out.buffer_params.push_back(p);
+  }
+  // variable slots: scalar parameters and the Vars of buffer fields, in parameter order
+  VarCollector vars;
+  for (const Var& p : f.params) {
+    Buffer b = f.buffer_of(p);
+    if (!b) {
+      vars.visit_expr(p);
+      continue;
+    }
+    for (const PrimExpr& e : b->shape) vars.visit_expr(e);
+    for (const PrimExpr& e : b->strides) vars.visit_expr(e);
+    if (b->elem_offset) vars.visit_expr(b->elem_offset);
+  }
+  std::unordered_set<std::string> names;
+  for (const VarNode* v : vars.vars) {
+    if (s.memory.count(v)) continue;
+    auto [lo, hi] = slot_bounds(v->dtype);
+    int64_t slot = int64_t(out.var_slots.size());
+    UOpRef p = UOp::create(Ops::PARAM, dtypes::index, {},
+                           ParamArg{slot, dtypes::index, Device(), std::nullopt, slot_name(*v, names),
+                                    ConstValue::from_int(lo), ConstValue::from_int(hi)});
+    s.values[v] = {variable_value(p, *v, v->loc.line)};
+    out.var_slots.push_back(v);
+  }
+  s.thread_loop = thread_loop(f.body);
+  if (s.thread_loop) s.threads = out.threads = std::min<int64_t>(as_int_imm(s.thread_loop->extent)->value, cpu_threads());
+  collect_aliases(f.body, s);
+  lower_stmt(s, f.body);
+  out.sink = UOp::create(Ops::SINK, dtypes::void_, effects);
+  return out;
+}
+
+int64_t encode_variable(const RuntimeValue& v) {
+  DataType t = v.dtype;
+  if (!t.is_float()) return v.ints.at(0);
+  double x = v.floats.at(0);
+  if (t.bits == 64) {
+    int64_t bits;
+    std::memcpy(&bits, &x, 8);
+    return bits;
+  }
+  if (t.bits == 32) {
+    float f32 = float(x);
+    int32_t bits;
+    std::memcpy(&bits, &f32, 4);
+    return bits;
+  }
+  uint16_t h = t.code == DataType::Code::BFloat ? float_to_bfloat16_bits(float(x)) : float_to_half_bits(float(x));
+  return int16_t(h);
+}
+
+}  // namespace onegrad::tir

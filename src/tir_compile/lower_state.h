@@ -1,0 +1,147 @@
+// What the TIR walker (docs/tir.md, "Compiling") knows at a point of the PrimFunc: the values of the
+// variables in scope, where each buffer's data lives in the kernel, which side effects later memory
+// accesses must follow, the loops and the condition around the current statement.
+//
+// Vectors are lowered lane by lane: a TIR value is a list of scalar UOps, one per lane.
+#pragma once
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "tir/module.h"
+#include "uop/uop.h"
+
+namespace onegrad::tir {
+
+using Lanes = std::vector<UOpRef>;
+
+// Where a data pointer's elements live in the kernel: a buffer PARAM or a register BUFFER.
+struct Memory {
+  UOpRef base;
+  DataType elem;  // the element type (lanes 1)
+};
+
+// The side effects on one memory that a later access must be ordered after (docs/tir.md,
+// "Ordering through memory"): the last write (a STORE, or the END of a loop that stores), and the
+// reads since it (LOADs, or ENDs of loops that load). A load follows the write; a store follows both.
+struct Effects {
+  UOpRef write;
+  std::vector<UOpRef> reads;
+};
+
+struct OpenLoop {
+  UOpRef range;
+  std::unordered_set<const VarNode*>* stores;  // root data vars the loop's body stores to
+};
+
+// Per loop being lowered (RANGE or expanded), innermost last: its break/continue flags, a register
+// buffer (null when its body neither breaks nor continues). lower_control.cpp.
+struct LoopControl {
+  Var flags;
+};
+
+// Where a buffer's elements sit in its memory: elem_offset and one stride per dimension (index
+// values). A buffer's own fields give it; a match_buffer's comes from its source region.
+struct Layout {
+  UOpRef offset;
+  std::vector<UOpRef> strides;
+};
+
+struct LowerState {
+  std::unordered_map<const VarNode*, Lanes> values;   // Vars in scope (loop vars, lets, params, iter vars)
+  // Memory and effects are keyed by the root data Var: a match_buffer's data is its source's memory.
+  std::unordered_map<const VarNode*, const VarNode*> alias;  // match_buffer data -> source data
+  std::unordered_map<const VarNode*, Memory> memory;  // root data Vars with storage
+  std::unordered_map<const VarNode*, Effects> effects;
+  std::unordered_map<const BufferNode*, Layout> views;  // match_buffers in scope
+  std::vector<OpenLoop> loops;                        // outermost first (RANGE loops only)
+  std::vector<LoopControl> controls;                  // every loop, outermost first
+  UOpRef gate;                                        // the condition around the statement; null: none
+  std::vector<UOpRef>* body = nullptr;                // the side effects of the innermost loop (or kernel)
+  int64_t next_range = 0, next_buffer = 0;
+  const ForNode* thread_loop = nullptr;  // the For that becomes the kernel's THREAD axis, if any
+  int64_t threads = 0;                    // its parts
+  std::unordered_map<const ForNode*, std::unordered_set<const VarNode*>> stores_in_loop;  // root data Vars
+  // T.launch_thread attributes as the serial loops they run as (made once, kept for the keys above)
+  std::unordered_map<const AttrStmtNode*, std::shared_ptr<const ForNode>> launches;
+
+  const VarNode* root(const VarNode* data) const {
+    for (auto it = alias.find(data); it != alias.end(); it = alias.find(data)) data = it->second;
+    return data;
+  }
+};
+
+// A binding that restores what it shadowed when it goes out of scope.
+class ScopedValue {
+ public:
+  ScopedValue(LowerState& s, const VarNode* var, Lanes v) : s_(s), var_(var) {
+    auto it = s.values.find(var);
+    if (it != s.values.end()) saved_ = it->second, had_ = true;
+    s.values[var] = std::move(v);
+  }
+  ~ScopedValue() {
+    if (had_) s_.values[var_] = saved_;
+    else s_.values.erase(var_);
+  }
+  ScopedValue(const ScopedValue&) = delete;
+  ScopedValue& operator=(const ScopedValue&) = delete;
+
+ private:
+  LowerState& s_;
+  const VarNode* var_;
+  Lanes saved_;
+  bool had_ = false;
+};
+
+// The gate `g && c` (either may be null: no condition).
+UOpRef and_gate(const UOpRef& g, const UOpRef& c);
+
+// A condition that replaces the state's gate while it lives.
+class ScopedGate {
+ public:
+  ScopedGate(LowerState& s, const UOpRef& c) : s_(s), saved_(s.gate) { s.gate = and_gate(s.gate, c); }
+  ~ScopedGate() { s_.gate = saved_; }
+  ScopedGate(const ScopedGate&) = delete;
+  ScopedGate& operator=(const ScopedGate&) = delete;
+
+ private:
+  LowerState& s_;
+  UOpRef saved_;
+};
+
+// ---- expressions (lower_expr.cpp) ----
+Lanes lower_expr(LowerState& s, const PrimExpr& e);
+UOpRef lower_scalar(LowerState& s, const PrimExpr& e);  // a one-lane value
+UOpRef lower_index(LowerState& s, const PrimExpr& e);   // a scalar integer as an `index`
+Lanes broadcast_lanes(Lanes v, int lanes);
+
+// ---- memory (lower_memory.cpp) ----
+Lanes load_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line);
+// One element of a root memory, read or written under `gate` (null: always), ordered after the
+// effects before it; the store goes into the current body.
+UOpRef load_element(LowerState& s, const VarNode* root, const UOpRef& flat, const UOpRef& gate, int line);
+void store_element(LowerState& s, const VarNode* root, const UOpRef& flat, const UOpRef& value, const UOpRef& gate);
+void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const Lanes& value, int line);
+Layout buffer_layout(LowerState& s, const BufferNode& b);
+// Storage for a buffer the function allocates (Allocate, alloc_buffer, BufferRealize): a register
+// BUFFER of `extents`' constant product elements.
+void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line);
+// ---- break and continue (lower_control.cpp) ----
+// The condition that no enclosing loop has broken or continued (null: none
+// can), open/close around a loop, the per-iteration reset, and the statements themselves.
+UOpRef loops_running(LowerState& s);
+void open_loop_control(LowerState& s, const Stmt& body);
+void start_iteration(LowerState& s);
+void close_loop_control(LowerState& s);
+void break_or_continue(LowerState& s, bool is_break, int line);
+// Whether a loop body breaks or continues that loop (not a loop nested in it).
+bool has_loop_control(const Stmt& body);
+// Loop bookkeeping: the effects inside a loop become its END for the accesses after it.
+std::unordered_map<const VarNode*, Effects> summarize_loop(const std::unordered_map<const VarNode*, Effects>& before,
+                                                           const std::unordered_map<const VarNode*, Effects>& inside,
+                                                           const UOpRef& end);
+
+// ---- statements (lower_stmt.cpp) ----
+void lower_stmt(LowerState& s, const Stmt& st);
+
+}  // namespace onegrad::tir

@@ -1,0 +1,87 @@
+// What the compiler refuses: each construct raises TirNotLowerable naming it and its line (the
+// function still runs through the interpreter), never another error.
+#include <gtest/gtest.h>
+
+#include "tir/parser.h"
+#include "tir_compile/compiled_func.h"
+#include "tir_compile/not_lowerable.h"
+
+namespace onegrad::tir {
+namespace {
+
+// Compiles `f` of `text`; expects TirNotLowerable whose construct starts with `construct`, at
+// `line`, with `why` in the message.
+void expect_refused(const std::string& text, const std::string& construct, int line, const std::string& why) {
+  IRModule m = parse_script(text);
+  try {
+    compile_prim_func(m, "f");
+    ADD_FAILURE() << "compiled: " << construct;
+  } catch (const TirNotLowerable& e) {
+    EXPECT_EQ(e.construct.rfind(construct, 0), 0u) << e.construct;
+    EXPECT_EQ(e.line, line) << e.what();
+    EXPECT_NE(std::string(e.what()).find("line " + std::to_string(line) + ": " + construct), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+  }
+}
+
+const std::string kHeader = "from tvm.script import tir as T\n\n";  // the function starts on line 3
+
+TEST(TirNotLowerable, WhileLoop) {
+  expect_refused(kHeader + "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    i = T.alloc_buffer((1,), \"int32\")\n"
+                           "    i[0] = 0\n    while i[0] < 4:\n        A[i[0]] = 1\n        i[0] = i[0] + 1\n",
+                 "While", 7, "bounds known when they start");
+}
+
+TEST(TirNotLowerable, AssertStatement) {
+  expect_refused(kHeader + "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    assert A[0] > 0, \"positive\"\n    A[1] = 2\n",
+                 "AssertStmt", 5, "cannot raise an error");
+}
+
+TEST(TirNotLowerable, CallOfAnotherPrimFunc) {
+  const std::string text = R"(from tvm.script import ir as I
+from tvm.script import tir as T
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def g(x: T.int32) -> T.int32:
+        return x + 1
+
+    @T.prim_func
+    def f(A: T.Buffer((4,), "int32")):
+        for i in range(4):
+            A[i] = Module.g(i)
+)";
+  expect_refused(text, "PrimFunc call g", 13, "cannot call another PrimFunc");
+}
+
+TEST(TirNotLowerable, ReturnValue) {
+  expect_refused(kHeader + "@T.prim_func\ndef f(n: T.int32) -> T.int32:\n    if n > 0:\n        return n + 1\n    return n\n",
+                 "tir.ret", 6, "returns no value (f returns int32)");
+}
+
+TEST(TirNotLowerable, HandleParameters) {
+  expect_refused(kHeader + "@T.prim_func\ndef f(p: T.handle(\"float32\"), n: T.int32):\n    A = T.Buffer((4,), \"float32\", data=p)\n"
+                           "    A[0] = T.float32(1)\n",
+                 "parameter p of type handle", 4, "scalar numbers and buffers");
+}
+
+TEST(TirNotLowerable, AllocationsWithoutAFixedSmallSize) {
+  expect_refused(kHeader + "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\"), n: T.int32):\n"
+                           "    t = T.alloc_buffer((n,), \"int32\")\n    for i in range(4):\n        t[i] = A[i]\n        A[i] = t[i] + 1\n",
+                 "T.alloc_buffer", 5, "extents must be constants");
+  expect_refused(kHeader + "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n"
+                           "    t = T.alloc_buffer((1000000,), \"int32\")\n    t[0] = 1\n    A[0] = t[0]\n",
+                 "T.alloc_buffer", 5, "bytes of local storage");
+}
+
+TEST(TirNotLowerable, ReinterpretingViewsAndAxisSeparators) {
+  expect_refused(kHeader + "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n"
+                           "    F = T.Buffer((4,), \"float32\", data=A.data)\n    F[0] = T.float32(1)\n",
+                 "buffer F", 6, "views int32 memory as float32");
+  expect_refused(kHeader + "@T.prim_func\ndef f(A: T.Buffer((4, 4), \"int32\", axis_separators=[1])):\n    A[0, 1] = 1\n",
+                 "buffer A", 5, "axis_separators");
+}
+
+}  // namespace
+}  // namespace onegrad::tir

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "construct_kinds.h"
 #include "corpus.h"
 #include "tir/errors.h"
 #include "tir/parser.h"
@@ -81,33 +82,10 @@ TEST(TirRoundTrip, OutOfRangeInt32LiteralsPrintTyped) {
 }
 
 TEST(TirRoundTrip, CorpusCoversEveryNodeKind) {
-  struct Kinds : IRVisitor {
-    std::set<ExprKind> exprs;
-    std::set<StmtKind> stmts;
-    std::set<ForKind> loops;
-    std::set<IterVarType> axes;
-    void visit_expr(const PrimExpr& e) override {
-      if (e) exprs.insert(e->kind);
-      IRVisitor::visit_expr(e);
-    }
-    void visit_stmt(const Stmt& s) override {
-      if (!s) return;
-      stmts.insert(s->kind);
-      if (auto* f = s->as<ForNode>()) loops.insert(f->kind);
-      if (auto* b = s->as<BlockNode>())
-        for (auto& iv : b->iter_vars) axes.insert(iv->iter_type);
-      IRVisitor::visit_stmt(s);
-    }
-  } kinds;
+  testing::ConstructKinds kinds;
   for (const auto& [name, text] : testing::corpus())
     for (const auto& [fname, f] : parse_script(text).functions) kinds.visit_func(*f);
-  for (int k = 0; k <= static_cast<int>(ExprKind::Not); ++k)
-    EXPECT_TRUE(kinds.exprs.count(static_cast<ExprKind>(k))) << expr_kind_name(static_cast<ExprKind>(k));
-  for (int k = 0; k <= static_cast<int>(StmtKind::BlockRealize); ++k)
-    EXPECT_TRUE(kinds.stmts.count(static_cast<StmtKind>(k))) << stmt_kind_name(static_cast<StmtKind>(k));
-  for (int k = 0; k <= static_cast<int>(ForKind::ThreadBinding); ++k) EXPECT_TRUE(kinds.loops.count(static_cast<ForKind>(k))) << k;
-  for (IterVarType t : {IterVarType::DataPar, IterVarType::CommReduce, IterVarType::Ordered, IterVarType::Opaque})
-    EXPECT_TRUE(kinds.axes.count(t)) << static_cast<int>(t);
+  kinds.expect_every_node_kind();
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "tir/printer.h"
 #include "tir/structural_equal.h"
 #include "tir/type_check.h"
+#include "construct_kinds.h"
 #include "tir/visitor.h"
 #include "tir/well_formed.h"
 
@@ -73,41 +74,10 @@ INSTANTIATE_TEST_SUITE_P(Programs, TirSuite, ::testing::ValuesIn(suite_files(ONE
 // Together the programs use every expression and statement kind, every For kind, every block axis
 // kind, and cast to and from every scalar dtype of the spec.
 TEST(TirSuiteCoverage, ProgramsCoverEveryConstruct) {
-  struct Kinds : IRVisitor {
-    std::set<ExprKind> exprs;
-    std::set<StmtKind> stmts;
-    std::set<ForKind> loops;
-    std::set<IterVarType> axes;
-    std::set<std::string> cast_to, cast_from, calls;
-    void visit_expr(const PrimExpr& e) override {
-      if (!e) return;
-      exprs.insert(e->kind);
-      if (auto* c = e->as<CastNode>()) {
-        cast_to.insert(c->dtype.element().name());
-        cast_from.insert(c->value->dtype.element().name());
-      }
-      if (auto* c = e->as<CallNode>()) calls.insert(c->op);
-      IRVisitor::visit_expr(e);
-    }
-    void visit_stmt(const Stmt& s) override {
-      if (!s) return;
-      stmts.insert(s->kind);
-      if (auto* f = s->as<ForNode>()) loops.insert(f->kind);
-      if (auto* b = s->as<BlockNode>())
-        for (auto& iv : b->iter_vars) axes.insert(iv->iter_type);
-      IRVisitor::visit_stmt(s);
-    }
-  } kinds;
+  ConstructKinds kinds;
   for (const SuiteFile& f : suite_files(ONEGRAD_TIR_SUITE))
     for (const auto& [name, fn] : parse_script(f.text).functions) kinds.visit_func(*fn);
-  for (int k = 0; k <= static_cast<int>(ExprKind::Not); ++k)
-    EXPECT_TRUE(kinds.exprs.count(static_cast<ExprKind>(k))) << expr_kind_name(static_cast<ExprKind>(k));
-  for (int k = 0; k <= static_cast<int>(StmtKind::BlockRealize); ++k)
-    EXPECT_TRUE(kinds.stmts.count(static_cast<StmtKind>(k))) << stmt_kind_name(static_cast<StmtKind>(k));
-  for (int k = 0; k <= static_cast<int>(ForKind::ThreadBinding); ++k)
-    EXPECT_TRUE(kinds.loops.count(static_cast<ForKind>(k))) << k;
-  for (IterVarType t : {IterVarType::DataPar, IterVarType::CommReduce, IterVarType::Ordered, IterVarType::Opaque})
-    EXPECT_TRUE(kinds.axes.count(t)) << static_cast<int>(t);
+  kinds.expect_every_node_kind();
   for (const char* t : {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool", "float16",
                         "float32", "float64", "bfloat16"}) {
     EXPECT_TRUE(kinds.cast_to.count(t)) << "no cast to " << t;

@@ -10,14 +10,6 @@ namespace onegrad::tir {
 
 namespace {
 
-std::string function_name(const PrimFuncNode& f, const std::string& name) {
-  if (!name.empty()) return name;
-  for (const auto& [key, value] : f.attrs)
-    if (key == "global_symbol" && value.expr && value.expr->kind == ExprKind::StringImm)
-      return value.expr->as<StringImmNode>()->value;
-  return "the PrimFunc at line " + std::to_string(f.loc.line);
-}
-
 std::string dims(const std::vector<int64_t>& v) {
   std::string s = "(";
   for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
@@ -50,7 +42,7 @@ class Binder {
       fail("", "takes " + std::to_string(f_.params.size()) + " arguments, got " + std::to_string(args.size()));
     out_.data.assign(args.size(), nullptr);
     for (size_t i = 0; i < args.size(); ++i)
-      if (!std::holds_alternative<ArrayRef>(args[i])) bind_scalar(f_.params[i], args[i]);
+      if (!std::holds_alternative<ArrayRef>(args[i])) bind_scalar(i, args[i]);
     for (size_t i = 0; i < args.size(); ++i)
       if (const auto* a = std::get_if<ArrayRef>(&args[i])) bind_array(i, *a);
     check_no_overlap();
@@ -62,9 +54,10 @@ class Binder {
     throw TirArgumentError(name_, parameter, what, f_.loc.line);
   }
 
-  void bind_scalar(const Var& p, const Argument& arg) {
+  void bind_scalar(size_t i, const Argument& arg) {
+    const Var& p = f_.params[i];
     if (f_.buffer_of(p) || p->dtype.is_handle())
-      fail(label(p), "takes an array, got the scalar " +
+      fail(label(i), "takes an array, got the scalar " +
                          (std::holds_alternative<int64_t>(arg) ? std::to_string(std::get<int64_t>(arg))
                                                                : std::to_string(std::get<double>(arg))));
     RuntimeValue v = std::holds_alternative<int64_t>(arg) ? RuntimeValue::of_int(DataType::int_(64), std::get<int64_t>(arg))
@@ -75,19 +68,19 @@ class Binder {
   void bind_array(size_t i, const ArrayRef& a) {
     const Var& p = f_.params[i];
     Buffer b = f_.buffer_of(p);
-    if (!b && !p->dtype.is_handle()) fail(label(p), "is a scalar of " + p->dtype.name() + ", got an array");
+    if (!b && !p->dtype.is_handle()) fail(label(i), "is a scalar of " + p->dtype.name() + ", got an array");
     std::vector<int64_t> strides = a.strides.empty() ? compact_strides(a.shape) : a.strides;
     if (strides.size() != a.shape.size())
-      fail(label(p), "the array has " + std::to_string(a.shape.size()) + " dimensions but " +
+      fail(label(i), "the array has " + std::to_string(a.shape.size()) + " dimensions but " +
                          std::to_string(a.strides.size()) + " strides");
-    if (b) match(label(p), *b, a, strides);
-    if (!a.data && !bytes_of(a, strides).empty()) fail(label(p), "the array's data pointer is null");
+    if (b) match(label(i), *b, a, strides);
+    if (!a.data && !bytes_of(a, strides).empty()) fail(label(i), "the array's data pointer is null");
     const RuntimeValue handle =
         RuntimeValue::of_int(DataType::handle(), static_cast<int64_t>(reinterpret_cast<uintptr_t>(a.data)));
     out_.data[i] = a.data;
     out_.vars[p.get()] = handle;
     if (b) out_.vars[b->data.get()] = handle;
-    arrays_.push_back({label(p), bytes_of(a, strides)});
+    arrays_.push_back({label(i), bytes_of(a, strides)});
   }
 
   // Spec 1.ii.4: the array against the buffer's declaration.
@@ -157,13 +150,7 @@ class Binder {
     return buf;
   }
 
-  std::string label(const Var& p) const {
-    Buffer b = f_.buffer_of(p);
-    if (!b) return "parameter " + p->name_hint;
-    // A `A: T.Buffer(...)` parameter is a handle the parser names A_handle: not the user's name.
-    const bool own_name = p->name_hint != b->name && p->name_hint != b->name + "_handle";
-    return "buffer " + b->name + (own_name ? " (parameter " + p->name_hint + ")" : "");
-  }
+  std::string label(size_t i) const { return parameter_label(f_, i); }
 
   struct ArrayArgument {
     std::string param;
@@ -178,7 +165,24 @@ class Binder {
 }  // namespace
 
 BoundCall bind_arguments(const PrimFuncNode& f, const std::vector<Argument>& args, const std::string& name) {
-  return Binder(f, function_name(f, name)).bind(args);
+  return Binder(f, function_label(f, name)).bind(args);
+}
+
+std::string parameter_label(const PrimFuncNode& f, size_t i) {
+  const Var& p = f.params.at(i);
+  Buffer b = f.buffer_of(p);
+  if (!b) return "parameter " + p->name_hint;
+  // A `A: T.Buffer(...)` parameter is a handle the parser names A_handle: not the user's name.
+  const bool own_name = p->name_hint != b->name && p->name_hint != b->name + "_handle";
+  return "buffer " + b->name + (own_name ? " (parameter " + p->name_hint + ")" : "");
+}
+
+std::string function_label(const PrimFuncNode& f, const std::string& name) {
+  if (!name.empty()) return name;
+  for (const auto& [key, value] : f.attrs)
+    if (key == "global_symbol" && value.expr && value.expr->kind == ExprKind::StringImm)
+      return value.expr->as<StringImmNode>()->value;
+  return "the PrimFunc at line " + std::to_string(f.loc.line);
 }
 
 }  // namespace onegrad::tir

@@ -21,4 +21,9 @@ namespace onegrad::tir {
 // and the actual and declared values.
 BoundCall bind_arguments(const PrimFuncNode& f, const std::vector<Argument>& args, const std::string& name = {});
 
+// How argument errors name f's parameter i: "buffer A", "buffer A (parameter a)", "parameter n".
+std::string parameter_label(const PrimFuncNode& f, size_t i);
+// The name errors give f: `name` when given, else its global_symbol, else its line.
+std::string function_label(const PrimFuncNode& f, const std::string& name = {});
+
 }  // namespace onegrad::tir

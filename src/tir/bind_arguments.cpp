@@ -2,6 +2,7 @@
 #include "tir/bind_arguments.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "tir/interpret_impl.h"
 #include "tir/printer.h"
@@ -33,6 +34,13 @@ ByteRange bytes_of(const ArrayRef& a, const std::vector<int64_t>& strides) {
   return {base + static_cast<uintptr_t>(lo * s), base + static_cast<uintptr_t>((hi + 1) * s)};
 }
 
+std::string scalar_text(const Argument& arg) {
+  if (const auto* i = std::get_if<int64_t>(&arg)) return std::to_string(*i);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", std::get<double>(arg));
+  return buf;
+}
+
 class Binder {
  public:
   Binder(const PrimFuncNode& f, std::string name) : f_(f), name_(std::move(name)) {}
@@ -57,9 +65,7 @@ class Binder {
   void bind_scalar(size_t i, const Argument& arg) {
     const Var& p = f_.params[i];
     if (f_.buffer_of(p) || p->dtype.is_handle())
-      fail(label(i), "takes an array, got the scalar " +
-                         (std::holds_alternative<int64_t>(arg) ? std::to_string(std::get<int64_t>(arg))
-                                                               : std::to_string(std::get<double>(arg))));
+      fail(label(i), "takes an array, got the scalar " + scalar_text(arg));
     RuntimeValue v = std::holds_alternative<int64_t>(arg) ? RuntimeValue::of_int(DataType::int_(64), std::get<int64_t>(arg))
                                                           : RuntimeValue::of_float(DataType::float_(64), std::get<double>(arg));
     out_.vars[p.get()] = cast_value(v, p->dtype);

@@ -111,12 +111,8 @@ py::object value_of(const std::optional<RuntimeValue>& r) {
 py::object call(const IRModule& m, const std::string& name, const py::tuple& args, bool compiled) {
   Borrowed keep;
   std::vector<Argument> arguments = arguments_of(m, name, args, keep);
-  std::optional<RuntimeValue> r;
-  {
-    py::gil_scoped_release release;  // the arrays stay borrowed by `keep`
-    r = compiled ? run_compiled(m, name, arguments) : run_interpreted(m, name, arguments);
-  }
-  return value_of(r);
+  // The GIL stays held, as for every binding (docs/python.md "Threads").
+  return value_of(compiled ? run_compiled(m, name, arguments) : run_interpreted(m, name, arguments));
 }
 
 void translate_tir_errors(std::exception_ptr p) {

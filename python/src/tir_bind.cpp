@@ -42,8 +42,8 @@ struct Borrowed {
   std::vector<py::object> capsules;
 };
 
-ArrayRef array_of_buffer(py::handle obj, const std::string& fn, const std::string& param, Borrowed& keep) {
-  auto fail = [&](const std::string& what) { throw TirArgumentError(fn, param, what, 0); };
+ArrayRef array_of_buffer(py::handle obj, const std::string& fn, const std::string& param, int line, Borrowed& keep) {
+  auto fail = [&](const std::string& what) { throw TirArgumentError(fn, param, what, line); };
   auto info = std::make_unique<py::buffer_info>(py::reinterpret_borrow<py::buffer>(obj).request());
   if (info->readonly) fail("the array is read-only; the function writes its arrays in place");
   std::optional<DataType> dtype = dtype_of_format(info->format, info->itemsize);
@@ -59,15 +59,15 @@ ArrayRef array_of_buffer(py::handle obj, const std::string& fn, const std::strin
   return a;
 }
 
-ArrayRef array_of_dlpack(py::handle obj, const std::string& fn, const std::string& param, Borrowed& keep) {
+ArrayRef array_of_dlpack(py::handle obj, const std::string& fn, const std::string& param, int line, Borrowed& keep) {
   py::object capsule = obj.attr("__dlpack__")();
   auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
   if (!managed) {
     PyErr_Clear();
-    throw TirArgumentError(fn, param, "__dlpack__ did not return a DLPack capsule", 0);
+    throw TirArgumentError(fn, param, "__dlpack__ did not return a DLPack capsule", line);
   }
   keep.capsules.push_back(capsule);  // not consumed: its producer's destructor frees it
-  return array_from_dltensor(managed->dl_tensor, fn, param);
+  return array_from_dltensor(managed->dl_tensor, fn, param, line);
 }
 
 std::vector<Argument> arguments_of(const IRModule& m, const std::string& name, const py::tuple& args, Borrowed& keep) {
@@ -81,9 +81,9 @@ std::vector<Argument> arguments_of(const IRModule& m, const std::string& name, c
     } else if (py::isinstance<py::float_>(a)) {
       out.emplace_back(a.cast<double>());
     } else if (PyObject_CheckBuffer(a.ptr())) {
-      out.emplace_back(array_of_buffer(a, name, param, keep));
+      out.emplace_back(array_of_buffer(a, name, param, f.loc.line, keep));
     } else if (py::hasattr(a, "__dlpack__")) {
-      out.emplace_back(array_of_dlpack(a, name, param, keep));
+      out.emplace_back(array_of_dlpack(a, name, param, f.loc.line, keep));
     } else {
       throw TirArgumentError(name, param,
                              "takes an int, a float or an array (numpy, or with __dlpack__), got " +

@@ -46,8 +46,9 @@ std::optional<DataType> dtype_from_dlpack(DLDataType t) {
   }
 }
 
-ArrayRef array_from_dltensor(const DLTensor& t, const std::string& function, const std::string& parameter) {
-  auto fail = [&](const std::string& what) { throw TirArgumentError(function, parameter, what, 0); };
+ArrayRef array_from_dltensor(const DLTensor& t, const std::string& function, const std::string& parameter,
+                             int line) {
+  auto fail = [&](const std::string& what) { throw TirArgumentError(function, parameter, what, line); };
   if (t.device.device_type != kDLCPU)
     fail("the DLTensor is on " + device_name(t.device) + "; only CPU tensors (kDLCPU) can be passed");
   std::optional<DataType> dtype = dtype_from_dlpack(t.dtype);

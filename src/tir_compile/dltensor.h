@@ -18,9 +18,10 @@ constexpr uint8_t kDLBoolCode = 6;
 std::optional<DataType> dtype_from_dlpack(DLDataType t);
 
 // t as an ArrayRef: dtype mapped, shape and strides copied, elem_offset = byte_offset / element
-// size. Throws TirArgumentError naming `function` and `parameter` when t is not on the CPU, its
+// size. Throws TirArgumentError naming `function`, `parameter` and `line` (the function's) when t is not on the CPU, its
 // dtype has no TIR counterpart, ndim is negative, shape is null with ndim > 0, an extent is
 // negative, or byte_offset is not a multiple of the element size. bind_arguments checks the rest.
-ArrayRef array_from_dltensor(const DLTensor& t, const std::string& function, const std::string& parameter);
+ArrayRef array_from_dltensor(const DLTensor& t, const std::string& function, const std::string& parameter,
+                             int line);
 
 }  // namespace onegrad::tir

@@ -64,7 +64,7 @@ std::vector<Argument> arguments_of(const PrimFuncNode& f, const std::string& nam
     switch (a.kind) {
       case ONEGRAD_TIR_ARG_TENSOR:
         if (!a.value.tensor) throw TirArgumentError(name, param, "the DLTensor pointer is null", f.loc.line);
-        out.emplace_back(array_from_dltensor(*a.value.tensor, name, param));
+        out.emplace_back(array_from_dltensor(*a.value.tensor, name, param, f.loc.line));
         break;
       case ONEGRAD_TIR_ARG_INT: out.emplace_back(a.value.i); break;
       case ONEGRAD_TIR_ARG_FLOAT: out.emplace_back(a.value.f); break;

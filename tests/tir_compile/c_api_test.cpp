@@ -165,22 +165,22 @@ TEST_F(CApi, TensorErrors) {
   gpu.t.device = {kDLCUDA, 1};
   gpu.t.shape = gpu.shape.data();
   EXPECT_EQ(call_error("add_scaled", {A.arg(), B.arg(), gpu.arg(), float_arg(1)}, ONEGRAD_TIR_ARGUMENT_ERROR),
-            "line 0: call of add_scaled: buffer C: the DLTensor is on device type 2 (id 1); only CPU tensors (kDLCPU) "
+            "line 6: call of add_scaled: buffer C: the DLTensor is on device type 2 (id 1); only CPU tensors (kDLCPU) "
             "can be passed");
   Tensor complex(c.data(), DLDataType{kDLComplex, 64, 1}, {4, 3});
   EXPECT_EQ(call_error("add_scaled", {A.arg(), B.arg(), complex.arg(), float_arg(1)}, ONEGRAD_TIR_ARGUMENT_ERROR),
-            "line 0: call of add_scaled: buffer C: the DLTensor's dtype (code 5, bits 64, lanes 1) is not a TIR dtype");
+            "line 6: call of add_scaled: buffer C: the DLTensor's dtype (code 5, bits 64, lanes 1) is not a TIR dtype");
   Tensor no_shape = C;
   no_shape.t.shape = nullptr;
   EXPECT_EQ(call_error("add_scaled", {A.arg(), B.arg(), no_shape.arg(), float_arg(1)}, ONEGRAD_TIR_ARGUMENT_ERROR),
-            "line 0: call of add_scaled: buffer C: the DLTensor has ndim 2 but no shape (null)");
+            "line 6: call of add_scaled: buffer C: the DLTensor has ndim 2 but no shape (null)");
   Tensor odd_offset(c.data(), kF32, {4, 3}, {}, 6);
   EXPECT_EQ(call_error("add_scaled", {A.arg(), B.arg(), odd_offset.arg(), float_arg(1)}, ONEGRAD_TIR_ARGUMENT_ERROR),
-            "line 0: call of add_scaled: buffer C: the DLTensor's byte_offset 6 is not a multiple of the 4-byte size of "
+            "line 6: call of add_scaled: buffer C: the DLTensor's byte_offset 6 is not a multiple of the 4-byte size of "
             "float32");
   Tensor negative(c.data(), kF32, {4, -3});
   EXPECT_EQ(call_error("add_scaled", {A.arg(), B.arg(), negative.arg(), float_arg(1)}, ONEGRAD_TIR_ARGUMENT_ERROR),
-            "line 0: call of add_scaled: buffer C: dimension 1 of the DLTensor is -3");
+            "line 6: call of add_scaled: buffer C: dimension 1 of the DLTensor is -3");
   OnegradTirArg null_tensor = A.arg();
   null_tensor.value.tensor = nullptr;
   EXPECT_EQ(call_error("add_scaled", {null_tensor, B.arg(), C.arg(), float_arg(1)}, ONEGRAD_TIR_ARGUMENT_ERROR),

@@ -2,7 +2,9 @@
 #include "tir/bind_arguments.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 
 #include "tir/interpret_impl.h"
 #include "tir/printer.h"
@@ -23,15 +25,20 @@ struct ByteRange {
   bool empty() const { return first == last; }
 };
 
-ByteRange bytes_of(const ArrayRef& a, const std::vector<int64_t>& strides) {
-  int64_t lo = a.elem_offset, hi = a.elem_offset;
+// nullopt when the offsets do not fit 64 bits (nonsense extents or strides).
+std::optional<ByteRange> bytes_of(const ArrayRef& a, const std::vector<int64_t>& strides) {
+  __int128 lo = a.elem_offset, hi = a.elem_offset;
   for (size_t k = 0; k < a.shape.size(); ++k) {
-    if (a.shape[k] == 0) return {};
-    (strides[k] < 0 ? lo : hi) += (a.shape[k] - 1) * strides[k];
+    if (a.shape[k] == 0) return ByteRange{};
+    (strides[k] < 0 ? lo : hi) += static_cast<__int128>(a.shape[k] - 1) * strides[k];
   }
   const int64_t s = element_bytes(a.dtype);
-  auto base = reinterpret_cast<uintptr_t>(a.data);
-  return {base + static_cast<uintptr_t>(lo * s), base + static_cast<uintptr_t>((hi + 1) * s)};
+  lo *= s;
+  hi = (hi + 1) * s;
+  if (lo < INT64_MIN || hi > INT64_MAX) return std::nullopt;
+  auto base = reinterpret_cast<uintptr_t>(a.data);  // unsigned: a negative offset wraps, as pointers do
+  return ByteRange{base + static_cast<uintptr_t>(static_cast<int64_t>(lo)),
+                   base + static_cast<uintptr_t>(static_cast<int64_t>(hi))};
 }
 
 std::string scalar_text(const Argument& arg) {
@@ -53,6 +60,7 @@ class Binder {
       if (!std::holds_alternative<ArrayRef>(args[i])) bind_scalar(i, args[i]);
     for (size_t i = 0; i < args.size(); ++i)
       if (const auto* a = std::get_if<ArrayRef>(&args[i])) bind_array(i, *a);
+    for (const Deferred& d : deferred_) check(d.param, d.declared, d.actual, d.what);
     check_no_overlap();
     return std::move(out_);
   }
@@ -79,14 +87,19 @@ class Binder {
     if (strides.size() != a.shape.size())
       fail(label(i), "the array has " + std::to_string(a.shape.size()) + " dimensions but " +
                          std::to_string(a.strides.size()) + " strides");
+    for (size_t k = 0; k < a.shape.size(); ++k)
+      if (a.shape[k] < 0) fail(label(i), "dimension " + std::to_string(k) + " of the array is " + std::to_string(a.shape[k]));
+    std::optional<ByteRange> bytes = bytes_of(a, strides);
+    if (!bytes) fail(label(i), "the array's shape " + dims(a.shape) + " and strides " + dims(strides) +
+                                   " reach beyond 64-bit byte offsets");
     if (b) match(label(i), *b, a, strides);
-    if (!a.data && !bytes_of(a, strides).empty()) fail(label(i), "the array's data pointer is null");
+    if (!a.data && !bytes->empty()) fail(label(i), "the array's data pointer is null");
     const RuntimeValue handle =
         RuntimeValue::of_int(DataType::handle(), static_cast<int64_t>(reinterpret_cast<uintptr_t>(a.data)));
     out_.data[i] = a.data;
     out_.vars[p.get()] = handle;
     if (b) out_.vars[b->data.get()] = handle;
-    arrays_.push_back({label(i), bytes_of(a, strides)});
+    arrays_.push_back({label(i), *bytes});
   }
 
   // Spec 1.ii.4: the array against the buffer's declaration.
@@ -112,7 +125,8 @@ class Binder {
   }
 
   // A declared field against the array's value: a literal or bound Var must equal it, an unbound
-  // Var is bound to it (when its dtype can hold it), any other expression is evaluated.
+  // Var is bound to it (when its dtype can hold it). Any other expression (`n * 2`) is checked once
+  // every array is bound, so it may use Vars that later parameters bind (as TVM's asserts do).
   void bind_or_check(const std::string& param, const PrimExpr& declared, int64_t actual, const std::string& what) {
     if (!declared) {  // no elem_offset: the buffer starts at its data pointer
       if (actual != 0) fail(param, what + " is " + std::to_string(actual) + " but the buffer declares none (0)");
@@ -125,6 +139,11 @@ class Binder {
       out_.vars[v] = RuntimeValue::of_int(v->dtype, actual);
       return;
     }
+    if (declared->as<IntImmNode>() || declared->as<VarNode>()) check(param, declared, actual, what);
+    else deferred_.push_back({param, declared, actual, what});
+  }
+
+  void check(const std::string& param, const PrimExpr& declared, int64_t actual, const std::string& what) {
     int64_t expected = 0;
     try {
       expected = evaluate_int(declared, out_.vars);
@@ -158,6 +177,12 @@ class Binder {
 
   std::string label(size_t i) const { return parameter_label(f_, i); }
 
+  struct Deferred {
+    std::string param;
+    PrimExpr declared;
+    int64_t actual;
+    std::string what;
+  };
   struct ArrayArgument {
     std::string param;
     ByteRange bytes;
@@ -166,6 +191,7 @@ class Binder {
   const std::string name_;
   BoundCall out_;
   std::vector<ArrayArgument> arrays_;
+  std::vector<Deferred> deferred_;
 };
 
 }  // namespace

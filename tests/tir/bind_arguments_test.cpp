@@ -33,6 +33,15 @@ class Module:
         B[0] = k
 
     @T.prim_func
+    def late(b: T.handle, a: T.handle, c: T.handle):
+        n = T.int32()
+        q = T.int32()
+        B = T.match_buffer(b, (n * 2,), "int8")
+        A = T.match_buffer(a, (n,), "int8")
+        C = T.match_buffer(c, (n + q,), "int8")
+        A[0] = B[0]
+
+    @T.prim_func
     def flags(F: T.Buffer((3,), "bool"), p: T.handle):
         F[0] = T.bool(True)
 )";
@@ -175,6 +184,27 @@ TEST(BindArgumentsErrors, SymbolicExtentsStridesAndOffsets) {
   std::vector<Argument> args = arrays.args();
   std::get<ArrayRef>(args[0]).elem_offset = 1;
   EXPECT_EQ(bind_error("add", args), "buffer A: elem_offset is 1 but the buffer declares 0");
+}
+
+TEST(BindArgumentsErrors, NegativeExtentsAndOffsetsBeyond64Bits) {
+  AddArrays arrays;
+  std::vector<Argument> args = arrays.args();
+  std::get<ArrayRef>(args[1]).shape = {4, -3};
+  EXPECT_EQ(bind_error("add", args), "buffer B: dimension 1 of the array is -3");
+  args = arrays.args();
+  std::get<ArrayRef>(args[0]).strides = {int64_t{1} << 62, 1};
+  EXPECT_EQ(bind_error("add", args),
+            "buffer A: the array's shape (4, 3) and strides (4611686018427387904, 1) reach beyond 64-bit byte offsets");
+}
+
+TEST(BindArgumentsErrors, ComputedExtentsAreCheckedAfterEveryArrayIsBound) {
+  std::vector<int8_t> a(3), b(6), c(3);
+  auto arr = [](std::vector<int8_t>& v, int64_t n) { return ArrayRef{v.data(), DataType::int_(8), {n}, {}, 0}; };
+  // B's extent n * 2 uses n, which only A (a later parameter) binds.
+  EXPECT_EQ(bind_error("late", {arr(b, 6), arr(a, 3), arr(c, 3)}), "buffer C (parameter c): dimension 0 is declared as n + q, "
+                                                                  "which the arguments do not determine (variable q is not bound)");
+  EXPECT_EQ(bind_error("late", {arr(b, 5), arr(a, 3), arr(c, 3)}),
+            "buffer B (parameter b): dimension 0 is 5 but the buffer declares n * 2 = 6");
 }
 
 TEST(BindArgumentsErrors, NullDataUnlessEmpty) {

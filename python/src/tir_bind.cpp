@@ -77,7 +77,11 @@ std::vector<Argument> arguments_of(const IRModule& m, const std::string& name, c
     py::handle a = args[i];
     const std::string param = i < f.params.size() ? parameter_label(f, i) : "argument " + std::to_string(i);
     if (py::isinstance<py::bool_>(a) || py::isinstance<py::int_>(a)) {
-      out.emplace_back(a.cast<int64_t>());
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(a.ptr(), &overflow);
+      if (overflow)
+        throw TirArgumentError(name, param, "the int " + std::string(py::str(a)) + " does not fit int64", f.loc.line);
+      out.emplace_back(static_cast<int64_t>(v));
     } else if (py::isinstance<py::float_>(a)) {
       out.emplace_back(a.cast<double>());
     } else if (PyObject_CheckBuffer(a.ptr())) {

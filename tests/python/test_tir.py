@@ -210,6 +210,7 @@ def test_dtype_rank_extent_and_count_errors(mod):
     assert argument_error(mod, "axpy", x, x.copy()).endswith("call of axpy: takes 3 arguments, got 2")
     assert argument_error(mod, "axpy", 1.5, x, 1.0).endswith("buffer X: takes an array, got the scalar 1.5")
     assert argument_error(mod, "axpy", x, x.copy(), x.copy()).endswith("parameter alpha: is a scalar of float32, got an array")
+    assert argument_error(mod, "half", 2**70).endswith("parameter x: the int 1180591620717411303424 does not fit int64")
     assert argument_error(mod, "axpy", [0.0] * 8, x, 1.0).endswith(
         "buffer X: takes an int, a float or an array (numpy, or with __dlpack__), got list")
     assert argument_error(mod, "axpy", np.zeros(8, ">f4"), x, 1.0).endswith(

@@ -69,7 +69,7 @@ std::vector<Argument> arguments_of(const PrimFuncNode& f, const std::string& nam
       case ONEGRAD_TIR_ARG_INT: out.emplace_back(a.value.i); break;
       case ONEGRAD_TIR_ARG_FLOAT: out.emplace_back(a.value.f); break;
       default:
-        throw TirArgumentError(name, param, "unknown argument kind " + std::to_string(static_cast<int>(a.kind)),
+        throw TirArgumentError(name, param, "unknown argument kind " + std::to_string(a.kind),
                                f.loc.line);
     }
   }
@@ -139,13 +139,13 @@ int onegrad_tir_function_name(const OnegradTirModule* module, int32_t index, con
 }
 
 int onegrad_tir_call(const OnegradTirModule* module, const char* name, const OnegradTirArg* args, int32_t num_args,
-                     OnegradTirMode mode, OnegradTirValue* ret) {
+                     int32_t mode, OnegradTirValue* ret) {
   return guarded([&] {
     if (!module || !name || (num_args > 0 && !args) || num_args < 0)
       return fail(ONEGRAD_TIR_ERROR, "onegrad_tir_call: module, name and args (when num_args > 0) must not be NULL, "
                                      "num_args not negative");
     if (mode != ONEGRAD_TIR_INTERPRET && mode != ONEGRAD_TIR_COMPILED)
-      return fail(ONEGRAD_TIR_ERROR, "onegrad_tir_call: unknown mode " + std::to_string(static_cast<int>(mode)));
+      return fail(ONEGRAD_TIR_ERROR, "onegrad_tir_call: unknown mode " + std::to_string(mode));
     const PrimFuncNode& f = find_function(module->module, name);
     std::vector<Argument> arguments = arguments_of(f, name, args, num_args);
     std::optional<RuntimeValue> r = mode == ONEGRAD_TIR_COMPILED ? run_compiled(module->module, name, arguments)

@@ -31,7 +31,7 @@ typedef enum { ONEGRAD_TIR_ARG_TENSOR = 0, ONEGRAD_TIR_ARG_INT = 1, ONEGRAD_TIR_
 /* One argument: a tensor for a buffer or handle parameter (the tensor is read and written in
  * place, never copied), an integer or a float for a scalar parameter. */
 typedef struct {
-  OnegradTirArgKind kind;
+  int32_t kind; /* an OnegradTirArgKind (an int32_t: a fixed size, and C++ may read any value) */
   union {
     const DLTensor* tensor;
     int64_t i;
@@ -66,7 +66,7 @@ int onegrad_tir_function_count(const OnegradTirModule* module, int32_t* count);
 int onegrad_tir_function_name(const OnegradTirModule* module, int32_t index, const char** name);
 /* Calls function `name` on `args` (num_args of them); ret (may be NULL) receives the tir.ret value. */
 int onegrad_tir_call(const OnegradTirModule* module, const char* name, const OnegradTirArg* args, int32_t num_args,
-                     OnegradTirMode mode, OnegradTirValue* ret);
+                     int32_t mode, OnegradTirValue* ret); /* mode: an OnegradTirMode */
 /* Releases a module from onegrad_tir_parse; NULL is fine. */
 void onegrad_tir_free(OnegradTirModule* module);
 

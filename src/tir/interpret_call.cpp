@@ -258,7 +258,12 @@ void Interpreter::match_buffer(const Buffer& buffer, const ArrayRef& array, int 
 
 std::optional<RuntimeValue> Interpreter::call(const PrimFuncNode& f, const std::string& name,
                                               const std::vector<Argument>& args, int line) {
-  BoundCall bound = bind_arguments(f, args, name);
+  BoundCall bound;
+  try {
+    bound = bind_arguments(f, args, name);
+  } catch (const TirArgumentError& e) {
+    throw e.at_line(line);  // a nested call reports its call site; the top-level call, f's line
+  }
   stack_.check(line);
   Frame& frame = frames_.emplace_back();
   struct PopFrame {

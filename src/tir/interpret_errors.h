@@ -46,9 +46,12 @@ namespace onegrad::tir {
 struct TirArgumentError : TirRuntimeError {
   TirArgumentError(std::string function, std::string parameter, const std::string& what, int line)
       : TirRuntimeError("call of " + function + ": " + (parameter.empty() ? "" : parameter + ": ") + what, line),
-        function(std::move(function)), parameter(std::move(parameter)) {}
+        function(std::move(function)), parameter(std::move(parameter)), detail(what) {}
+  // The same error reported at another line (a nested call's call site).
+  TirArgumentError at_line(int other) const { return TirArgumentError(function, parameter, detail, other); }
   std::string function;
   std::string parameter;  // "buffer A", "buffer A (parameter a)", "parameter n"; empty for the count
+  std::string detail;     // what is wrong, without the function and parameter
 };
 
 }  // namespace onegrad::tir

@@ -259,3 +259,36 @@ TEST(BindArgumentsErrors, NameDefaultsToGlobalSymbolOrLine) {
 
 }  // namespace
 }  // namespace onegrad::tir
+
+namespace onegrad::tir {
+namespace {
+
+// The interpreter binds nested calls with bind_arguments too, reporting the call site's line.
+TEST(BindArgumentsErrors, NestedCallReportsItsCallSite) {
+  IRModule m = parse_script(R"(from tvm.script import ir as I
+from tvm.script import tir as T
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def fill(a: T.handle):
+        A = T.match_buffer(a, (16,), "float32")
+        for i in range(16):
+            A[i] = T.float32(1)
+
+    @T.prim_func
+    def main(A: T.Buffer((8,), "float32")):
+        Module.fill(A.data)
+)");
+  std::vector<float> a(8);
+  try {
+    interpret(m, "main", {ArrayRef{a.data(), DataType::float_(32), {8}, {}, 0}});
+    FAIL() << "expected TirArgumentError";
+  } catch (const TirArgumentError& e) {
+    EXPECT_EQ(std::string(e.what()), "line 14: call of fill: buffer A (parameter a): dimension 0 is 8 but the buffer declares 16");
+    EXPECT_EQ(e.detail, "dimension 0 is 8 but the buffer declares 16");
+  }
+}
+
+}  // namespace
+}  // namespace onegrad::tir

@@ -42,6 +42,12 @@ class Module:
         A[0] = B[0]
 
     @T.prim_func
+    def short_strides(a: T.handle):
+        s = T.int32()
+        A = T.match_buffer(a, (2, 3), "float32", strides=(s,))
+        A[0, 0] = T.float32(1)
+
+    @T.prim_func
     def flags(F: T.Buffer((3,), "bool"), p: T.handle):
         F[0] = T.bool(True)
 )";
@@ -184,6 +190,29 @@ TEST(BindArgumentsErrors, SymbolicExtentsStridesAndOffsets) {
   std::vector<Argument> args = arrays.args();
   std::get<ArrayRef>(args[0]).elem_offset = 1;
   EXPECT_EQ(bind_error("add", args), "buffer A: elem_offset is 1 but the buffer declares 0");
+}
+
+TEST(BindArgumentsErrors, DeclaredStrideCountDiffersFromTheRank) {
+  std::vector<float> a(6);
+  EXPECT_EQ(bind_error("short_strides", {ArrayRef{a.data(), DataType::float_(32), {2, 3}, {}, 0}}),
+            "buffer A (parameter a): the buffer declares 1 strides, the array has 2");
+}
+
+TEST(BindArgumentsErrors, BufferWithoutElemOffsetTakesOnlyOffsetZero) {
+  PrimFuncNode f = func("add");  // A's buffer rebuilt without an elem_offset (the parser always gives one)
+  auto a_buffer = std::make_shared<BufferNode>(*f.buffer_map.at(0).second);
+  a_buffer->elem_offset = nullptr;
+  f.buffer_map.at(0).second = a_buffer;
+  AddArrays arrays;
+  std::vector<Argument> args = arrays.args();
+  EXPECT_NO_THROW(bind_arguments(f, args, "add"));
+  std::get<ArrayRef>(args[0]).elem_offset = 2;
+  try {
+    bind_arguments(f, args, "add");
+    FAIL() << "expected TirArgumentError";
+  } catch (const TirArgumentError& e) {
+    EXPECT_EQ(e.detail, "elem_offset is 2 but the buffer declares none (0)");
+  }
 }
 
 TEST(BindArgumentsErrors, NegativeExtentsAndOffsetsBeyond64Bits) {

@@ -15,6 +15,8 @@ PACKAGES=(
   libopenblas0-pthread
   # BEAM search caches its results in SQLite (issue 6)
   libsqlite3-dev
+  # TIR's calling convention (issue 7): DLTensor from dlpack.h (Debian has 0.6: no kDLBool)
+  libdlpack-dev
 )
 
 missing=()

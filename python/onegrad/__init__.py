@@ -33,6 +33,8 @@ from .kernel import Kernel, Opt, kernels
 from .errors import OptError
 # memory plan (issue 6): the allocator's current/peak bytes
 from .memory import device_memory_stats, reset_peak_memory
+# TIR (issue 7): TVMScript programs parsed, checked and run on numpy arrays
+from . import tir
 
 __version__ = "0.1.0"
 
@@ -45,3 +47,4 @@ __all__ += ["manual_seed", "initial_seed", "rand", "randn", "randint", "randperm
 __all__ += ["data", "safetensors", "FormatError", "FileError"]  # data (issue 5)
 __all__ += ["kernels", "Kernel", "Opt", "OptError"]  # kernel inspection (issue 6)
 __all__ += ["device_memory_stats", "reset_peak_memory"]  # memory plan (issue 6)
+__all__ += ["tir"]  # TIR (issue 7)

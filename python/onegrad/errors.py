@@ -105,3 +105,54 @@ class OptError(Error, ValueError):
     """A kernel opt that does not apply to a kernel (an axis out of range, a factor that does not
     divide the axis, a target the axis cannot be split into); the message names the opt, the kernel's
     shape and the rule."""
+
+
+# TIR (issue 7): src/tir/errors.h, src/tir/interpret_errors.h, src/tir_compile/not_lowerable.h
+class TirSyntaxError(ParseError):
+    """TVMScript text that does not parse; .line and .column point at the offending token."""
+
+
+class TirTypeError(Error, TypeError):
+    """A module that breaks TIR's typing or well-formedness rules (onegrad.tir.Module.check()); .issues
+    lists every finding ("line 4, column 9: For: ..."), .line and .column are the first one's."""
+
+    line = 0
+    column = 0
+    issues = ()
+
+
+class TirRuntimeError(Error, RuntimeError):
+    """A TIR program that failed while running; .line is the line of the construct that failed."""
+
+    line = 0
+
+
+class TirArgumentError(TirRuntimeError, ValueError):
+    """Arguments that do not fit a PrimFunc's parameters (count, dtype, rank, extent, strides, offset,
+    aliasing arrays); .function and .parameter name them, the message has both values."""
+
+    function = ""
+    parameter = ""
+
+
+class TirIndexError(TirRuntimeError, IndexError):
+    """A buffer access outside the buffer's shape; .buffer names the buffer."""
+
+    buffer = ""
+
+
+class TirDivisionByZero(TirRuntimeError, ZeroDivisionError):
+    """An integer division or modulo by zero in a TIR program."""
+
+
+class TirAssertionError(TirRuntimeError, AssertionError):
+    """A T.Assert whose condition was false; .assert_message is the assert's own text."""
+
+    assert_message = ""
+
+
+class TirNotLowerable(Error, NotImplementedError):
+    """A construct the compiled path cannot lower (the interpreter may still run it); .construct names it."""
+
+    line = 0
+    construct = ""

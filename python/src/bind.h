@@ -2,6 +2,9 @@
 #pragma once
 #include <pybind11/pybind11.h>
 
+#include <utility>
+#include <vector>
+
 #include "tensor/tensor.h"
 
 namespace onegrad::python {
@@ -10,6 +13,9 @@ namespace py = pybind11;
 
 // C++ exceptions -> the Python classes of onegrad/errors.py (errors.cpp).
 void bind_errors(py::module_& m);
+// Raises onegrad.errors.<cls_name> with e's message and `attrs` set on it (for translators).
+using ErrorAttributes = std::vector<std::pair<const char*, py::object>>;
+void set_error(const char* cls_name, const std::exception& e, const ErrorAttributes& attrs = {});
 // The _C.Tensor class: a thin, 1:1 mirror of tensor.h (tensor_bind.cpp). Everything Pythonic
 // (operators, dtype inference, numpy) lives in onegrad/tensor.py, where it is easier to read.
 void bind_tensor(py::module_& m);
@@ -25,6 +31,7 @@ void bind_nn(py::module_& m);  // modules: the layer math of src/nn (nn_bind.cpp
 void bind_function(py::module_& m);  // function (issue 5): _C.TracedFunction, _C.engine_stats
 void bind_kernel(py::module_& m);  // kernel inspection (issue 6): _C.Kernel, _C.schedule_kernels
 void bind_memory(py::module_& m);  // memory plan (issue 6): _C.device_memory_stats, _C.reset_peak_memory
+void bind_tir(py::module_& m);  // TIR (issue 7): _C.tir (tir_bind.cpp), after bind_errors
 
 // ---- conversions (convert.cpp)
 

@@ -8,10 +8,8 @@
 
 namespace onegrad::python {
 
-namespace {
-
 // Sets the Python error `cls_name` of onegrad.errors, carrying the C++ message unchanged.
-void set_error(const char* cls_name, const std::exception& e) {
+void set_error(const char* cls_name, const std::exception& e, const ErrorAttributes& attrs) {
   py::object cls;
   try {
     cls = py::module_::import("onegrad.errors").attr(cls_name);
@@ -25,10 +23,9 @@ void set_error(const char* cls_name, const std::exception& e) {
     exc.attr("line") = pe->line;
     exc.attr("column") = pe->column;
   }
+  for (const auto& [key, value] : attrs) exc.attr(key) = value;
   PyErr_SetObject(cls.ptr(), exc.ptr());
 }
-
-}  // namespace
 
 void bind_errors(py::module_& m) {
   // Local: other pybind11 modules in the process keep their own translators.

@@ -4,6 +4,7 @@
 #include <functional>
 #include <string_view>
 
+#include "tir/bind_arguments.h"
 #include "tir/interpret_arith.h"
 #include "tir/interpret_builtin.h"
 #include "tir/interpret_impl.h"
@@ -32,7 +33,7 @@ RuntimeValue Interpreter::eval_call(const CallNode& c) {
       args.emplace_back(v.ints[0]);
     }
   }
-  std::optional<RuntimeValue> r = call(*f, args, c.loc.line);
+  std::optional<RuntimeValue> r = call(*f, c.op, args, c.loc.line);
   if (!r) return RuntimeValue::zeros(c.dtype.is_void() ? DataType::int_(32) : c.dtype);
   return c.dtype.is_void() ? *r : cast_value(*r, c.dtype);
 }
@@ -152,54 +153,43 @@ void Interpreter::bind_or_check(const PrimExpr& declared, int64_t actual, const 
                               std::to_string(expected), line);
 }
 
-void Interpreter::match_buffer(const Buffer& buffer, const ArrayRef& array, bool check_layout, int line) {
+void Interpreter::match_buffer(const Buffer& buffer, const ArrayRef& array, int line) {
   const std::string& name = buffer->name;
   if (array.shape.size() != buffer->shape.size())
     throw TirRuntimeError("buffer " + name + " has " + std::to_string(buffer->shape.size()) + " dimensions, the array " +
                               std::to_string(array.shape.size()), line);
-  if (array.dtype.element() != buffer->dtype.element() && !(array.dtype.bits == buffer->dtype.bits &&
-                                                           array.dtype.code == buffer->dtype.code))
+  if (array.dtype.element() != buffer->dtype.element())
     throw TirRuntimeError("buffer " + name + " holds " + buffer->dtype.name() + ", the array " + array.dtype.name(), line);
   for (size_t k = 0; k < array.shape.size(); ++k)
     bind_or_check(buffer->shape[k], array.shape[k], "dimension " + std::to_string(k) + " of buffer " + name, true, line);
   std::vector<int64_t> strides = array.strides.empty() ? compact_strides(array.shape) : array.strides;
-  // A buffer without declared strides is compact row-major: a strided array cannot stand in for it.
-  if (check_layout && buffer->strides.empty() && strides != compact_strides(array.shape))
-    throw TirRuntimeError("buffer " + name + " is compact but the array's strides are not row-major", line);
   for (size_t k = 0; k < buffer->strides.size() && k < strides.size(); ++k)
-    bind_or_check(buffer->strides[k], strides[k], "stride " + std::to_string(k) + " of buffer " + name, check_layout, line);
-  bind_or_check(buffer->elem_offset, array.elem_offset, "elem_offset of buffer " + name, check_layout, line);
+    bind_or_check(buffer->strides[k], strides[k], "stride " + std::to_string(k) + " of buffer " + name, false, line);
+  bind_or_check(buffer->elem_offset, array.elem_offset, "elem_offset of buffer " + name, false, line);
   frames_.back().vars[buffer->data.get()] =
       RuntimeValue::of_int(DataType::handle(), static_cast<int64_t>(reinterpret_cast<uintptr_t>(array.data)));
 }
 
-std::optional<RuntimeValue> Interpreter::call(const PrimFuncNode& f, const std::vector<Argument>& args, int line) {
-  if (args.size() != f.params.size())
-    throw TirRuntimeError("function takes " + std::to_string(f.params.size()) + " arguments, got " +
-                              std::to_string(args.size()), line);
+std::optional<RuntimeValue> Interpreter::call(const PrimFuncNode& f, const std::string& name,
+                                              const std::vector<Argument>& args, int line) {
+  BoundCall bound;
+  try {
+    bound = bind_arguments(f, args, name);
+  } catch (const TirArgumentError& e) {
+    throw e.at_line(line);  // a nested call reports its call site; the top-level call, f's line
+  }
   stack_.check(line);
-  frames_.emplace_back();
+  Frame& frame = frames_.emplace_back();
   struct PopFrame {
     Interpreter* self;
     ~PopFrame() { self->frames_.pop_back(); }
   } pop{this};
-  for (size_t i = 0; i < args.size(); ++i) {
-    const Var& p = f.params[i];
+  frame.vars = std::move(bound.vars);
+  for (size_t i = 0; i < args.size(); ++i)
     if (const auto* array = std::get_if<ArrayRef>(&args[i])) {
-      Buffer b = f.buffer_of(p);
-      frames_.back().vars[p.get()] =
-          RuntimeValue::of_int(DataType::handle(), static_cast<int64_t>(reinterpret_cast<uintptr_t>(array->data)));
       arrays_.emplace(reinterpret_cast<uintptr_t>(array->data), *array);
-      if (b) {
-        match_buffer(b, *array, true, line);  // a nested call: its call site
-        frames_.back().buffers[b.get()] = *array;
-      }
-    } else if (const auto* i64 = std::get_if<int64_t>(&args[i])) {
-      frames_.back().vars[p.get()] = RuntimeValue::of_int(p->dtype, *i64);
-    } else {
-      frames_.back().vars[p.get()] = RuntimeValue::of_float(p->dtype, std::get<double>(args[i]));
+      if (Buffer b = f.buffer_of(f.params[i])) frame.buffers[b.get()] = *array;
     }
-  }
   try {
     exec(f.body);
   } catch (const ReturnSignal& r) {
@@ -212,12 +202,19 @@ std::optional<RuntimeValue> Interpreter::call(const PrimFuncNode& f, const std::
   return std::nullopt;
 }
 
+int64_t evaluate_int(const PrimExpr& e, const std::unordered_map<const VarNode*, RuntimeValue>& vars) {
+  static const IRModule kNoFunctions;
+  Interpreter in(kNoFunctions, {});
+  in.push_frame().vars = vars;
+  return in.eval(e).int_at(0);
+}
+
 std::optional<RuntimeValue> interpret(const IRModule& module, const std::string& name, const std::vector<Argument>& args,
                                       InterpretLimits limits) {
   PrimFunc f = module.find(name);
   if (!f) throw TirRuntimeError("the module has no function " + name, 0);
   Interpreter in(module, limits);
-  return in.call(*f, args, f->loc.line);
+  return in.call(*f, name, args, f->loc.line);
 }
 
 }  // namespace onegrad::tir

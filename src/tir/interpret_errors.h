@@ -2,6 +2,7 @@
 // of the construct that failed, so a user can find it in the TVMScript text.
 #pragma once
 #include <string>
+#include <utility>
 
 #include "uop/errors.h"
 
@@ -32,6 +33,25 @@ struct TirIndexError : TirRuntimeError {
   TirIndexError(const std::string& what, std::string buffer, int line)
       : TirRuntimeError(what, line), buffer(std::move(buffer)) {}
   std::string buffer;
+};
+
+}  // namespace onegrad::tir
+
+namespace onegrad::tir {
+
+// Arguments that do not fit the called PrimFunc's parameters (spec: "Semantics of Statements" 1.ii,
+// tir/bind_arguments.h): a wrong count, a scalar for a buffer, a dtype, rank, extent, stride or
+// offset that the buffer's declaration rules out, two arrays that overlap. Names the function and
+// the parameter ("buffer A" or "parameter n"); the message holds both the actual and the declared value.
+struct TirArgumentError : TirRuntimeError {
+  TirArgumentError(std::string function, std::string parameter, const std::string& what, int line)
+      : TirRuntimeError("call of " + function + ": " + (parameter.empty() ? "" : parameter + ": ") + what, line),
+        function(std::move(function)), parameter(std::move(parameter)), detail(what) {}
+  // The same error reported at another line (a nested call's call site).
+  TirArgumentError at_line(int other) const { return TirArgumentError(function, parameter, detail, other); }
+  std::string function;
+  std::string parameter;  // "buffer A", "buffer A (parameter a)", "parameter n"; empty for the count
+  std::string detail;     // what is wrong, without the function and parameter
 };
 
 }  // namespace onegrad::tir

@@ -27,14 +27,21 @@ struct Frame {
   std::unordered_map<const BufferNode*, ArrayRef> buffers;
 };
 
+// The integer value of e (a buffer's declared extent, stride or offset) given the values of its
+// Vars, by the interpreter's own rules; TirRuntimeError when a Var is unbound.
+int64_t evaluate_int(const PrimExpr& e, const std::unordered_map<const VarNode*, RuntimeValue>& vars);
+
 class Interpreter {
  public:
   Interpreter(const IRModule& module, InterpretLimits limits) : module_(module), limits_(limits) {}
 
-  std::optional<RuntimeValue> call(const PrimFuncNode& f, const std::vector<Argument>& args, int line);
+  // Runs f, called as `name`, after bind_arguments (tir/bind_arguments.h) has checked `args`.
+  std::optional<RuntimeValue> call(const PrimFuncNode& f, const std::string& name, const std::vector<Argument>& args,
+                                   int line);
 
   RuntimeValue eval(const PrimExpr& e);
   void exec(const Stmt& s);
+  Frame& push_frame() { return frames_.emplace_back(); }
 
  private:
   // Expressions (interpret_expr.cpp).
@@ -63,10 +70,11 @@ class Interpreter {
   ArrayRef allocate(DataType dtype, const std::vector<int64_t>& shape, int line);
   void release(const ArrayRef& a);
   void check_view_fits(const ArrayRef& view, const std::string& name, int line) const;
-  // Binds buffer's declaration (shape, strides, elem_offset Vars) to `array`, checking literal
-  // extents; literal strides and elem_offset are checked only when check_layout (arguments: a
-  // match_buffer region is defined by index offsetting, its layout is the spec's implementation detail).
-  void match_buffer(const Buffer& buffer, const ArrayRef& array, bool check_layout, int line);
+  // Binds a block's match_buffer declaration (shape, strides, elem_offset Vars) to the region's
+  // view `array`, checking literal extents; its strides and elem_offset are not checked (the region
+  // is defined by index offsetting, its layout is the spec's implementation detail). Calls bind
+  // their arguments with bind_arguments instead.
+  void match_buffer(const Buffer& buffer, const ArrayRef& array, int line);
   void bind_or_check(const PrimExpr& declared, int64_t actual, const std::string& what, bool check, int line);
   RuntimeValue var_value(const VarNode* v, int line);
 

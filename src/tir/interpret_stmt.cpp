@@ -187,7 +187,7 @@ void Interpreter::bind_match_buffer(const MatchBufferRegion& m, int line) {
       view.strides.push_back(strides[k]);
     }
   }
-  match_buffer(m.buffer, view, false, line);
+  match_buffer(m.buffer, view, line);
   frames_.back().buffers[m.buffer.get()] = view;
 }
 

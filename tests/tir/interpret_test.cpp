@@ -383,7 +383,7 @@ TEST(InterpretErrors, UnknownFunctionAndWrongArguments) {
     interpret(m, "oob", {array(a, DataType::int_(32), {8}), int64_t{0}});
     FAIL() << "expected TirRuntimeError";
   } catch (const TirRuntimeError& e) {
-    EXPECT_NE(std::string(e.what()).find("dimension 0 of buffer A is 8 but the declaration requires 4"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("call of oob: buffer A: dimension 0 is 8 but the buffer declares 4"), std::string::npos)
         << e.what();
   }
   ArrayRef strided{a.data(), DataType::int_(32), {4}, {2}, 0};
@@ -391,7 +391,7 @@ TEST(InterpretErrors, UnknownFunctionAndWrongArguments) {
     interpret(m, "oob", {strided, int64_t{0}});
     FAIL() << "expected TirRuntimeError";
   } catch (const TirRuntimeError& e) {
-    EXPECT_NE(std::string(e.what()).find("buffer A is compact but the array's strides are not row-major"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("call of oob: buffer A: the buffer is compact row-major but the array's strides are (2,) (compact: (1,))"), std::string::npos)
         << e.what();
   }
 }

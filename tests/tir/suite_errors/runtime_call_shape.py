@@ -1,4 +1,4 @@
-# expect: runtime: line 17: dimension 0 of buffer A is 8 but the declaration requires 16
+# expect: runtime: line 17: call of fill: buffer A (parameter a): dimension 0 is 8 but the buffer declares 16
 # Checks: a buffer passed by handle to a callee that declares another shape.
 # run: main
 # from tvm.script import ir as I

@@ -1,4 +1,4 @@
-# expect: runtime: line 6: dimension 1 of buffer A is 5 but the declaration requires 4
+# expect: runtime: line 6: call of main: buffer A: dimension 1 is 5 but the buffer declares 4
 # Checks: an argument whose shape differs from the buffer's declared literal extents.
 # run: main A=[8,5]
 # from tvm.script import tir as T

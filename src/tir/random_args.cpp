@@ -96,7 +96,7 @@ class ArgumentMaker {
       if (std::find(known.begin(), known.end(), name) != known.end()) continue;
       std::string list;
       for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw TirArgumentError("unknown variable '" + name + "' (" +
+      throw RandomArgsError("unknown variable '" + name + "' (" +
                              (known.empty() ? std::string("the function has no variables to set")
                                             : "the function's variables: " + list) + ")");
     }
@@ -118,16 +118,16 @@ class ArgumentMaker {
 
   static void check_fits(const std::string& name, int64_t value, DataType t) {
     if (t.is_integer() && !t.is_bool() && wrap_int(value, t) != value)
-      throw TirArgumentError("variable " + name + " is " + t.name() + ": " + std::to_string(value) + " does not fit");
+      throw RandomArgsError("variable " + name + " is " + t.name() + ": " + std::to_string(value) + " does not fit");
   }
 
   void scalar_param(const Var& p) {
     const std::string& name = p->name_hint;
     if (p->dtype.is_handle())
-      throw TirArgumentError("parameter " + name + " is a handle without a buffer: no argument can be made for it");
+      throw RandomArgsError("parameter " + name + " is a handle without a buffer: no argument can be made for it");
     auto given = opts_.vars.find(name);
     if (given != opts_.vars.end() && std::holds_alternative<double>(given->second) && !p->dtype.is_float())
-      throw TirArgumentError("variable " + name + " is " + p->dtype.name() + ", not a float");
+      throw RandomArgsError("variable " + name + " is " + p->dtype.name() + ", not a float");
     if (given != opts_.vars.end() && std::holds_alternative<int64_t>(given->second))
       check_fits(name, std::get<int64_t>(given->second), p->dtype);
     if (p->dtype.is_bool()) assign(name, int64_t{1});
@@ -140,9 +140,9 @@ class ArgumentMaker {
     if (const auto* v = e->as<VarNode>()) {
       auto it = values_.find(v->name_hint);
       if (it == values_.end())
-        throw TirArgumentError(what + " uses " + v->name_hint + ", which no argument gives a value");
+        throw RandomArgsError(what + " uses " + v->name_hint + ", which no argument gives a value");
       if (std::holds_alternative<double>(it->second))
-        throw TirArgumentError(what + " uses " + v->name_hint + ", which is a float");
+        throw RandomArgsError(what + " uses " + v->name_hint + ", which is a float");
       int64_t value = std::get<int64_t>(it->second);
       check_fits(v->name_hint, value, v->dtype);
       return value;
@@ -153,7 +153,7 @@ class ArgumentMaker {
       __int128 x = eval(b->a, what), y = eval(b->b, what), r = 0;
       bool divides = b->kind == ExprKind::Div || b->kind == ExprKind::Mod || b->kind == ExprKind::FloorDiv ||
                      b->kind == ExprKind::FloorMod;
-      if (divides && y == 0) throw TirArgumentError(what + " (" + print_expr(e) + ") divides by zero");
+      if (divides && y == 0) throw RandomArgsError(what + " (" + print_expr(e) + ") divides by zero");
       __int128 floor_q = divides ? x / y - ((x % y != 0) && ((x < 0) != (y < 0))) : 0;
       switch (b->kind) {
         case ExprKind::Add: r = x + y; break;
@@ -165,33 +165,33 @@ class ArgumentMaker {
         case ExprKind::FloorMod: r = x - y * floor_q; break;
         case ExprKind::Min: r = std::min(x, y); break;
         case ExprKind::Max: r = std::max(x, y); break;
-        default: throw TirArgumentError(what + " (" + print_expr(e) + ") is not arithmetic on literals and variables");
+        default: throw RandomArgsError(what + " (" + print_expr(e) + ") is not arithmetic on literals and variables");
       }
-      if (r < INT64_MIN || r > INT64_MAX) throw TirArgumentError(what + " (" + print_expr(e) + ") overflows int64");
+      if (r < INT64_MIN || r > INT64_MAX) throw RandomArgsError(what + " (" + print_expr(e) + ") overflows int64");
       return static_cast<int64_t>(r);
     }
-    throw TirArgumentError(what + " (" + print_expr(e) + ") is not arithmetic on literals and variables");
+    throw RandomArgsError(what + " (" + print_expr(e) + ") is not arithmetic on literals and variables");
   }
 
   ArrayRef array_for(const BufferNode& b) {
     if (b.dtype.is_handle() || b.dtype.is_void())
-      throw TirArgumentError("buffer " + b.name + " holds " + b.dtype.name() + ": no values can be made for it");
+      throw RandomArgsError("buffer " + b.name + " holds " + b.dtype.name() + ": no values can be made for it");
     ArrayRef a{nullptr, b.dtype, {}, {}, 0};
     for (size_t k = 0; k < b.shape.size(); ++k) {
       std::string what = "dimension " + std::to_string(k) + " of buffer " + b.name;
       a.shape.push_back(eval(b.shape[k], what));
-      if (a.shape.back() < 0) throw TirArgumentError(what + " is " + std::to_string(a.shape.back()) + ", negative");
+      if (a.shape.back() < 0) throw RandomArgsError(what + " is " + std::to_string(a.shape.back()) + ", negative");
     }
     if (!b.strides.empty()) {
       std::vector<int64_t> compact = compact_strides(a.shape);
       for (size_t k = 0; k < b.strides.size(); ++k) {
         if (const VarNode* v = bare_var(b.strides[k])) assign(v->name_hint, compact[k]);
         a.strides.push_back(eval(b.strides[k], "stride " + std::to_string(k) + " of buffer " + b.name));
-        if (a.strides.back() < 0) throw TirArgumentError("stride " + std::to_string(k) + " of buffer " + b.name + " is negative");
+        if (a.strides.back() < 0) throw RandomArgsError("stride " + std::to_string(k) + " of buffer " + b.name + " is negative");
       }
     }
     if (b.elem_offset) a.elem_offset = eval(b.elem_offset, "elem_offset of buffer " + b.name);
-    if (a.elem_offset < 0) throw TirArgumentError("elem_offset of buffer " + b.name + " is negative");
+    if (a.elem_offset < 0) throw RandomArgsError("elem_offset of buffer " + b.name + " is negative");
     allocate(a, b.name);
     fill(a, b.name);
     return a;
@@ -206,7 +206,7 @@ class ArgumentMaker {
     for (size_t k = 0; k < a.shape.size(); ++k) last += static_cast<__int128>(a.shape[k] - 1) * strides[k];
     __int128 bytes = empty ? 0 : (last + 1) * element_bytes(a.dtype);
     if (bytes > opts_.max_bytes)
-      throw TirArgumentError("buffer " + name + " would take more than " + std::to_string(opts_.max_bytes) + " bytes");
+      throw RandomArgsError("buffer " + name + " would take more than " + std::to_string(opts_.max_bytes) + " bytes");
     out_.storage.emplace_back(static_cast<size_t>((bytes + 7) / 8) + 1, 0);
     a.data = out_.storage.back().data();
   }

@@ -24,7 +24,7 @@ namespace onegrad::tir {
 // A request the function's signature cannot satisfy: an unknown variable name, a bare handle
 // parameter, an extent that is negative or uses a variable nothing binds, an array over the size
 // limit. The message names the parameter or variable.
-struct TirArgumentError : Error {
+struct RandomArgsError : Error {
   using Error::Error;
 };
 
@@ -67,8 +67,8 @@ struct RandomArguments {
 // The names RandomArgumentOptions::vars may set for f, in the order of the parameters.
 std::vector<std::string> settable_variables(const PrimFuncNode& f);
 
-// Throws TirArgumentError when a name of opts.vars is none of settable_variables(f), or f's
-// arguments cannot be made (see TirArgumentError).
+// Throws RandomArgsError when a name of opts.vars is none of settable_variables(f), or f's
+// arguments cannot be made (see RandomArgsError).
 RandomArguments random_arguments(const PrimFuncNode& f, const RandomArgumentOptions& opts);
 
 }  // namespace onegrad::tir

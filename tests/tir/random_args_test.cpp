@@ -140,8 +140,8 @@ void expect_argument_error(const IRModule& m, const std::string& name, const Ran
                            const std::string& fragment) {
   try {
     random_arguments(*m.find(name), opts);
-    ADD_FAILURE() << "expected TirArgumentError containing " << fragment;
-  } catch (const TirArgumentError& e) {
+    ADD_FAILURE() << "expected RandomArgsError containing " << fragment;
+  } catch (const RandomArgsError& e) {
     EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
   }
 }

@@ -130,7 +130,7 @@ int run_tir_function(const Args& args, std::ostream& out, std::ostream& err) {
   tir::RandomArguments made;
   try {
     made = tir::random_arguments(f, o.random);
-  } catch (const tir::TirArgumentError& e) {
+  } catch (const tir::RandomArgsError& e) {
     err << "onegrad tir run: " << name << ": " << e.what() << "\n";
     return kUsage;
   }

@@ -1,4 +1,4 @@
-# expect: runtime: line 6: dimension 0 of buffer B is 5 but the declaration requires 8
+# expect: runtime: line 6: call of main: buffer B (parameter b): dimension 0 is 5 but the buffer declares n = 8
 # Checks: one shape Var bound to two different extents by two arguments.
 # run: main n=8 B=[5]
 # from tvm.script import tir as T

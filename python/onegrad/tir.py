@@ -12,13 +12,20 @@ the value of T.ret / `return` (int, float or bool), or None. Arguments that do n
 raise TirArgumentError naming the function, the parameter and both values.
 """
 
+import warnings
 from typing import Dict, Iterator
 
 import numpy as np
 
 from . import _C
+from .errors import TirNotLowerable
 
-__all__ = ["parse", "Module", "PrimFunc"]
+__all__ = ["parse", "Module", "PrimFunc", "TirNotLowerableWarning"]
+
+
+class TirNotLowerableWarning(UserWarning):
+    """A PrimFunc called as compiled code ran through the interpreter: it has a construct the
+    compiler does not lower yet (the message names it and its line)."""
 
 
 def parse(text: str) -> "Module":
@@ -48,8 +55,18 @@ class PrimFunc:
         return _C.tir.call(self.module._handle, self.name, _arguments(args), False)
 
     def __call__(self, *args):
-        """Runs compiled code on args (the interpreter's results, faster); the returned value or None."""
-        return _C.tir.call(self.module._handle, self.name, _arguments(args), True)
+        """Runs compiled code on args (the interpreter's results, faster); the returned value or None.
+        A function with a construct the compiler cannot lower yet (docs/tir.md "Compiling") runs
+        through the interpreter instead, with a TirNotLowerableWarning naming the construct."""
+        try:
+            return _C.tir.call(self.module._handle, self.name, _arguments(args), True)
+        except TirNotLowerable as e:
+            warnings.warn(TirNotLowerableWarning(f"{self.name}: {e}; running the interpreter"), stacklevel=2)
+        return self.interpret(*args)
+
+    def source(self) -> str:
+        """The C this function compiles to; TirNotLowerable naming the construct when it cannot."""
+        return _C.tir.source(self.module._handle, self.name)
 
     def __repr__(self):
         return f"<onegrad.tir.PrimFunc {self.name}>"

@@ -166,6 +166,7 @@ void bind_tir(py::module_& m) {
       })
       .def("check", [](const IRModule& mod) { check_module(mod); });
   tir.def("parse", [](const std::string& text) { return std::make_shared<IRModule>(parse_script(text)); });
+  tir.def("source", [](const IRModule& mod, const std::string& name) { return compiled_source(mod, name); });
   tir.def("call", &call, py::arg("module"), py::arg("name"), py::arg("args"), py::arg("compiled"));
 }
 

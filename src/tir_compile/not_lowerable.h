@@ -10,8 +10,9 @@ namespace onegrad::tir {
 struct TirNotLowerable : Error {
   TirNotLowerable(const std::string& construct, const std::string& why, int line)
       : Error("line " + std::to_string(line) + ": " + construct + " cannot be compiled: " + why),
-        construct(construct), line(line) {}
+        construct(construct), why(why), line(line) {}
   std::string construct;  // "While", "tir.call_extern", "PrimFunc call", ...
+  std::string why;
   int line;
 };
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tir/interpret.h"
+#include "tir/module_issues.h"  // check_module, for the callers of these
 
 namespace onegrad::tir {
 
@@ -13,16 +14,15 @@ namespace onegrad::tir {
 std::optional<RuntimeValue> run_interpreted(const IRModule& module, const std::string& name,
                                             const std::vector<Argument>& args);
 
-// Compiled code. This is the single place the compiled path plugs in: it binds the arguments
-// (bind_arguments) and, once compile_prim_func (tir_compile/compiled_func.h) is merged, runs
-// compile_prim_func(module, name)->run(bound). Until then it runs the interpreter on the same
-// bound arguments, so callers and their tests hold for either path.
+// Compiled code (tir_compile/compiled_func.h): the arguments bound by the spec's rules
+// (bind_arguments), then the function's kernel run on them. Throws TirNotLowerable, naming the
+// construct, for a function the compiler cannot lower: callers that want a result anyway run the
+// interpreter (Python's PrimFunc.__call__ and `onegrad tir run` do, saying so).
 std::optional<RuntimeValue> run_compiled(const IRModule& module, const std::string& name,
                                          const std::vector<Argument>& args);
 
-// Throws TirTypeError listing the typing (tir/type_check.h) and well-formedness
-// (tir/well_formed.h) issues of module, in source order; nothing when there are none.
-void check_module(const IRModule& module);
+// The C source module's function `name` compiles to (TirNotLowerable when it cannot).
+const std::string& compiled_source(const IRModule& module, const std::string& name);
 
 // The function `name` of module; TirArgumentError naming the functions there are when it is absent.
 const PrimFuncNode& find_function(const IRModule& module, const std::string& name);

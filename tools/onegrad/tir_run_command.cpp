@@ -7,7 +7,8 @@
 #include <ostream>
 
 #include "cli.h"
-#include "run_function.h"
+#include "tir_compile/not_lowerable.h"
+#include "tir_compile/run_prim_func.h"
 #include "tir/digest.h"
 #include "tir/random_args.h"
 #include "tir_source.h"
@@ -110,6 +111,20 @@ std::string setting_text(const tir::ScalarSetting& v) {
   return buf;
 }
 
+// Compiled code unless --interpret; a function with a construct the compiler does not lower yet
+// runs through the interpreter, with a note naming the construct on standard error.
+std::optional<tir::RuntimeValue> run(const tir::IRModule& m, const std::string& name,
+                                     const std::vector<tir::Argument>& args, const RunOptions& o, std::ostream& err) {
+  if (o.interpret) return tir::run_interpreted(m, name, args);
+  try {
+    return tir::run_compiled(m, name, args);
+  } catch (const tir::TirNotLowerable& e) {
+    err << o.file << ":" << e.line << ": note: " << e.construct << " cannot be compiled (" << e.why
+        << "); running the interpreter\n";
+  }
+  return tir::run_interpreted(m, name, args);
+}
+
 }  // namespace
 
 int run_tir_function(const Args& args, std::ostream& out, std::ostream& err) {
@@ -136,10 +151,7 @@ int run_tir_function(const Args& args, std::ostream& out, std::ostream& err) {
   }
   std::optional<tir::RuntimeValue> ret;
   try {
-    ret = run_function(*m, name, made.args, o.interpret);
-  } catch (const CompileUnavailable& e) {
-    err << "onegrad tir run: " << e.what() << "\n";
-    return kUsage;
+    ret = run(*m, name, made.args, o, err);
   } catch (const tir::TirRuntimeError& e) {
     err << o.file << ":" << e.line << ": " << e.what_only << "\n";
     return kFailed;

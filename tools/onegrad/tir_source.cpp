@@ -5,10 +5,8 @@
 #include <sstream>
 
 #include "tir/errors.h"
-#include "tir/issues.h"
+#include "tir/module_issues.h"
 #include "tir/parser.h"
-#include "tir/type_check.h"
-#include "tir/well_formed.h"
 
 namespace onegrad::cli {
 
@@ -29,10 +27,7 @@ std::optional<tir::IRModule> load_tir(const std::string& command, const std::str
 }
 
 bool report_tir_issues(const std::string& path, const tir::IRModule& m, std::ostream& err) {
-  std::vector<tir::TypeIssue> issues = tir::type_issues(m);
-  std::vector<tir::TypeIssue> scoping = tir::well_formed_issues(m);
-  issues.insert(issues.end(), scoping.begin(), scoping.end());
-  tir::sort_by_position(issues);
+  std::vector<tir::TypeIssue> issues = tir::module_issues(m);
   for (const tir::TypeIssue& i : issues)
     err << path << ":" << i.line << ":" << i.column << ": " << i.rule << ": " << i.message << "\n";
   return issues.empty();

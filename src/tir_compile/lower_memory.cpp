@@ -52,8 +52,20 @@ Layout buffer_layout(LowerState& s, const BufferNode& b) {
 
 namespace {
 
-// The flat element index of each lane: elem_offset + sum(index_k * stride_k) (buffer_layout).
-Lanes flat_indices(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line) {
+// Whether index i of a dimension of extent `extent` is in [0, extent); null when the literals say so.
+UOpRef index_in_bounds(const UOpRef& i, const UOpRef& extent) {
+  if (i->op == Ops::CONST && extent->op == Ops::CONST) {
+    const i128 v = i->arg.get<ConstValue>().as_int(), e = extent->arg.get<ConstValue>().as_int();
+    if (0 <= v && v < e) return nullptr;
+  }
+  return UOp::alu(Ops::AND, {UOp::alu(Ops::CMPLT, {UOp::index(-1), i}), UOp::alu(Ops::CMPLT, {i, extent})});
+}
+
+// The flat element index of each lane: elem_offset + sum(index_k * stride_k) (buffer_layout), and
+// in `in_bounds` whether every index of the lane is inside its dimension (null: known to be). The
+// interpreter raises TirIndexError for an index out of bounds; compiled code never touches memory
+// there: the load gives 0, the store does not happen.
+Lanes flat_indices(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line, Lanes& in_bounds) {
   if (!b.axis_separators.empty()) throw TirNotLowerable("buffer " + b.name, "axis_separators make it multi-dimensional memory", line);
   const size_t n = indices.size();
   Layout layout = buffer_layout(s, b);
@@ -67,15 +79,23 @@ Lanes flat_indices(LowerState& s, const BufferNode& b, const std::vector<PrimExp
     lanes = std::max(lanes, int(l.size()));
     idx.push_back(std::move(l));
   }
+  std::vector<UOpRef> extents;
+  for (const PrimExpr& e : b.shape) extents.push_back(lower_index(s, e));
   UOpRef offset = layout.offset;
   // a vector element type (float32x4) holds its lanes consecutively: scalar index flat * L + l
   const int64_t per_element = b.dtype.lanes;
   Lanes out;
   for (int lane = 0; lane < lanes; lane++) {
-    UOpRef flat = offset;
-    for (size_t k = 0; k < n; k++) flat = index_add(flat, index_mul(broadcast_lanes(idx[k], lanes)[size_t(lane)], strides[k]));
-    for (int64_t l = 0; l < per_element; l++)
+    UOpRef flat = offset, inside;
+    for (size_t k = 0; k < n; k++) {
+      const UOpRef i = broadcast_lanes(idx[k], lanes)[size_t(lane)];
+      flat = index_add(flat, index_mul(i, strides[k]));
+      if (k < extents.size()) inside = and_gate(inside, index_in_bounds(i, extents[k]));
+    }
+    for (int64_t l = 0; l < per_element; l++) {
       out.push_back(per_element == 1 ? flat : index_add(index_mul(flat, UOp::index(per_element)), UOp::index(l)));
+      in_bounds.push_back(inside);
+    }
   }
   return out;
 }
@@ -121,19 +141,23 @@ void store_element(LowerState& s, const VarNode* root, const UOpRef& flat, const
 
 Lanes load_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line) {
   memory_of(s, b, line);
-  Lanes flat = flat_indices(s, b, indices, line);
+  Lanes in_bounds;
+  Lanes flat = flat_indices(s, b, indices, line, in_bounds);
   const UOpRef gate = and_gate(s.gate, loops_running(s));
   Lanes out;
-  for (const UOpRef& i : flat) out.push_back(load_element(s, s.root(b.data.get()), i, gate, line));
+  for (size_t lane = 0; lane < flat.size(); lane++)
+    out.push_back(load_element(s, s.root(b.data.get()), flat[lane], and_gate(gate, in_bounds[lane]), line));
   return out;
 }
 
 void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const Lanes& value, int line) {
   memory_of(s, b, line);
-  Lanes flat = flat_indices(s, b, indices, line);
+  Lanes in_bounds;
+  Lanes flat = flat_indices(s, b, indices, line, in_bounds);
   Lanes v = broadcast_lanes(value, int(flat.size()));
+  const UOpRef gate = and_gate(s.gate, loops_running(s));
   for (size_t lane = 0; lane < flat.size(); lane++)
-    store_element(s, s.root(b.data.get()), flat[lane], v[lane], and_gate(s.gate, loops_running(s)));
+    store_element(s, s.root(b.data.get()), flat[lane], v[lane], and_gate(gate, in_bounds[lane]));
 }
 
 void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line) {

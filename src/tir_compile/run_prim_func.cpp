@@ -27,7 +27,7 @@ std::optional<RuntimeValue> run_compiled(const IRModule& module, const std::stri
   return std::nullopt;
 }
 
-const std::string& compiled_source(const IRModule& module, const std::string& name) {
+std::string compiled_source(const IRModule& module, const std::string& name) {
   find_function(module, name);
   return compile_prim_func(module, name)->source();
 }

@@ -22,7 +22,7 @@ std::optional<RuntimeValue> run_compiled(const IRModule& module, const std::stri
                                          const std::vector<Argument>& args);
 
 // The C source module's function `name` compiles to (TirNotLowerable when it cannot).
-const std::string& compiled_source(const IRModule& module, const std::string& name);
+std::string compiled_source(const IRModule& module, const std::string& name);
 
 // The function `name` of module; TirArgumentError naming the functions there are when it is absent.
 const PrimFuncNode& find_function(const IRModule& module, const std::string& name);

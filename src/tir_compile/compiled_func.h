@@ -14,6 +14,7 @@
 
 #include "tir/bound_call.h"
 #include "tir/module.h"
+#include "tir_compile/lower_func.h"
 
 namespace onegrad {
 class Program;
@@ -24,14 +25,16 @@ namespace onegrad::tir {
 class CompiledPrimFunc {
  public:
   // Runs the kernel on the call's data pointers and variable values. The buffer parameters must
-  // not overlap (the kernel's pointers are `restrict`).
+  // not overlap (the kernel's pointers are `restrict`). A fault (integer division by zero, a false
+  // assert) stops the function's work and, after the launch, raises the interpreter's error
+  // (TirDivisionByZero, TirAssertionError) with its line.
   void run(const BoundCall& call) const;
   const std::string& source() const { return source_; }  // the C it compiled to
   const std::string& name() const { return name_; }      // the PrimFunc's name in its module
   int threads() const;                                    // THREAD parts of a launch (0: one call)
 
   CompiledPrimFunc(PrimFunc func, std::string name, std::string source, std::shared_ptr<Program> program,
-                   std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots);
+                   std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots, StatusChannel status);
 
  private:
   PrimFunc func_;  // keeps the Vars of var_slots_ (the keys of BoundCall::vars) alive
@@ -39,6 +42,7 @@ class CompiledPrimFunc {
   std::shared_ptr<Program> program_;
   std::vector<size_t> buffer_params_;        // buffer slot -> parameter index
   std::vector<const VarNode*> var_slots_;    // variable slot -> Var
+  StatusChannel status_;                     // the hidden status buffer and its fault table
 };
 
 // Lowers module's function `name` to a kernel and compiles it. Throws TirNotLowerable (the

@@ -25,7 +25,7 @@ UOpRef loops_running(LowerState& s) {
     for (Flag f : {kBroken, kContinued})
       running = and_gate(running, UOp::alu(Ops::NOT, {load_element(s, c.flags.get(), UOp::index(f), nullptr, 0)}));
   }
-  return running;
+  return and_gate(running, function_running(s));
 }
 
 void open_loop_control(LowerState& s, const Stmt& body) {

@@ -61,8 +61,14 @@ Lanes lower_binary_expr(LowerState& s, const BinaryNode& b) {
   }
   int lanes = int(std::max(a.size(), c.size()));
   a = broadcast_lanes(a, lanes), c = broadcast_lanes(c, lanes);
+  const DataType t = b.a->dtype.element();
+  const bool divides = b.kind == ExprKind::Div || b.kind == ExprKind::Mod || b.kind == ExprKind::FloorDiv ||
+                       b.kind == ExprKind::FloorMod;
   Lanes out;
-  for (int i = 0; i < lanes; i++) out.push_back(lower_binary(b.kind, a[i], c[i], b.a->dtype.element(), b.loc.line));
+  for (int i = 0; i < lanes; i++) {
+    if (divides && !t.is_float()) check_divisor(s, b.kind, a[i], c[i], b.a->dtype, b.loc.line);
+    out.push_back(lower_binary(b.kind, a[i], c[i], t, b.loc.line));
+  }
   return out;
 }
 

@@ -159,6 +159,9 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) 
     s.values[v] = {variable_value(p, *v, v->loc.line)};
     out.var_slots.push_back(v);
   }
+  open_status(s, f.body, int64_t(out.buffer_params.size()));
+  out.status.used = bool(s.status);
+  s.faults = &out.status.faults;
   s.thread_loop = thread_loop(f.body);
   if (s.thread_loop) s.threads = out.threads = std::min<int64_t>(as_int_imm(s.thread_loop->extent)->value, cpu_threads());
   collect_aliases(f.body, s);

@@ -12,11 +12,32 @@
 
 namespace onegrad::tir {
 
+// A run-time error the kernel reports through its status buffer (docs/tir.md, "Compiling: faults"):
+// the kernel writes k + 1 to the state word for faults[k]; run() rebuilds the interpreter's error.
+struct FaultRecord {
+  enum class Kind { DivisionByZero, Assertion } kind;
+  std::string text;    // an assertion's message; for a division, the message before the dividend
+  std::string suffix;  // for a division, the message after the dividend
+  int line = 0;
+  bool operator==(const FaultRecord&) const = default;
+};
+
+// The hidden last buffer slot, int64[kStatusWords], zeroed before each launch: kState is 0 while
+// the function runs, k > 0 once faults[k - 1] happened (the first one: a stopped function does
+// nothing more); kDetail holds a division fault's dividend.
+enum StatusWord : int64_t { kState = 0, kDetail = 1, kStatusWords = 2 };
+
+struct StatusChannel {
+  bool used = false;  // whether the kernel has the status slot (only a function that can fault)
+  std::vector<FaultRecord> faults;
+};
+
 struct LoweredPrimFunc {
   UOpRef sink;                          // the kernel
   std::vector<size_t> buffer_params;    // buffer slot k -> index in PrimFuncNode::params
   std::vector<const VarNode*> var_slots;  // variable slot k -> the Var whose value it holds
   int64_t threads = 0;                  // the THREAD axis' parts (a parallel loop split in cpu_threads()), 0: none
+  StatusChannel status;
 };
 
 LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tir/module.h"
+#include "tir_compile/lower_func.h"
 #include "uop/uop.h"
 
 namespace onegrad::tir {
@@ -62,6 +63,8 @@ struct LowerState {
   const ForNode* thread_loop = nullptr;  // the For that becomes the kernel's THREAD axis, if any
   int64_t threads = 0;                    // its parts
   std::unordered_map<const ForNode*, std::unordered_set<const VarNode*>> stores_in_loop;  // root data Vars
+  Var status;                          // the status buffer's Var (null: the function cannot fault)
+  std::vector<FaultRecord>* faults = nullptr;  // the kernel's fault table
   // T.launch_thread attributes as the serial loops they run as (made once, kept for the keys above)
   std::unordered_map<const AttrStmtNode*, std::shared_ptr<const ForNode>> launches;
 
@@ -127,8 +130,8 @@ Layout buffer_layout(LowerState& s, const BufferNode& b);
 // BUFFER of `extents`' constant product elements.
 void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line);
 // ---- break and continue (lower_control.cpp) ----
-// The condition that no enclosing loop has broken or continued (null: none
-// can), open/close around a loop, the per-iteration reset, and the statements themselves.
+// The condition that no enclosing loop has broken or continued and the function has not stopped
+// (lower_fault.cpp) (null: none can), open/close around a loop, the per-iteration reset, and the statements themselves.
 UOpRef loops_running(LowerState& s);
 void open_loop_control(LowerState& s, const Stmt& body);
 void start_iteration(LowerState& s);
@@ -140,6 +143,19 @@ bool has_loop_control(const Stmt& body);
 std::unordered_map<const VarNode*, Effects> summarize_loop(const std::unordered_map<const VarNode*, Effects>& before,
                                                            const std::unordered_map<const VarNode*, Effects>& inside,
                                                            const UOpRef& end);
+
+// ---- faults (lower_fault.cpp) ----
+// Whether a statement can stop the function: an integer division by a non-literal, an AssertStmt.
+bool can_stop(const Stmt& st);
+// Makes the status buffer (the hidden buffer slot `slot`) when the body can stop.
+void open_status(LowerState& s, const Stmt& body, int64_t slot);
+// The condition that the function has not stopped (null: it cannot), read afresh here.
+UOpRef function_running(LowerState& s);
+// Records a fault where `cond` holds under the current gate (and the function is still running).
+void raise_fault(LowerState& s, const UOpRef& cond, FaultRecord r, const UOpRef& detail);
+// Integer Div/Mod/FloorDiv/FloorMod of lanes a by b of type t (its lanes named in the message): a
+// division fault where b is 0 (none for a nonzero literal b).
+void check_divisor(LowerState& s, ExprKind kind, const UOpRef& a, const UOpRef& b, DataType t, int line);
 
 // ---- statements (lower_stmt.cpp) ----
 void lower_stmt(LowerState& s, const Stmt& st);

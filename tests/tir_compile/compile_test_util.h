@@ -128,6 +128,21 @@ inline std::vector<Argument> interpreter_args(std::vector<TestArg>& args) {
   return out;
 }
 
+// Every array of `got` equals its counterpart in `want` (ints exactly, floats within tol).
+inline void expect_same_arrays(const std::vector<TestArg>& want, const std::vector<TestArg>& got, const std::string& name,
+                               double tol = 1e-5) {
+  for (size_t p = 0; p < want.size(); p++) {
+    auto* w = std::get_if<HostArray>(&want[p]);
+    if (!w) continue;
+    const HostArray& g = std::get<HostArray>(got[p]);
+    for (int64_t i = 0; i < w->count(); i++) {
+      double a = w->at(i), b = g.at(i);
+      if (w->dtype.is_float()) EXPECT_NEAR(b, a, tol * (1 + std::fabs(a))) << name << " param " << p << " element " << i;
+      else EXPECT_EQ(b, a) << name << " param " << p << " element " << i;
+    }
+  }
+}
+
 // Runs `name` of `text` interpreted and compiled on copies of `args`; every array must agree
 // afterwards. Returns the compiled function (for source checks).
 inline std::shared_ptr<const CompiledPrimFunc> expect_same_as_interpreter(const std::string& text, const std::string& name,
@@ -138,16 +153,7 @@ inline std::shared_ptr<const CompiledPrimFunc> expect_same_as_interpreter(const 
   auto f = compile_prim_func(m, name);
   BoundCall call = bind_for_test(*m.find(name), got);
   f->run(call);
-  for (size_t p = 0; p < args.size(); p++) {
-    auto* w = std::get_if<HostArray>(&want[p]);
-    if (!w) continue;
-    const HostArray& g = std::get<HostArray>(got[p]);
-    for (int64_t i = 0; i < w->count(); i++) {
-      double a = w->at(i), b = g.at(i);
-      if (w->dtype.is_float()) EXPECT_NEAR(b, a, tol * (1 + std::fabs(a))) << name << " param " << p << " element " << i;
-      else EXPECT_EQ(b, a) << name << " param " << p << " element " << i;
-    }
-  }
+  expect_same_arrays(want, got, name, tol);
   return f;
 }
 

@@ -32,11 +32,6 @@ TEST(TirNotLowerable, WhileLoop) {
                  "While", 7, "bounds known when they start");
 }
 
-TEST(TirNotLowerable, AssertStatement) {
-  expect_refused(kHeader + "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    assert A[0] > 0, \"positive\"\n    A[1] = 2\n",
-                 "AssertStmt", 5, "cannot raise an error");
-}
-
 TEST(TirNotLowerable, CallOfAnotherPrimFunc) {
   const std::string text = R"(from tvm.script import ir as I
 from tvm.script import tir as T

@@ -1,0 +1,82 @@
+// Run-time faults in compiled code (docs/tir.md, "Compiling: faults"; spec README decision 7):
+// where the interpreter raises (integer division by zero, a false AssertStmt) the kernel writes the
+// fault's number into the hidden status buffer and stops: every later load and store is gated by
+// the state word still being 0 (loops_running), so the arguments' memory ends as the interpreter
+// leaves it when it raises, and the first fault in program order is the one reported.
+// CompiledPrimFunc::run raises the interpreter's typed error after the launch.
+#include "tir/visitor.h"
+#include "tir_compile/lower_ops.h"
+#include "tir_compile/lower_state.h"
+#include "uop/errors.h"
+
+namespace onegrad::tir {
+
+namespace {
+
+bool is_int_division(const PrimExprNode& e) {
+  const bool div = e.kind == ExprKind::Div || e.kind == ExprKind::Mod || e.kind == ExprKind::FloorDiv ||
+                   e.kind == ExprKind::FloorMod;
+  if (!div) return false;
+  const BinaryNode& b = static_cast<const BinaryNode&>(e);
+  if (b.a->dtype.is_float()) return false;
+  const IntImmNode* k = as_int_imm(b.b);
+  return !k || k->value == 0;
+}
+
+UOpRef status_word(StatusWord w) { return UOp::index(w); }
+
+}  // namespace
+
+bool can_stop(const Stmt& st) {
+  struct Finder : IRVisitor {
+    bool found = false;
+    void visit_expr(const PrimExpr& e) override {
+      if (found || !e) return;
+      if (is_int_division(*e)) found = true;
+      else IRVisitor::visit_expr(e);
+    }
+    void visit_stmt(const Stmt& x) override {
+      if (found || !x) return;
+      if (x->kind == StmtKind::AssertStmt) found = true;
+      else IRVisitor::visit_stmt(x);
+    }
+  } finder;
+  finder.visit_stmt(st);
+  return finder.found;
+}
+
+void open_status(LowerState& s, const Stmt& body, int64_t slot) {
+  if (!can_stop(body)) return;
+  s.status = make_var("tir_status", Type::pointer(DataType::int_(64), "global"));
+  DType dt = dtypes::int64;
+  UOpRef param = UOp::create(Ops::PARAM, dt.ptr(), {UOp::shape_operand(std::vector<int64_t>{kStatusWords})},
+                             ParamArg{slot, dt.ptr(), Device(), std::nullopt, "", {}, {}});
+  s.memory[s.status.get()] = Memory{param, DataType::int_(64)};
+}
+
+UOpRef function_running(LowerState& s) {
+  if (!s.status) return nullptr;
+  UOpRef state = load_element(s, s.status.get(), status_word(kState), nullptr, 0);
+  return UOp::alu(Ops::CMPEQ, {state, UOp::const_int(dtypes::int64, 0)});
+}
+
+void raise_fault(LowerState& s, const UOpRef& cond, FaultRecord r, const UOpRef& detail) {
+  if (!s.status) throw InternalError("tir lowering: a fault at line " + std::to_string(r.line) + " the pre-scan did not see");
+  std::vector<FaultRecord>& table = *s.faults;
+  size_t k = 0;
+  while (k < table.size() && !(table[k] == r)) k++;
+  if (k == table.size()) table.push_back(std::move(r));
+  const UOpRef gate = and_gate(and_gate(s.gate, loops_running(s)), cond);
+  if (detail) store_element(s, s.status.get(), status_word(kDetail), detail, gate);
+  store_element(s, s.status.get(), status_word(kState), UOp::const_int(dtypes::int64, int64_t(k) + 1), gate);
+}
+
+void check_divisor(LowerState& s, ExprKind kind, const UOpRef& a, const UOpRef& b, DataType t, int line) {
+  if (b->is_const() && b->const_value().truthy()) return;
+  UOpRef zero = lower_binary(ExprKind::EQ, b, lower_int_const(0, t.element()), t.element(), line);
+  FaultRecord r{FaultRecord::Kind::DivisionByZero, std::string(expr_kind_name(kind)) + ": integer division by zero (",
+                " / 0, " + t.name() + ")", line};
+  raise_fault(s, zero, std::move(r), UOp::create(Ops::CAST, dtypes::int64, {a}));
+}
+
+}  // namespace onegrad::tir

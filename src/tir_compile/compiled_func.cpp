@@ -67,7 +67,7 @@ CompiledPrimFunc::CompiledPrimFunc(PrimFunc func, std::string name, std::string 
 
 int CompiledPrimFunc::threads() const { return program_->threads(); }
 
-void CompiledPrimFunc::run(const BoundCall& call) const {
+std::optional<RuntimeValue> CompiledPrimFunc::run_returning(const BoundCall& call) const {
   std::vector<void*> data;
   for (size_t p : buffer_params_) {
     if (p >= call.data.size() || call.data[p] == nullptr)
@@ -89,6 +89,8 @@ void CompiledPrimFunc::run(const BoundCall& call) const {
   if (status_.used) data.push_back(status.data());
   program_->run_on_host(data, vars);
   if (status[kState] > 0) raise_fault(status_.faults.at(size_t(status[kState] - 1)), status);
+  if (status[kState] == kReturned) return decode_variable(status[kReturnValue], status_.returns);
+  return std::nullopt;
 }
 
 namespace {

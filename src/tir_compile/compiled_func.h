@@ -9,6 +9,7 @@
 // and kept on disk by the runtime's program cache (keyed by the source).
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,9 @@ class CompiledPrimFunc {
   // not overlap (the kernel's pointers are `restrict`). A fault (integer division by zero, a false
   // assert) stops the function's work and, after the launch, raises the interpreter's error
   // (TirDivisionByZero, TirAssertionError) with its line.
-  void run(const BoundCall& call) const;
+  void run(const BoundCall& call) const { run_returning(call); }
+  // run, and the value its T.ret returned (nullopt: it returned none), as interpret() gives it.
+  std::optional<RuntimeValue> run_returning(const BoundCall& call) const;
   const std::string& source() const { return source_; }  // the C it compiled to
   const std::string& name() const { return name_; }      // the PrimFunc's name in its module
   int threads() const;                                    // THREAD parts of a launch (0: one call)

@@ -1,10 +1,12 @@
-// Run-time faults in compiled code (docs/tir.md, "Compiling: faults"; spec README decision 7):
-// where the interpreter raises (integer division by zero, a false AssertStmt) the kernel writes the
-// fault's number into the hidden status buffer and stops: every later load and store is gated by
-// the state word still being 0 (loops_running), so the arguments' memory ends as the interpreter
-// leaves it when it raises, and the first fault in program order is the one reported.
-// CompiledPrimFunc::run raises the interpreter's typed error after the launch.
+// Run-time faults and returns in compiled code (docs/tir.md, "Faults", "Returns"; spec README
+// decision 7): where the interpreter raises (integer division by zero, a false AssertStmt) the
+// kernel writes the fault's number into the hidden status buffer and stops: every later load and
+// store is gated by the state word still being 0 (loops_running), so the arguments' memory ends as
+// the interpreter leaves it when it raises, and the first fault in program order is the one
+// reported. CompiledPrimFunc::run raises the interpreter's typed error after the launch. T.ret
+// stops the function the same way, its value in the status buffer.
 #include "tir/visitor.h"
+#include "tir_compile/not_lowerable.h"
 #include "tir_compile/lower_ops.h"
 #include "tir_compile/lower_state.h"
 #include "uop/errors.h"
@@ -23,35 +25,64 @@ bool is_int_division(const PrimExprNode& e) {
   return !k || k->value == 0;
 }
 
+const CallNode* as_return(const PrimExprNode& e) {
+  auto* c = e.as<CallNode>();
+  return c && !c->calls_global && c->op == "tir.ret" ? c : nullptr;
+}
+
 UOpRef status_word(StatusWord w) { return UOp::index(w); }
+
+// Where a statement can stop the function: the faults, and the T.ret calls.
+struct StopSites : IRVisitor {
+  bool faults = false;
+  std::vector<const CallNode*> rets;
+  void visit_expr(const PrimExpr& e) override {
+    if (!e) return;
+    if (is_int_division(*e)) faults = true;
+    if (const CallNode* r = as_return(*e)) rets.push_back(r);
+    IRVisitor::visit_expr(e);
+  }
+  void visit_stmt(const Stmt& x) override {
+    if (x && x->kind == StmtKind::AssertStmt) faults = true;
+    IRVisitor::visit_stmt(x);
+  }
+};
+
+StopSites stop_sites(const Stmt& st) {
+  StopSites sites;
+  sites.visit_stmt(st);
+  return sites;
+}
 
 }  // namespace
 
 bool can_stop(const Stmt& st) {
-  struct Finder : IRVisitor {
-    bool found = false;
-    void visit_expr(const PrimExpr& e) override {
-      if (found || !e) return;
-      if (is_int_division(*e)) found = true;
-      else IRVisitor::visit_expr(e);
-    }
-    void visit_stmt(const Stmt& x) override {
-      if (found || !x) return;
-      if (x->kind == StmtKind::AssertStmt) found = true;
-      else IRVisitor::visit_stmt(x);
-    }
-  } finder;
-  finder.visit_stmt(st);
-  return finder.found;
+  StopSites sites = stop_sites(st);
+  return sites.faults || !sites.rets.empty();
 }
 
-void open_status(LowerState& s, const Stmt& body, int64_t slot) {
-  if (!can_stop(body)) return;
+bool returns(const Stmt& st) { return !stop_sites(st).rets.empty(); }
+
+DataType open_status(LowerState& s, const Stmt& body, int64_t slot) {
+  StopSites sites = stop_sites(body);
+  DataType returned = DataType::void_();
+  for (const CallNode* r : sites.rets) {
+    const int line = r->loc.line;
+    if (r->args.size() != 1) throw TirNotLowerable("tir.ret", "it takes one value", line);
+    DataType t = r->args[0]->dtype;
+    if (t.lanes != 1) throw TirNotLowerable("tir.ret", "it returns a vector (" + t.name() + ")", line);
+    uop_dtype(t, line);  // a type the kernel has
+    if (!returned.is_void() && t != returned)
+      throw TirNotLowerable("tir.ret", "the function's returns differ in type (" + returned.name() + ", " + t.name() + ")", line);
+    returned = t;
+  }
+  if (!sites.faults && sites.rets.empty()) return returned;
   s.status = make_var("tir_status", Type::pointer(DataType::int_(64), "global"));
   DType dt = dtypes::int64;
   UOpRef param = UOp::create(Ops::PARAM, dt.ptr(), {UOp::shape_operand(std::vector<int64_t>{kStatusWords})},
                              ParamArg{slot, dt.ptr(), Device(), std::nullopt, "", {}, {}});
   s.memory[s.status.get()] = Memory{param, DataType::int_(64)};
+  return returned;
 }
 
 UOpRef function_running(LowerState& s) {
@@ -77,6 +108,18 @@ void check_divisor(LowerState& s, ExprKind kind, const UOpRef& a, const UOpRef& 
   FaultRecord r{FaultRecord::Kind::DivisionByZero, std::string(expr_kind_name(kind)) + ": integer division by zero (",
                 " / 0, " + t.name() + ")", line};
   raise_fault(s, zero, std::move(r), UOp::create(Ops::CAST, dtypes::int64, {a}));
+}
+
+void lower_return(LowerState& s, const CallNode& ret) {
+  const PrimExpr& e = ret.args.at(0);
+  UOpRef v = lower_scalar(s, e);
+  // as encode_variable: an integer as itself, a float as its bits (sign-extended from its width)
+  if (e->dtype.is_float())
+    v = UOp::create(Ops::BITCAST, uop_dtype(DataType::int_(e->dtype.bits), ret.loc.line), {v});
+  v = UOp::create(Ops::CAST, dtypes::int64, {v});
+  const UOpRef gate = and_gate(s.gate, loops_running(s));
+  store_element(s, s.status.get(), status_word(kReturnValue), v, gate);
+  store_element(s, s.status.get(), status_word(kState), UOp::const_int(dtypes::int64, kReturned), gate);
 }
 
 }  // namespace onegrad::tir

@@ -77,7 +77,7 @@ const ForNode* thread_loop(const Stmt& body) {
     else break;
   }
   const ForNode* f = s ? s->as<ForNode>() : nullptr;
-  if (!f || f->kind != ForKind::Parallel || has_loop_control(f->body)) return nullptr;
+  if (!f || f->kind != ForKind::Parallel || has_loop_control(f->body) || returns(f->body)) return nullptr;
   const IntImmNode* extent = as_int_imm(f->extent);
   return extent && extent->value >= 1 && as_int_imm(f->min) ? f : nullptr;
 }
@@ -97,27 +97,9 @@ void collect_aliases(const Stmt& body, LowerState& s) {
   aliases.visit_stmt(body);
 }
 
-// The line of the function's first `return` (T.ret), or 0.
-int first_return_line(const PrimFuncNode& f) {
-  struct Finder : IRVisitor {
-    int line = 0;
-    void visit_expr(const PrimExpr& e) override {
-      if (auto* c = e ? e->as<CallNode>() : nullptr; c && c->op == "tir.ret" && line == 0) line = c->loc.line;
-      IRVisitor::visit_expr(e);
-    }
-  } finder;
-  finder.visit_stmt(f.body);
-  return finder.line;
-}
-
 }  // namespace
 
 LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) {
-  if (f.ret_type && !f.ret_type->dtype.is_void()) {
-    int at = first_return_line(f);
-    throw TirNotLowerable("tir.ret", "a kernel returns no value (" + name + " returns " + f.ret_type->to_string() + ")",
-                          at ? at : f.loc.line);
-  }
   LoweredPrimFunc out;
   LowerState s;
   std::vector<UOpRef> effects;
@@ -159,7 +141,7 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) 
     s.values[v] = {variable_value(p, *v, v->loc.line)};
     out.var_slots.push_back(v);
   }
-  open_status(s, f.body, int64_t(out.buffer_params.size()));
+  out.status.returns = open_status(s, f.body, int64_t(out.buffer_params.size()));
   out.status.used = bool(s.status);
   s.faults = &out.status.faults;
   s.thread_loop = thread_loop(f.body);
@@ -187,6 +169,23 @@ int64_t encode_variable(const RuntimeValue& v) {
   }
   uint16_t h = t.code == DataType::Code::BFloat ? float_to_bfloat16_bits(float(x)) : float_to_half_bits(float(x));
   return int16_t(h);
+}
+
+RuntimeValue decode_variable(int64_t bits, DataType t) {
+  if (!t.is_float()) return RuntimeValue::of_int(t, bits);
+  if (t.bits == 64) {
+    double x;
+    std::memcpy(&x, &bits, 8);
+    return RuntimeValue::of_float(t, x);
+  }
+  if (t.bits == 32) {
+    int32_t b32 = int32_t(bits);
+    float x;
+    std::memcpy(&x, &b32, 4);
+    return RuntimeValue::of_float(t, x);
+  }
+  uint16_t h = uint16_t(bits);
+  return RuntimeValue::of_float(t, t.code == DataType::Code::BFloat ? bfloat16_bits_to_float(h) : half_bits_to_float(h));
 }
 
 }  // namespace onegrad::tir

@@ -23,13 +23,16 @@ struct FaultRecord {
 };
 
 // The hidden last buffer slot, int64[kStatusWords], zeroed before each launch: kState is 0 while
-// the function runs, k > 0 once faults[k - 1] happened (the first one: a stopped function does
-// nothing more); kDetail holds a division fault's dividend.
-enum StatusWord : int64_t { kState = 0, kDetail = 1, kStatusWords = 2 };
+// the function runs, k > 0 once faults[k - 1] happened, kReturned once it returned (the first of
+// them: a stopped function does nothing more); kDetail holds a division fault's dividend,
+// kReturnValue the returned value (as encode_variable writes it).
+enum StatusWord : int64_t { kState = 0, kDetail = 1, kReturnValue = 2, kStatusWords = 3 };
+constexpr int64_t kReturned = -1;
 
 struct StatusChannel {
-  bool used = false;  // whether the kernel has the status slot (only a function that can fault)
+  bool used = false;  // whether the kernel has the status slot (only a function that can stop)
   std::vector<FaultRecord> faults;
+  DataType returns = DataType::void_();  // the type of the values its T.ret calls return (void: none)
 };
 
 struct LoweredPrimFunc {
@@ -45,5 +48,7 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name);
 // What a variable slot holds for a bound value: integers as themselves (already wrapped to their
 // type), floats as their bits (the kernel BITCASTs them back).
 int64_t encode_variable(const RuntimeValue& v);
+// The value of type t that encode_variable wrote as `bits`.
+RuntimeValue decode_variable(int64_t bits, DataType t);
 
 }  // namespace onegrad::tir

@@ -144,11 +144,16 @@ std::unordered_map<const VarNode*, Effects> summarize_loop(const std::unordered_
                                                            const std::unordered_map<const VarNode*, Effects>& inside,
                                                            const UOpRef& end);
 
-// ---- faults (lower_fault.cpp) ----
-// Whether a statement can stop the function: an integer division by a non-literal, an AssertStmt.
+// ---- faults and returns (lower_fault.cpp) ----
+// Whether a statement can stop the function: an integer division by a non-literal, an AssertStmt,
+// a T.ret; whether it returns.
 bool can_stop(const Stmt& st);
-// Makes the status buffer (the hidden buffer slot `slot`) when the body can stop.
-void open_status(LowerState& s, const Stmt& body, int64_t slot);
+bool returns(const Stmt& st);
+// Makes the status buffer (the hidden buffer slot `slot`) when the body can stop. Returns the type
+// its T.ret calls return (void: none); TirNotLowerable when they differ or are not scalars.
+DataType open_status(LowerState& s, const Stmt& body, int64_t slot);
+// T.ret(value) as a statement: stores the value and stops the function.
+void lower_return(LowerState& s, const CallNode& ret);
 // The condition that the function has not stopped (null: it cannot), read afresh here.
 UOpRef function_running(LowerState& s);
 // Records a fault where `cond` holds under the current gate (and the function is still running).

@@ -245,6 +245,7 @@ void lower_stmt(LowerState& s, const Stmt& st) {
       const PrimExpr& v = st->as<EvaluateNode>()->value;
       if (auto* c = v->as<CallNode>(); c && !c->calls_global && (c->op == "tir.break" || c->op == "tir.continue"))
         return break_or_continue(s, c->op == "tir.break", line);
+      if (auto* c = v->as<CallNode>(); c && !c->calls_global && c->op == "tir.ret") return lower_return(s, *c);
       if (!as_int_imm(v)) lower_expr(s, v);  // no effect of its own; a call that has one throws
       return;
     }

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <variant>
@@ -82,9 +83,10 @@ inline HostArray random_array(DataType t, std::vector<int64_t> shape, std::mt199
   return a;
 }
 
-// A one-function TVMScript program `f(sig)` with `body` (indented four spaces).
-inline std::string prog(const std::string& sig, const std::string& body) {
-  return "from tvm.script import tir as T\n\n@T.prim_func\ndef f(" + sig + "):\n" + body;
+// A one-function TVMScript program `f(sig)` with `body` (indented four spaces), returning `ret`
+// (a dtype name; empty: no return type).
+inline std::string prog(const std::string& sig, const std::string& body, const std::string& ret = "") {
+  return "from tvm.script import tir as T\n\n@T.prim_func\ndef f(" + sig + ")" + (ret.empty() ? "" : " -> T." + ret) + ":\n" + body;
 }
 
 using TestArg = std::variant<int64_t, double, HostArray>;
@@ -143,16 +145,33 @@ inline void expect_same_arrays(const std::vector<TestArg>& want, const std::vect
   }
 }
 
-// Runs `name` of `text` interpreted and compiled on copies of `args`; every array must agree
-// afterwards. Returns the compiled function (for source checks).
+// The compiled function returned what the interpreter returned: both nothing, or values of one
+// dtype (ints exactly, floats within tol; NaN as NaN).
+inline void expect_same_return(const std::optional<RuntimeValue>& want, const std::optional<RuntimeValue>& got,
+                               const std::string& name, double tol = 1e-5) {
+  ASSERT_EQ(got.has_value(), want.has_value()) << name << ": one of them returned a value";
+  if (!want) return;
+  ASSERT_EQ(got->dtype, want->dtype) << name << ": returned " << got->dtype.name() << ", expected " << want->dtype.name();
+  if (!want->dtype.is_float()) {
+    EXPECT_EQ(got->ints, want->ints) << name << " return value";
+    return;
+  }
+  double a = want->floats.at(0), b = got->floats.at(0);
+  if (std::isnan(a)) EXPECT_TRUE(std::isnan(b)) << name << " return value " << b;
+  else if (std::isinf(a)) EXPECT_EQ(b, a) << name << " return value";
+  else EXPECT_NEAR(b, a, tol * (1 + std::fabs(a))) << name << " return value";
+}
+
+// Runs `name` of `text` interpreted and compiled on copies of `args`; every array and the returned
+// value must agree afterwards. Returns the compiled function (for source checks).
 inline std::shared_ptr<const CompiledPrimFunc> expect_same_as_interpreter(const std::string& text, const std::string& name,
                                                                          std::vector<TestArg> args, double tol = 1e-5) {
   IRModule m = parse_script(text);
   std::vector<TestArg> want = args, got = args;
-  interpret(m, name, interpreter_args(want));
+  std::optional<RuntimeValue> want_value = interpret(m, name, interpreter_args(want));
   auto f = compile_prim_func(m, name);
   BoundCall call = bind_for_test(*m.find(name), got);
-  f->run(call);
+  expect_same_return(want_value, f->run_returning(call), name, tol);
   expect_same_arrays(want, got, name, tol);
   return f;
 }

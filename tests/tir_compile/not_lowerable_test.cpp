@@ -51,8 +51,10 @@ class Module:
 }
 
 TEST(TirNotLowerable, ReturnValue) {
-  expect_refused(kHeader + "@T.prim_func\ndef f(n: T.int32) -> T.int32:\n    if n > 0:\n        return n + 1\n    return n\n",
-                 "tir.ret", 6, "returns no value (f returns int32)");
+  expect_refused(kHeader + "@T.prim_func\ndef f(n: T.int32) -> T.int32:\n    if n > 0:\n        return n + 1\n    return T.int64(n)\n",
+                 "tir.ret", 7, "returns differ in type (int32, int64)");
+  expect_refused(kHeader + "@T.prim_func\ndef f(n: T.int32) -> T.int32x4:\n    return T.Broadcast(n, 4)\n",
+                 "tir.ret", 5, "returns a vector (int32x4)");
 }
 
 TEST(TirNotLowerable, HandleParameters) {

@@ -128,7 +128,7 @@ std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module
   if (!f) throw ArgumentError("the module has no PrimFunc named '" + name + "'");
   const std::string key = std::to_string(reinterpret_cast<uintptr_t>(f.get())) + " " + name + " " + lowering_settings_key();
   if (auto hit = compiled_cache().find(key)) return hit;
-  LoweredPrimFunc l = lower_prim_func(*f, name);
+  LoweredPrimFunc l = lower_prim_func(*f, name, &module);
   ProgramSpec spec = render(l, name);
   std::shared_ptr<Program> program = default_program_cache().get(get_device("CPU"), spec);
   auto compiled = std::make_shared<const CompiledPrimFunc>(f, name, spec.source, std::move(program), std::move(l.buffer_params),

@@ -46,7 +46,7 @@ void start_iteration(LowerState& s) {
 void close_loop_control(LowerState& s) { s.controls.pop_back(); }
 
 void break_or_continue(LowerState& s, bool is_break, int line) {
-  if (s.controls.empty() || !s.controls.back().flags)
+  if (s.controls.empty() || !s.controls.back().flags || s.controls.back().is_call)
     throw TirNotLowerable(is_break ? "tir.break" : "tir.continue", "it is outside a loop", line);
   set_flag(s, s.controls.back().flags.get(), is_break ? kBroken : kContinued, true, and_gate(s.gate, loops_running(s)));
 }

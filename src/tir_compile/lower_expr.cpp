@@ -164,7 +164,7 @@ namespace {
 
 Lanes lower_call(LowerState& s, const CallNode& c) {
   const int line = c.loc.line;
-  if (c.calls_global) throw TirNotLowerable("PrimFunc call " + c.op, "a kernel cannot call another PrimFunc", line);
+  if (c.calls_global) return lower_prim_func_call(s, c);
   if (c.op == "tir.if_then_else" && c.args.size() == 3) return lower_conditional(s, c.args[0], c.args[1], c.args[2], c.dtype);
   if (c.op == "tir.ret") throw TirNotLowerable("tir.ret", "it returns from inside an expression (only T.evaluate(T.ret(v)), `return v`, is lowered)", line);
   if (c.op == "tir.break" || c.op == "tir.continue")

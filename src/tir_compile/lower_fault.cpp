@@ -5,6 +5,8 @@
 // the interpreter leaves it when it raises, and the first fault in program order is the one
 // reported. CompiledPrimFunc::run raises the interpreter's typed error after the launch. T.ret
 // stops the function the same way, its value in the status buffer.
+#include <algorithm>
+
 #include "tir/visitor.h"
 #include "tir_compile/not_lowerable.h"
 #include "tir_compile/lower_ops.h"
@@ -32,14 +34,24 @@ const CallNode* as_return(const PrimExprNode& e) {
 
 UOpRef status_word(StatusWord w) { return UOp::index(w); }
 
-// Where a statement can stop the function: the faults, and the T.ret calls.
+// Where a statement can stop the function: the faults (in it and the PrimFuncs it calls), and its
+// own T.ret calls (`callee_returns`: a called function's).
 struct StopSites : IRVisitor {
-  bool faults = false;
+  const IRModule* module = nullptr;
+  bool faults = false, callee_returns = false;
   std::vector<const CallNode*> rets;
+  std::vector<const PrimFuncNode*> callees;  // being visited (a recursive call is visited once)
   void visit_expr(const PrimExpr& e) override {
     if (!e) return;
     if (is_int_division(*e)) faults = true;
-    if (const CallNode* r = as_return(*e)) rets.push_back(r);
+    if (const CallNode* r = as_return(*e)) (callees.empty() ? rets.push_back(r) : void(callee_returns = true));
+    const CallNode* c = e->as<CallNode>();
+    if (c && c->calls_global && module)
+      if (PrimFunc f = module->find(c->op); f && std::find(callees.begin(), callees.end(), f.get()) == callees.end()) {
+        callees.push_back(f.get());
+        visit_stmt(f->body);
+        callees.pop_back();
+      }
     IRVisitor::visit_expr(e);
   }
   void visit_stmt(const Stmt& x) override {
@@ -48,25 +60,30 @@ struct StopSites : IRVisitor {
   }
 };
 
-StopSites stop_sites(const Stmt& st) {
+StopSites stop_sites(const LowerState& s, const Stmt& st) {
   StopSites sites;
+  sites.module = s.module;
   sites.visit_stmt(st);
   return sites;
 }
 
 }  // namespace
 
-bool can_stop(const Stmt& st) {
-  StopSites sites = stop_sites(st);
-  return sites.faults || !sites.rets.empty();
+bool can_stop(const LowerState& s, const Stmt& st) {
+  StopSites sites = stop_sites(s, st);
+  return sites.faults || !sites.rets.empty() || sites.callee_returns;
 }
 
-bool returns(const Stmt& st) { return !stop_sites(st).rets.empty(); }
+bool returns(const LowerState& s, const Stmt& st) {
+  StopSites sites = stop_sites(s, st);
+  return !sites.rets.empty() || sites.callee_returns;
+}
 
-DataType open_status(LowerState& s, const Stmt& body, int64_t slot) {
-  StopSites sites = stop_sites(body);
+DataType returned_type(const Stmt& body) {
+  StopSites own;  // no module: the body's own returns
+  own.visit_stmt(body);
   DataType returned = DataType::void_();
-  for (const CallNode* r : sites.rets) {
+  for (const CallNode* r : own.rets) {
     const int line = r->loc.line;
     if (r->args.size() != 1) throw TirNotLowerable("tir.ret", "it takes one value", line);
     DataType t = r->args[0]->dtype;
@@ -76,7 +93,13 @@ DataType open_status(LowerState& s, const Stmt& body, int64_t slot) {
       throw TirNotLowerable("tir.ret", "the function's returns differ in type (" + returned.name() + ", " + t.name() + ")", line);
     returned = t;
   }
-  if (!sites.faults && sites.rets.empty()) return returned;
+  return returned;
+}
+
+DataType open_status(LowerState& s, const Stmt& body, int64_t slot) {
+  StopSites sites = stop_sites(s, body);
+  const DataType returned = returned_type(body);
+  if (!sites.faults && sites.rets.empty()) return returned;  // a callee's return stops only the call
   s.status = make_var("tir_status", Type::pointer(DataType::int_(64), "global"));
   DType dt = dtypes::int64;
   UOpRef param = UOp::create(Ops::PARAM, dt.ptr(), {UOp::shape_operand(std::vector<int64_t>{kStatusWords})},
@@ -113,6 +136,13 @@ void check_divisor(LowerState& s, ExprKind kind, const UOpRef& a, const UOpRef& 
 void lower_return(LowerState& s, const CallNode& ret) {
   const PrimExpr& e = ret.args.at(0);
   UOpRef v = lower_scalar(s, e);
+  for (size_t k = s.controls.size(); k-- > 0;) {  // inside an inlined call: it returns from that
+    if (!s.controls[k].is_call) continue;
+    const UOpRef gate = and_gate(s.gate, loops_running(s));
+    store_element(s, s.controls[k].value.get(), UOp::index(0), v, gate);
+    store_element(s, s.controls[k].flags.get(), UOp::index(0), UOp::const_bool(true), gate);
+    return;
+  }
   // as encode_variable: an integer as itself, a float as its bits (sign-extended from its width)
   if (e->dtype.is_float())
     v = UOp::create(Ops::BITCAST, uop_dtype(DataType::int_(e->dtype.bits), ret.loc.line), {v});

@@ -67,8 +67,9 @@ bool is_plain_root(const BlockRealizeNode& br) {
 // The parallel For that can be the kernel's one THREAD axis: the whole body (past attributes,
 // buffer declarations and a plain root block) is that loop, with constant bounds. Everything a
 // THREAD kernel computes outside the axis runs once per thread, so nothing with effects may be there.
+// A loop that returns (or calls a PrimFunc that does) runs serially: the first return must win.
 // The loop is split into cpu_threads() parts (runtime/thread_pool.h), at most one per iteration.
-const ForNode* thread_loop(const Stmt& body) {
+const ForNode* thread_loop(const LowerState& state, const Stmt& body) {
   Stmt s = body;
   while (s) {
     if (auto* a = s->as<AttrStmtNode>(); a && !a->node_iter_var) s = a->body;
@@ -77,10 +78,12 @@ const ForNode* thread_loop(const Stmt& body) {
     else break;
   }
   const ForNode* f = s ? s->as<ForNode>() : nullptr;
-  if (!f || f->kind != ForKind::Parallel || has_loop_control(f->body) || returns(f->body)) return nullptr;
+  if (!f || f->kind != ForKind::Parallel || has_loop_control(f->body) || returns(state, f->body)) return nullptr;
   const IntImmNode* extent = as_int_imm(f->extent);
   return extent && extent->value >= 1 && as_int_imm(f->min) ? f : nullptr;
 }
+
+}  // namespace
 
 // match_buffer data -> its source's data, for every block of the body (a loop's stores through a
 // matched buffer are stores to the source's memory: lower_stmt.cpp needs that before the block).
@@ -97,11 +100,11 @@ void collect_aliases(const Stmt& body, LowerState& s) {
   aliases.visit_stmt(body);
 }
 
-}  // namespace
-
-LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) {
+LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module) {
   LoweredPrimFunc out;
   LowerState s;
+  s.module = module;
+  s.inlining.push_back(&f);
   std::vector<UOpRef> effects;
   s.body = &effects;
   // buffer slots, in parameter order
@@ -141,10 +144,18 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) 
     s.values[v] = {variable_value(p, *v, v->loc.line)};
     out.var_slots.push_back(v);
   }
+  // the arrays the buffer parameters are, for the calls that pass them on
+  for (size_t p = 0; p < f.params.size(); p++) {
+    Buffer b = f.buffer_of(f.params[p]);
+    if (!b) continue;
+    ArrayShape a{{}, buffer_layout(s, *b), b->strides.empty()};
+    for (const PrimExpr& d : b->shape) a.shape.push_back(lower_index(s, d));
+    s.arrays[b->data.get()] = std::move(a);
+  }
   out.status.returns = open_status(s, f.body, int64_t(out.buffer_params.size()));
   out.status.used = bool(s.status);
   s.faults = &out.status.faults;
-  s.thread_loop = thread_loop(f.body);
+  s.thread_loop = thread_loop(s, f.body);
   if (s.thread_loop) s.threads = out.threads = std::min<int64_t>(as_int_imm(s.thread_loop->extent)->value, cpu_threads());
   collect_aliases(f.body, s);
   lower_stmt(s, f.body);

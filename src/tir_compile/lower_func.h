@@ -43,7 +43,8 @@ struct LoweredPrimFunc {
   StatusChannel status;
 };
 
-LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name);
+// `module` (may be null: no calls) holds the PrimFuncs that f calls.
+LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module = nullptr);
 
 // What a variable slot holds for a bound value: integers as themselves (already wrapped to their
 // type), floats as their bits (the kernel BITCASTs them back).

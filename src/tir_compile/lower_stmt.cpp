@@ -70,7 +70,14 @@ void lower_for(LowerState& s, const ForNode& f) {
   auto [stores, fresh] = s.stores_in_loop.try_emplace(&f);
   if (fresh) {
     collect_stores(s, f.body, stores->second);
-    if (s.status && can_stop(f.body)) stores->second.insert(s.status.get());  // its state is read afresh per iteration
+    if (s.status && can_stop(s, f.body)) stores->second.insert(s.status.get());  // its state is read afresh per iteration
+    // a called PrimFunc may store to any memory the caller has; a return stops the call's (or
+    // function's) work, read afresh per iteration
+    if (calls_prim_func(f.body))
+      for (const auto& [root, m] : s.memory) stores->second.insert(root);
+    if (returns(s, f.body))
+      for (const LoopControl& c : s.controls)
+        if (c.flags) stores->second.insert(c.flags.get());
   }
   if (const Var& flags = s.controls.back().flags) stores->second.insert(flags.get());
   // The ranges of the loop, outermost first, and the iteration number they make. The THREAD loop

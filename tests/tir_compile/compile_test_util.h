@@ -15,6 +15,7 @@
 #include "tir/interpret.h"
 #include "tir/parser.h"
 #include "tir_compile/compiled_func.h"
+#include "tir_compile/not_lowerable.h"
 #include "uop/dtype.h"
 
 namespace onegrad::tir::testing {
@@ -174,6 +175,22 @@ inline std::shared_ptr<const CompiledPrimFunc> expect_same_as_interpreter(const 
   expect_same_return(want_value, f->run_returning(call), name, tol);
   expect_same_arrays(want, got, name, tol);
   return f;
+}
+
+// Compiles `name` of `text`; expects TirNotLowerable whose construct starts with `construct`, at
+// `line`, with `why` in the message.
+inline void expect_refused(const std::string& text, const std::string& construct, int line, const std::string& why,
+                           const std::string& name = "f") {
+  IRModule m = parse_script(text);
+  try {
+    compile_prim_func(m, name);
+    ADD_FAILURE() << "compiled: " << construct;
+  } catch (const TirNotLowerable& e) {
+    EXPECT_EQ(e.construct.rfind(construct, 0), 0u) << e.construct;
+    EXPECT_EQ(e.line, line) << e.what();
+    EXPECT_NE(std::string(e.what()).find("line " + std::to_string(line) + ": " + construct), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace onegrad::tir::testing

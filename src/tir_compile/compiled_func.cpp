@@ -61,9 +61,10 @@ ProgramSpec render(const LoweredPrimFunc& l, const std::string& name) {
 
 CompiledPrimFunc::CompiledPrimFunc(PrimFunc func, std::string name, std::string source, std::shared_ptr<Program> program,
                                    std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots,
-                                   StatusChannel status)
+                                   StatusChannel status, std::vector<PrimFunc> callees)
     : func_(std::move(func)), name_(std::move(name)), source_(std::move(source)), program_(std::move(program)),
-      buffer_params_(std::move(buffer_params)), var_slots_(std::move(var_slots)), status_(std::move(status)) {}
+      buffer_params_(std::move(buffer_params)), var_slots_(std::move(var_slots)), status_(std::move(status)),
+      callees_(std::move(callees)) {}
 
 int CompiledPrimFunc::threads() const { return program_->threads(); }
 
@@ -126,13 +127,16 @@ CompiledCache& compiled_cache() {
 std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module, const std::string& name) {
   PrimFunc f = module.find(name);
   if (!f) throw ArgumentError("the module has no PrimFunc named '" + name + "'");
-  const std::string key = std::to_string(reinterpret_cast<uintptr_t>(f.get())) + " " + name + " " + lowering_settings_key();
+  // the functions it calls are inlined: their nodes are part of what was compiled
+  std::vector<PrimFunc> callees = called_functions(module, *f);
+  std::string key = std::to_string(reinterpret_cast<uintptr_t>(f.get())) + " " + name + " " + lowering_settings_key();
+  for (const PrimFunc& g : callees) key += " " + std::to_string(reinterpret_cast<uintptr_t>(g.get()));
   if (auto hit = compiled_cache().find(key)) return hit;
   LoweredPrimFunc l = lower_prim_func(*f, name, &module);
   ProgramSpec spec = render(l, name);
   std::shared_ptr<Program> program = default_program_cache().get(get_device("CPU"), spec);
   auto compiled = std::make_shared<const CompiledPrimFunc>(f, name, spec.source, std::move(program), std::move(l.buffer_params),
-                                                           std::move(l.var_slots), std::move(l.status));
+                                                           std::move(l.var_slots), std::move(l.status), std::move(callees));
   compiled_cache().add(key, compiled);
   return compiled;
 }

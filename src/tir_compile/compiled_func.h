@@ -4,7 +4,7 @@
 //   f->run(bind_arguments(*module.find("main"), args));   // on the arguments' own memory
 //
 // A function is lowered once while its CompiledPrimFunc is held: compile_prim_func returns the same
-// object for the same PrimFunc node, name and lowering settings (render/lower_kernel.h:
+// object for the same PrimFunc node (and nodes of the functions it calls), name and lowering settings (render/lower_kernel.h:
 // lowering_settings_key, which includes CPU_THREADS). The C source is compiled once per process
 // and kept on disk by the runtime's program cache (keyed by the source).
 #pragma once
@@ -37,7 +37,8 @@ class CompiledPrimFunc {
   int threads() const;                                    // THREAD parts of a launch (0: one call)
 
   CompiledPrimFunc(PrimFunc func, std::string name, std::string source, std::shared_ptr<Program> program,
-                   std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots, StatusChannel status);
+                   std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots, StatusChannel status,
+                   std::vector<PrimFunc> callees = {});
 
  private:
   PrimFunc func_;  // keeps the Vars of var_slots_ (the keys of BoundCall::vars) alive
@@ -46,6 +47,7 @@ class CompiledPrimFunc {
   std::vector<size_t> buffer_params_;        // buffer slot -> parameter index
   std::vector<const VarNode*> var_slots_;    // variable slot -> Var
   StatusChannel status_;                     // the hidden status buffer and its fault table
+  std::vector<PrimFunc> callees_;            // the inlined functions (their nodes key the compiled cache)
 };
 
 // Lowers module's function `name` to a kernel and compiles it. Throws TirNotLowerable (the

@@ -161,6 +161,24 @@ Lanes lower_prim_func_call(LowerState& s, const CallNode& c) {
   return {lower_cast(v, ret, type.element(), site.line)};
 }
 
+std::vector<PrimFunc> called_functions(const IRModule& module, const PrimFuncNode& f) {
+  struct Calls : IRVisitor {
+    const IRModule& module;
+    std::vector<PrimFunc> found;
+    explicit Calls(const IRModule& m) : module(m) {}
+    void visit_expr(const PrimExpr& e) override {
+      if (auto* c = e ? e->as<CallNode>() : nullptr; c && c->calls_global)
+        if (PrimFunc g = module.find(c->op); g && std::find(found.begin(), found.end(), g) == found.end()) {
+          found.push_back(g);
+          visit_stmt(g->body);
+        }
+      IRVisitor::visit_expr(e);
+    }
+  } calls(module);
+  calls.visit_stmt(f.body);
+  return calls.found;
+}
+
 bool calls_prim_func(const Stmt& st) {
   struct Finder : IRVisitor {
     bool found = false;

@@ -46,6 +46,10 @@ struct LoweredPrimFunc {
 // `module` (may be null: no calls) holds the PrimFuncs that f calls.
 LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module = nullptr);
 
+// The PrimFuncs of `module` that f calls, directly or not (each once): their bodies are inlined, so
+// the compiled kernel depends on them too (lower_call.cpp).
+std::vector<PrimFunc> called_functions(const IRModule& module, const PrimFuncNode& f);
+
 // What a variable slot holds for a bound value: integers as themselves (already wrapped to their
 // type), floats as their bits (the kernel BITCASTs them back).
 int64_t encode_variable(const RuntimeValue& v);

@@ -121,6 +121,28 @@ TEST(TirCompileCalls, AFaultInACalleeIsTheCallersError) {
 }
 
 
+TEST(TirCompileCalls, TheCompiledFunctionDependsOnItsCallees) {
+  // one `main` node in two modules whose `g` differ: two kernels
+  const std::string main_fn = R"(
+    @T.prim_func
+    def main(A: T.Buffer((4,), "int32")):
+        A[0] = Module.g(A[1])
+)";
+  IRModule plus = parse_script(module("\n    @T.prim_func\n    def g(x: T.int32) -> T.int32:\n        return x + 1\n" + main_fn));
+  IRModule times = parse_script(module("\n    @T.prim_func\n    def g(x: T.int32) -> T.int32:\n        return x * 3\n" + main_fn));
+  IRModule mixed = plus;
+  for (auto& [name, f] : mixed.functions)
+    if (name == "g") f = times.find("g");
+  auto a = compile_prim_func(plus, "main"), b = compile_prim_func(mixed, "main");
+  EXPECT_NE(a.get(), b.get());
+  std::vector<int32_t> data{0, 5, 0, 0};
+  BoundCall call{{data.data()}, {}};
+  b->run(call);
+  EXPECT_EQ(data[0], 15);
+  a->run(call);
+  EXPECT_EQ(data[0], 6);
+}
+
 TEST(TirCompileCalls, RecursionAndMismatchedBuffersAreRefused) {
   // the suite's calls.py: gcd calls itself, refused at that call
   std::ifstream in(std::string(ONEGRAD_TIR_PROGRAMS) + "/../suite/calls.py");

@@ -1,6 +1,7 @@
 // A TIR matmul (the corpus' matmul_blocks.py, a block with T.init and a reduce axis) run by the
 // interpreter and compiled (docs/tir.md, "Compiling"), serial and with the i loop T.parallel (the
-// kernel's THREAD axis, cpu_threads() parts).
+// kernel's THREAD axis, cpu_threads() parts); elementwise int32 loops with and without a checked
+// integer division.
 //   build/bin/tir_compile_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only
 #include <benchmark/benchmark.h>
 
@@ -60,5 +61,30 @@ BENCHMARK(BM_CompiledSerial)->Arg(32)->Arg(64)->Arg(128)->Arg(256)->Unit(benchma
 
 void BM_CompiledParallel(benchmark::State& state) { run_compiled(state, "T.parallel(" + std::to_string(state.range(0)) + ")"); }
 BENCHMARK(BM_CompiledParallel)->Arg(128)->Arg(256)->Unit(benchmark::kMillisecond);
+
+// An elementwise int32 loop over n elements: B[i] = <expr> of A[i] and C[i]. A division by a
+// buffer value is checked for a zero divisor (docs/tir.md, "Faults"); by a nonzero literal it is not.
+void run_elementwise(benchmark::State& state, const std::string& expr) {
+  const int64_t n = state.range(0);
+  const std::string N = std::to_string(n);
+  IRModule m = parse_script("from tvm.script import tir as T\n\n@T.prim_func\ndef f(A: T.Buffer((" + N + ",), \"int32\"), "
+                            "C: T.Buffer((" + N + ",), \"int32\"), B: T.Buffer((" + N + ",), \"int32\")):\n"
+                            "    for i in range(" + N + "):\n        B[i] = " + expr + "\n");
+  auto f = compile_prim_func(m, "f");
+  std::vector<int32_t> a(static_cast<size_t>(n)), c(static_cast<size_t>(n)), out(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; i++) a[size_t(i)] = int32_t(i * 7919 % 1000 - 500), c[size_t(i)] = int32_t(i % 13 + 1);
+  BoundCall call{{a.data(), c.data(), out.data()}, {}};
+  for (auto _ : state) f->run(call);
+  state.SetItemsProcessed(state.iterations() * n);
+}
+
+void BM_ElementwiseAdd(benchmark::State& state) { run_elementwise(state, "A[i] + C[i]"); }
+BENCHMARK(BM_ElementwiseAdd)->Arg(1 << 20)->Unit(benchmark::kMicrosecond);
+void BM_DivideByLiteral(benchmark::State& state) { run_elementwise(state, "A[i] // 7 + C[i]"); }
+BENCHMARK(BM_DivideByLiteral)->Arg(1 << 20)->Unit(benchmark::kMicrosecond);
+void BM_DivideChecked(benchmark::State& state) { run_elementwise(state, "A[i] // C[i]"); }
+BENCHMARK(BM_DivideChecked)->Arg(1 << 20)->Unit(benchmark::kMicrosecond);
+void BM_TwoDividesChecked(benchmark::State& state) { run_elementwise(state, "A[i] // C[i] + T.truncmod(A[i], C[i])"); }
+BENCHMARK(BM_TwoDividesChecked)->Arg(1 << 20)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

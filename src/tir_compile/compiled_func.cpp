@@ -1,5 +1,6 @@
 #include "tir_compile/compiled_func.h"
 
+#include <array>
 #include <cctype>
 #include <mutex>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include "runtime/device.h"
 #include "runtime/program.h"
 #include "runtime/program_cache.h"
+#include "tir/interpret_errors.h"
 #include "tir_compile/lower_func.h"
 #include "uop/errors.h"
 
@@ -39,22 +41,34 @@ ProgramSpec render(const LoweredPrimFunc& l, const std::string& name) {
   spec.name = entry_name(name);
   UOpRef k = select_instructions(l.sink, c_capabilities());
   spec.source = render_c(linearize(k), spec.name);
-  spec.num_buffers = int(l.buffer_params.size());
+  spec.num_buffers = int(l.buffer_params.size()) + (l.status.used ? 1 : 0);
   spec.num_vars = int(l.var_slots.size());
   spec.threads = int(l.threads);
   return spec;
 }
 
+// The interpreter's error for the fault the kernel reported.
+[[noreturn]] void raise_fault(const FaultRecord& f, const std::array<int64_t, kStatusWords>& status) {
+  switch (f.kind) {
+    case FaultRecord::Kind::DivisionByZero:
+      throw TirDivisionByZero(f.text + std::to_string(status[kDetail]) + f.suffix, f.line);
+    case FaultRecord::Kind::Assertion: throw TirAssertionError(f.text, f.line);
+  }
+  throw InternalError("compiled PrimFunc: unknown fault kind");
+}
+
 }  // namespace
 
 CompiledPrimFunc::CompiledPrimFunc(PrimFunc func, std::string name, std::string source, std::shared_ptr<Program> program,
-                                   std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots)
+                                   std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots,
+                                   StatusChannel status, std::vector<PrimFunc> callees)
     : func_(std::move(func)), name_(std::move(name)), source_(std::move(source)), program_(std::move(program)),
-      buffer_params_(std::move(buffer_params)), var_slots_(std::move(var_slots)) {}
+      buffer_params_(std::move(buffer_params)), var_slots_(std::move(var_slots)), status_(std::move(status)),
+      callees_(std::move(callees)) {}
 
 int CompiledPrimFunc::threads() const { return program_->threads(); }
 
-void CompiledPrimFunc::run(const BoundCall& call) const {
+std::optional<RuntimeValue> CompiledPrimFunc::run_returning(const BoundCall& call) const {
   std::vector<void*> data;
   for (size_t p : buffer_params_) {
     if (p >= call.data.size() || call.data[p] == nullptr)
@@ -72,7 +86,12 @@ void CompiledPrimFunc::run(const BoundCall& call) const {
     if (it == call.vars.end()) throw ArgumentError("compiled PrimFunc " + name_ + ": the call binds no value for " + v->name_hint);
     vars.push_back(encode_variable(it->second));
   }
+  std::array<int64_t, kStatusWords> status{};
+  if (status_.used) data.push_back(status.data());
   program_->run_on_host(data, vars);
+  if (status[kState] > 0) raise_fault(status_.faults.at(size_t(status[kState] - 1)), status);
+  if (status[kState] == kReturned) return decode_variable(status[kReturnValue], status_.returns);
+  return std::nullopt;
 }
 
 namespace {
@@ -108,13 +127,16 @@ CompiledCache& compiled_cache() {
 std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module, const std::string& name) {
   PrimFunc f = module.find(name);
   if (!f) throw ArgumentError("the module has no PrimFunc named '" + name + "'");
-  const std::string key = std::to_string(reinterpret_cast<uintptr_t>(f.get())) + " " + name + " " + lowering_settings_key();
+  // the functions it calls are inlined: their nodes are part of what was compiled
+  std::vector<PrimFunc> callees = called_functions(module, *f);
+  std::string key = std::to_string(reinterpret_cast<uintptr_t>(f.get())) + " " + name + " " + lowering_settings_key();
+  for (const PrimFunc& g : callees) key += " " + std::to_string(reinterpret_cast<uintptr_t>(g.get()));
   if (auto hit = compiled_cache().find(key)) return hit;
-  LoweredPrimFunc l = lower_prim_func(*f, name);
+  LoweredPrimFunc l = lower_prim_func(*f, name, &module);
   ProgramSpec spec = render(l, name);
   std::shared_ptr<Program> program = default_program_cache().get(get_device("CPU"), spec);
   auto compiled = std::make_shared<const CompiledPrimFunc>(f, name, spec.source, std::move(program), std::move(l.buffer_params),
-                                                           std::move(l.var_slots));
+                                                           std::move(l.var_slots), std::move(l.status), std::move(callees));
   compiled_cache().add(key, compiled);
   return compiled;
 }

@@ -4,16 +4,18 @@
 //   f->run(bind_arguments(*module.find("main"), args));   // on the arguments' own memory
 //
 // A function is lowered once while its CompiledPrimFunc is held: compile_prim_func returns the same
-// object for the same PrimFunc node, name and lowering settings (render/lower_kernel.h:
+// object for the same PrimFunc node (and nodes of the functions it calls), name and lowering settings (render/lower_kernel.h:
 // lowering_settings_key, which includes CPU_THREADS). The C source is compiled once per process
 // and kept on disk by the runtime's program cache (keyed by the source).
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "tir/bound_call.h"
 #include "tir/module.h"
+#include "tir_compile/lower_func.h"
 
 namespace onegrad {
 class Program;
@@ -24,14 +26,19 @@ namespace onegrad::tir {
 class CompiledPrimFunc {
  public:
   // Runs the kernel on the call's data pointers and variable values. The buffer parameters must
-  // not overlap (the kernel's pointers are `restrict`).
-  void run(const BoundCall& call) const;
+  // not overlap (the kernel's pointers are `restrict`). A fault (integer division by zero, a false
+  // assert) stops the function's work and, after the launch, raises the interpreter's error
+  // (TirDivisionByZero, TirAssertionError) with its line.
+  void run(const BoundCall& call) const { run_returning(call); }
+  // run, and the value its T.ret returned (nullopt: it returned none), as interpret() gives it.
+  std::optional<RuntimeValue> run_returning(const BoundCall& call) const;
   const std::string& source() const { return source_; }  // the C it compiled to
   const std::string& name() const { return name_; }      // the PrimFunc's name in its module
   int threads() const;                                    // THREAD parts of a launch (0: one call)
 
   CompiledPrimFunc(PrimFunc func, std::string name, std::string source, std::shared_ptr<Program> program,
-                   std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots);
+                   std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots, StatusChannel status,
+                   std::vector<PrimFunc> callees = {});
 
  private:
   PrimFunc func_;  // keeps the Vars of var_slots_ (the keys of BoundCall::vars) alive
@@ -39,6 +46,8 @@ class CompiledPrimFunc {
   std::shared_ptr<Program> program_;
   std::vector<size_t> buffer_params_;        // buffer slot -> parameter index
   std::vector<const VarNode*> var_slots_;    // variable slot -> Var
+  StatusChannel status_;                     // the hidden status buffer and its fault table
+  std::vector<PrimFunc> callees_;            // the inlined functions (their nodes key the compiled cache)
 };
 
 // Lowers module's function `name` to a kernel and compiles it. Throws TirNotLowerable (the

@@ -25,7 +25,7 @@ UOpRef loops_running(LowerState& s) {
     for (Flag f : {kBroken, kContinued})
       running = and_gate(running, UOp::alu(Ops::NOT, {load_element(s, c.flags.get(), UOp::index(f), nullptr, 0)}));
   }
-  return running;
+  return and_gate(running, function_running(s));
 }
 
 void open_loop_control(LowerState& s, const Stmt& body) {
@@ -46,7 +46,7 @@ void start_iteration(LowerState& s) {
 void close_loop_control(LowerState& s) { s.controls.pop_back(); }
 
 void break_or_continue(LowerState& s, bool is_break, int line) {
-  if (s.controls.empty() || !s.controls.back().flags)
+  if (s.controls.empty() || !s.controls.back().flags || s.controls.back().is_call)
     throw TirNotLowerable(is_break ? "tir.break" : "tir.continue", "it is outside a loop", line);
   set_flag(s, s.controls.back().flags.get(), is_break ? kBroken : kContinued, true, and_gate(s.gate, loops_running(s)));
 }

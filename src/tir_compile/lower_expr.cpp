@@ -61,8 +61,14 @@ Lanes lower_binary_expr(LowerState& s, const BinaryNode& b) {
   }
   int lanes = int(std::max(a.size(), c.size()));
   a = broadcast_lanes(a, lanes), c = broadcast_lanes(c, lanes);
+  const DataType t = b.a->dtype.element();
+  const bool divides = b.kind == ExprKind::Div || b.kind == ExprKind::Mod || b.kind == ExprKind::FloorDiv ||
+                       b.kind == ExprKind::FloorMod;
   Lanes out;
-  for (int i = 0; i < lanes; i++) out.push_back(lower_binary(b.kind, a[i], c[i], b.a->dtype.element(), b.loc.line));
+  for (int i = 0; i < lanes; i++) {
+    if (divides && !t.is_float()) check_divisor(s, b.kind, a[i], c[i], b.a->dtype, b.loc.line);
+    out.push_back(lower_binary(b.kind, a[i], c[i], t, b.loc.line));
+  }
   return out;
 }
 
@@ -158,9 +164,9 @@ namespace {
 
 Lanes lower_call(LowerState& s, const CallNode& c) {
   const int line = c.loc.line;
-  if (c.calls_global) throw TirNotLowerable("PrimFunc call " + c.op, "a kernel cannot call another PrimFunc", line);
+  if (c.calls_global) return lower_prim_func_call(s, c);
   if (c.op == "tir.if_then_else" && c.args.size() == 3) return lower_conditional(s, c.args[0], c.args[1], c.args[2], c.dtype);
-  if (c.op == "tir.ret") throw TirNotLowerable("tir.ret", "a kernel returns no value", line);
+  if (c.op == "tir.ret") throw TirNotLowerable("tir.ret", "it returns from inside an expression (only T.evaluate(T.ret(v)), `return v`, is lowered)", line);
   if (c.op == "tir.break" || c.op == "tir.continue")
     throw TirNotLowerable(c.op, "it is a statement, not a value", line);
   if (c.op == "tir.call_extern" || c.op == "tir.call_pure_extern" || c.op == "tir.call_intrin")

@@ -67,8 +67,9 @@ bool is_plain_root(const BlockRealizeNode& br) {
 // The parallel For that can be the kernel's one THREAD axis: the whole body (past attributes,
 // buffer declarations and a plain root block) is that loop, with constant bounds. Everything a
 // THREAD kernel computes outside the axis runs once per thread, so nothing with effects may be there.
+// A loop that returns (or calls a PrimFunc that does) runs serially: the first return must win.
 // The loop is split into cpu_threads() parts (runtime/thread_pool.h), at most one per iteration.
-const ForNode* thread_loop(const Stmt& body) {
+const ForNode* thread_loop(const LowerState& state, const Stmt& body) {
   Stmt s = body;
   while (s) {
     if (auto* a = s->as<AttrStmtNode>(); a && !a->node_iter_var) s = a->body;
@@ -77,10 +78,12 @@ const ForNode* thread_loop(const Stmt& body) {
     else break;
   }
   const ForNode* f = s ? s->as<ForNode>() : nullptr;
-  if (!f || f->kind != ForKind::Parallel || has_loop_control(f->body)) return nullptr;
+  if (!f || f->kind != ForKind::Parallel || has_loop_control(f->body) || returns(state, f->body)) return nullptr;
   const IntImmNode* extent = as_int_imm(f->extent);
   return extent && extent->value >= 1 && as_int_imm(f->min) ? f : nullptr;
 }
+
+}  // namespace
 
 // match_buffer data -> its source's data, for every block of the body (a loop's stores through a
 // matched buffer are stores to the source's memory: lower_stmt.cpp needs that before the block).
@@ -97,29 +100,11 @@ void collect_aliases(const Stmt& body, LowerState& s) {
   aliases.visit_stmt(body);
 }
 
-// The line of the function's first `return` (T.ret), or 0.
-int first_return_line(const PrimFuncNode& f) {
-  struct Finder : IRVisitor {
-    int line = 0;
-    void visit_expr(const PrimExpr& e) override {
-      if (auto* c = e ? e->as<CallNode>() : nullptr; c && c->op == "tir.ret" && line == 0) line = c->loc.line;
-      IRVisitor::visit_expr(e);
-    }
-  } finder;
-  finder.visit_stmt(f.body);
-  return finder.line;
-}
-
-}  // namespace
-
-LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) {
-  if (f.ret_type && !f.ret_type->dtype.is_void()) {
-    int at = first_return_line(f);
-    throw TirNotLowerable("tir.ret", "a kernel returns no value (" + name + " returns " + f.ret_type->to_string() + ")",
-                          at ? at : f.loc.line);
-  }
+LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module) {
   LoweredPrimFunc out;
   LowerState s;
+  s.module = module;
+  s.inlining.push_back(&f);
   std::vector<UOpRef> effects;
   s.body = &effects;
   // buffer slots, in parameter order
@@ -159,7 +144,18 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name) 
     s.values[v] = {variable_value(p, *v, v->loc.line)};
     out.var_slots.push_back(v);
   }
-  s.thread_loop = thread_loop(f.body);
+  // the arrays the buffer parameters are, for the calls that pass them on
+  for (size_t p = 0; p < f.params.size(); p++) {
+    Buffer b = f.buffer_of(f.params[p]);
+    if (!b) continue;
+    ArrayShape a{{}, buffer_layout(s, *b), b->strides.empty()};
+    for (const PrimExpr& d : b->shape) a.shape.push_back(lower_index(s, d));
+    s.arrays[b->data.get()] = std::move(a);
+  }
+  out.status.returns = open_status(s, f.body, int64_t(out.buffer_params.size()));
+  out.status.used = bool(s.status);
+  s.faults = &out.status.faults;
+  s.thread_loop = thread_loop(s, f.body);
   if (s.thread_loop) s.threads = out.threads = std::min<int64_t>(as_int_imm(s.thread_loop->extent)->value, cpu_threads());
   collect_aliases(f.body, s);
   lower_stmt(s, f.body);
@@ -184,6 +180,23 @@ int64_t encode_variable(const RuntimeValue& v) {
   }
   uint16_t h = t.code == DataType::Code::BFloat ? float_to_bfloat16_bits(float(x)) : float_to_half_bits(float(x));
   return int16_t(h);
+}
+
+RuntimeValue decode_variable(int64_t bits, DataType t) {
+  if (!t.is_float()) return RuntimeValue::of_int(t, bits);
+  if (t.bits == 64) {
+    double x;
+    std::memcpy(&x, &bits, 8);
+    return RuntimeValue::of_float(t, x);
+  }
+  if (t.bits == 32) {
+    int32_t b32 = int32_t(bits);
+    float x;
+    std::memcpy(&x, &b32, 4);
+    return RuntimeValue::of_float(t, x);
+  }
+  uint16_t h = uint16_t(bits);
+  return RuntimeValue::of_float(t, t.code == DataType::Code::BFloat ? bfloat16_bits_to_float(h) : half_bits_to_float(h));
 }
 
 }  // namespace onegrad::tir

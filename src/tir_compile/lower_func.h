@@ -12,17 +12,48 @@
 
 namespace onegrad::tir {
 
+// A run-time error the kernel reports through its status buffer (docs/tir.md, "Compiling: faults"):
+// the kernel writes k + 1 to the state word for faults[k]; run() rebuilds the interpreter's error.
+struct FaultRecord {
+  enum class Kind { DivisionByZero, Assertion } kind;
+  std::string text;    // an assertion's message; for a division, the message before the dividend
+  std::string suffix;  // for a division, the message after the dividend
+  int line = 0;
+  bool operator==(const FaultRecord&) const = default;
+};
+
+// The hidden last buffer slot, int64[kStatusWords], zeroed before each launch: kState is 0 while
+// the function runs, k > 0 once faults[k - 1] happened, kReturned once it returned (the first of
+// them: a stopped function does nothing more); kDetail holds a division fault's dividend,
+// kReturnValue the returned value (as encode_variable writes it).
+enum StatusWord : int64_t { kState = 0, kDetail = 1, kReturnValue = 2, kStatusWords = 3 };
+constexpr int64_t kReturned = -1;
+
+struct StatusChannel {
+  bool used = false;  // whether the kernel has the status slot (only a function that can stop)
+  std::vector<FaultRecord> faults;
+  DataType returns = DataType::void_();  // the type of the values its T.ret calls return (void: none)
+};
+
 struct LoweredPrimFunc {
   UOpRef sink;                          // the kernel
   std::vector<size_t> buffer_params;    // buffer slot k -> index in PrimFuncNode::params
   std::vector<const VarNode*> var_slots;  // variable slot k -> the Var whose value it holds
   int64_t threads = 0;                  // the THREAD axis' parts (a parallel loop split in cpu_threads()), 0: none
+  StatusChannel status;
 };
 
-LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name);
+// `module` (may be null: no calls) holds the PrimFuncs that f calls.
+LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module = nullptr);
+
+// The PrimFuncs of `module` that f calls, directly or not (each once): their bodies are inlined, so
+// the compiled kernel depends on them too (lower_call.cpp).
+std::vector<PrimFunc> called_functions(const IRModule& module, const PrimFuncNode& f);
 
 // What a variable slot holds for a bound value: integers as themselves (already wrapped to their
 // type), floats as their bits (the kernel BITCASTs them back).
 int64_t encode_variable(const RuntimeValue& v);
+// The value of type t that encode_variable wrote as `bits`.
+RuntimeValue decode_variable(int64_t bits, DataType t);
 
 }  // namespace onegrad::tir

@@ -1,6 +1,6 @@
 // Integer Div/Mod (C's truncation) and FloorDiv/FloorMod from the dialect's IDIV and MOD, which are
 // the floor forms and give 0 for a zero divisor (spec README decisions 2, 3). The interpreter raises
-// TirDivisionByZero there; compiled code yields 0 (docs/tir.md, "Compiling: scalar semantics").
+// TirDivisionByZero there; the expression walker reports that fault (lower_fault.cpp), the value is 0.
 //
 // Signed truncation from flooring: where the floor remainder r is non-zero and a and b have
 // different signs, the truncated quotient is one more (q + 1) and its remainder r - b. MIN / -1

@@ -174,6 +174,14 @@ void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<P
                            BufferArg{s.next_buffer++, std::max<int64_t>(count, 1), dt, Device(), AddrSpace::REG});
   s.memory[data.get()] = Memory{buf, elem.element()};
   s.effects.erase(data.get());
+  ArrayShape a{{}, Layout{UOp::index(0), std::vector<UOpRef>(extents.size())}, true};
+  int64_t stride = 1;
+  for (size_t k = extents.size(); k-- > 0;) {
+    a.layout.strides[k] = UOp::index(stride);
+    stride *= std::max<int64_t>(as_int_imm(extents[k])->value, 1);
+  }
+  for (const PrimExpr& e : extents) a.shape.push_back(UOp::index(as_int_imm(e)->value));
+  s.arrays[data.get()] = std::move(a);
 }
 
 std::unordered_map<const VarNode*, Effects> summarize_loop(const std::unordered_map<const VarNode*, Effects>& before,

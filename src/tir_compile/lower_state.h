@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tir/module.h"
+#include "tir_compile/lower_func.h"
 #include "uop/uop.h"
 
 namespace onegrad::tir {
@@ -35,9 +36,13 @@ struct OpenLoop {
 };
 
 // Per loop being lowered (RANGE or expanded), innermost last: its break/continue flags, a register
-// buffer (null when its body neither breaks nor continues). lower_control.cpp.
+// buffer (null when its body neither breaks nor continues). lower_control.cpp. An inlined call of
+// a PrimFunc that returns is one too (lower_call.cpp): flags[0] "returned", flags[1] always clear,
+// and `value` the register holding what it returned.
 struct LoopControl {
   Var flags;
+  Var value;
+  bool is_call = false;
 };
 
 // Where a buffer's elements sit in its memory: elem_offset and one stride per dimension (index
@@ -45,6 +50,14 @@ struct LoopControl {
 struct Layout {
   UOpRef offset;
   std::vector<UOpRef> strides;
+};
+
+// What an array a handle points to looks like, as a callee's buffer is matched against it (the
+// interpreter matches the array passed to or allocated by the function, whatever view reaches it).
+struct ArrayShape {
+  std::vector<UOpRef> shape;  // index values
+  Layout layout;
+  bool compact = true;        // row-major without gaps (a buffer without declared strides)
 };
 
 struct LowerState {
@@ -62,6 +75,11 @@ struct LowerState {
   const ForNode* thread_loop = nullptr;  // the For that becomes the kernel's THREAD axis, if any
   int64_t threads = 0;                    // its parts
   std::unordered_map<const ForNode*, std::unordered_set<const VarNode*>> stores_in_loop;  // root data Vars
+  const IRModule* module = nullptr;                   // where called PrimFuncs are found
+  std::vector<const PrimFuncNode*> inlining;          // the function and the calls being inlined, outermost first
+  std::unordered_map<const VarNode*, ArrayShape> arrays;  // root data Vars: the array each is
+  Var status;                          // the status buffer's Var (null: the function cannot fault)
+  std::vector<FaultRecord>* faults = nullptr;  // the kernel's fault table
   // T.launch_thread attributes as the serial loops they run as (made once, kept for the keys above)
   std::unordered_map<const AttrStmtNode*, std::shared_ptr<const ForNode>> launches;
 
@@ -127,8 +145,8 @@ Layout buffer_layout(LowerState& s, const BufferNode& b);
 // BUFFER of `extents`' constant product elements.
 void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line);
 // ---- break and continue (lower_control.cpp) ----
-// The condition that no enclosing loop has broken or continued (null: none
-// can), open/close around a loop, the per-iteration reset, and the statements themselves.
+// The condition that no enclosing loop has broken or continued and the function has not stopped
+// (lower_fault.cpp) (null: none can), open/close around a loop, the per-iteration reset, and the statements themselves.
 UOpRef loops_running(LowerState& s);
 void open_loop_control(LowerState& s, const Stmt& body);
 void start_iteration(LowerState& s);
@@ -140,6 +158,38 @@ bool has_loop_control(const Stmt& body);
 std::unordered_map<const VarNode*, Effects> summarize_loop(const std::unordered_map<const VarNode*, Effects>& before,
                                                            const std::unordered_map<const VarNode*, Effects>& inside,
                                                            const UOpRef& end);
+
+// ---- faults and returns (lower_fault.cpp) ----
+// Whether a statement can stop the function: an integer division by a non-literal, an AssertStmt,
+// a T.ret; whether it returns.
+bool can_stop(const LowerState& s, const Stmt& st);
+bool returns(const LowerState& s, const Stmt& st);
+// Makes the status buffer (the hidden buffer slot `slot`) when the body can stop. Returns the type
+// its T.ret calls return (void: none); TirNotLowerable when they differ or are not scalars.
+DataType open_status(LowerState& s, const Stmt& body, int64_t slot);
+// The type of the values a body's own T.ret calls return (void: none); TirNotLowerable when they
+// differ or are not scalars.
+DataType returned_type(const Stmt& body);
+// T.ret(value) as a statement: stores the value and stops the function (or the inlined call).
+void lower_return(LowerState& s, const CallNode& ret);
+// The condition that the function has not stopped (null: it cannot), read afresh here.
+UOpRef function_running(LowerState& s);
+// Records a fault where `cond` holds under the current gate (and the function is still running).
+void raise_fault(LowerState& s, const UOpRef& cond, FaultRecord r, const UOpRef& detail);
+// Integer Div/Mod/FloorDiv/FloorMod of lanes a by b of type t (its lanes named in the message): a
+// division fault where b is 0 (none for a nonzero literal b).
+void check_divisor(LowerState& s, ExprKind kind, const UOpRef& a, const UOpRef& b, DataType t, int line);
+
+// match_buffer data -> its source's data, for every block of the body (lower_func.cpp: a loop's
+// stores through a matched buffer are stores to the source's memory, known before the block).
+void collect_aliases(const Stmt& body, LowerState& s);
+
+// ---- calls of other PrimFuncs (lower_call.cpp) ----
+// The callee inlined at the call: its params bound to the arguments, its buffers viewing the
+// caller's memory, its T.ret the call's value. TirNotLowerable for a recursive call.
+Lanes lower_prim_func_call(LowerState& s, const CallNode& c);
+// Whether a statement calls a PrimFunc (whose stores a loop around it cannot list).
+bool calls_prim_func(const Stmt& st);
 
 // ---- statements (lower_stmt.cpp) ----
 void lower_stmt(LowerState& s, const Stmt& st);

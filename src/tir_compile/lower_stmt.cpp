@@ -68,7 +68,17 @@ void lower_for(LowerState& s, const ForNode& f) {
     return;
   }
   auto [stores, fresh] = s.stores_in_loop.try_emplace(&f);
-  if (fresh) collect_stores(s, f.body, stores->second);
+  if (fresh) {
+    collect_stores(s, f.body, stores->second);
+    if (s.status && can_stop(s, f.body)) stores->second.insert(s.status.get());  // its state is read afresh per iteration
+    // a called PrimFunc may store to any memory the caller has; a return stops the call's (or
+    // function's) work, read afresh per iteration
+    if (calls_prim_func(f.body))
+      for (const auto& [root, m] : s.memory) stores->second.insert(root);
+    if (returns(s, f.body))
+      for (const LoopControl& c : s.controls)
+        if (c.flags) stores->second.insert(c.flags.get());
+  }
   if (const Var& flags = s.controls.back().flags) stores->second.insert(flags.get());
   // The ranges of the loop, outermost first, and the iteration number they make. The THREAD loop
   // is split into s.threads parts of `chunk` iterations each (a serial loop inside each part),
@@ -205,7 +215,13 @@ void lower_stmt(LowerState& s, const Stmt& st) {
       if (a.node_iter_var) return lower_for(s, launch_loop(s, a));
       return lower_stmt(s, a.body);
     }
-    case StmtKind::AssertStmt: throw TirNotLowerable("AssertStmt", "a kernel cannot raise an error", line);
+    case StmtKind::AssertStmt: {  // a false condition is a fault (lower_fault.cpp), which stops the body too
+      const AssertStmtNode& a = *st->as<AssertStmtNode>();
+      const auto* text = a.message ? a.message->as<StringImmNode>() : nullptr;
+      raise_fault(s, lower_not(lower_scalar(s, a.condition)),
+                  FaultRecord{FaultRecord::Kind::Assertion, text ? text->value : "(no message)", "", line}, nullptr);
+      return lower_stmt(s, a.body);
+    }
     case StmtKind::BufferStore: {
       const BufferStoreNode& b = *st->as<BufferStoreNode>();
       return store_buffer(s, *b.buffer, b.indices, lower_expr(s, b.value), line);
@@ -236,6 +252,7 @@ void lower_stmt(LowerState& s, const Stmt& st) {
       const PrimExpr& v = st->as<EvaluateNode>()->value;
       if (auto* c = v->as<CallNode>(); c && !c->calls_global && (c->op == "tir.break" || c->op == "tir.continue"))
         return break_or_continue(s, c->op == "tir.break", line);
+      if (auto* c = v->as<CallNode>(); c && !c->calls_global && c->op == "tir.ret") return lower_return(s, *c);
       if (!as_int_imm(v)) lower_expr(s, v);  // no effect of its own; a call that has one throws
       return;
     }

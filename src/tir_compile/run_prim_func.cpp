@@ -23,8 +23,7 @@ std::optional<RuntimeValue> run_compiled(const IRModule& module, const std::stri
                                          const std::vector<Argument>& args) {
   const PrimFuncNode& f = find_function(module, name);
   BoundCall bound = bind_arguments(f, args, name);
-  compile_prim_func(module, name)->run(bound);
-  return std::nullopt;
+  return compile_prim_func(module, name)->run_returning(bound);
 }
 
 std::string compiled_source(const IRModule& module, const std::string& name) {

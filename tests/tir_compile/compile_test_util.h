@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <variant>
@@ -14,6 +15,7 @@
 #include "tir/interpret.h"
 #include "tir/parser.h"
 #include "tir_compile/compiled_func.h"
+#include "tir_compile/not_lowerable.h"
 #include "uop/dtype.h"
 
 namespace onegrad::tir::testing {
@@ -82,9 +84,10 @@ inline HostArray random_array(DataType t, std::vector<int64_t> shape, std::mt199
   return a;
 }
 
-// A one-function TVMScript program `f(sig)` with `body` (indented four spaces).
-inline std::string prog(const std::string& sig, const std::string& body) {
-  return "from tvm.script import tir as T\n\n@T.prim_func\ndef f(" + sig + "):\n" + body;
+// A one-function TVMScript program `f(sig)` with `body` (indented four spaces), returning `ret`
+// (a dtype name; empty: no return type).
+inline std::string prog(const std::string& sig, const std::string& body, const std::string& ret = "") {
+  return "from tvm.script import tir as T\n\n@T.prim_func\ndef f(" + sig + ")" + (ret.empty() ? "" : " -> T." + ret) + ":\n" + body;
 }
 
 using TestArg = std::variant<int64_t, double, HostArray>;
@@ -128,17 +131,10 @@ inline std::vector<Argument> interpreter_args(std::vector<TestArg>& args) {
   return out;
 }
 
-// Runs `name` of `text` interpreted and compiled on copies of `args`; every array must agree
-// afterwards. Returns the compiled function (for source checks).
-inline std::shared_ptr<const CompiledPrimFunc> expect_same_as_interpreter(const std::string& text, const std::string& name,
-                                                                         std::vector<TestArg> args, double tol = 1e-5) {
-  IRModule m = parse_script(text);
-  std::vector<TestArg> want = args, got = args;
-  interpret(m, name, interpreter_args(want));
-  auto f = compile_prim_func(m, name);
-  BoundCall call = bind_for_test(*m.find(name), got);
-  f->run(call);
-  for (size_t p = 0; p < args.size(); p++) {
+// Every array of `got` equals its counterpart in `want` (ints exactly, floats within tol).
+inline void expect_same_arrays(const std::vector<TestArg>& want, const std::vector<TestArg>& got, const std::string& name,
+                               double tol = 1e-5) {
+  for (size_t p = 0; p < want.size(); p++) {
     auto* w = std::get_if<HostArray>(&want[p]);
     if (!w) continue;
     const HostArray& g = std::get<HostArray>(got[p]);
@@ -148,7 +144,53 @@ inline std::shared_ptr<const CompiledPrimFunc> expect_same_as_interpreter(const 
       else EXPECT_EQ(b, a) << name << " param " << p << " element " << i;
     }
   }
+}
+
+// The compiled function returned what the interpreter returned: both nothing, or values of one
+// dtype (ints exactly, floats within tol; NaN as NaN).
+inline void expect_same_return(const std::optional<RuntimeValue>& want, const std::optional<RuntimeValue>& got,
+                               const std::string& name, double tol = 1e-5) {
+  ASSERT_EQ(got.has_value(), want.has_value()) << name << ": one of them returned a value";
+  if (!want) return;
+  ASSERT_EQ(got->dtype, want->dtype) << name << ": returned " << got->dtype.name() << ", expected " << want->dtype.name();
+  if (!want->dtype.is_float()) {
+    EXPECT_EQ(got->ints, want->ints) << name << " return value";
+    return;
+  }
+  double a = want->floats.at(0), b = got->floats.at(0);
+  if (std::isnan(a)) EXPECT_TRUE(std::isnan(b)) << name << " return value " << b;
+  else if (std::isinf(a)) EXPECT_EQ(b, a) << name << " return value";
+  else EXPECT_NEAR(b, a, tol * (1 + std::fabs(a))) << name << " return value";
+}
+
+// Runs `name` of `text` interpreted and compiled on copies of `args`; every array and the returned
+// value must agree afterwards. Returns the compiled function (for source checks).
+inline std::shared_ptr<const CompiledPrimFunc> expect_same_as_interpreter(const std::string& text, const std::string& name,
+                                                                         std::vector<TestArg> args, double tol = 1e-5) {
+  IRModule m = parse_script(text);
+  std::vector<TestArg> want = args, got = args;
+  std::optional<RuntimeValue> want_value = interpret(m, name, interpreter_args(want));
+  auto f = compile_prim_func(m, name);
+  BoundCall call = bind_for_test(*m.find(name), got);
+  expect_same_return(want_value, f->run_returning(call), name, tol);
+  expect_same_arrays(want, got, name, tol);
   return f;
+}
+
+// Compiles `name` of `text`; expects TirNotLowerable whose construct starts with `construct`, at
+// `line`, with `why` in the message.
+inline void expect_refused(const std::string& text, const std::string& construct, int line, const std::string& why,
+                           const std::string& name = "f") {
+  IRModule m = parse_script(text);
+  try {
+    compile_prim_func(m, name);
+    ADD_FAILURE() << "compiled: " << construct;
+  } catch (const TirNotLowerable& e) {
+    EXPECT_EQ(e.construct.rfind(construct, 0), 0u) << e.construct;
+    EXPECT_EQ(e.line, line) << e.what();
+    EXPECT_NE(std::string(e.what()).find("line " + std::to_string(line) + ": " + construct), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace onegrad::tir::testing

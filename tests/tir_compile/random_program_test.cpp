@@ -2,7 +2,9 @@
 // kind, ifs on loaded values, break and continue, lets, loads and stores at computed indices), compiled and compared
 // with the interpreter: the memory-ordering edges (docs/tir.md, "Ordering through memory") must
 // keep every program's result, whatever its mix of read-after-write, write-after-read and
-// loop-carried accesses.
+// loop-carried accesses. With `stops`, the programs also divide by loaded values, assert and
+// return (docs/tir.md, "Faults", "Returns"): the first fault or return must leave memory, the
+// error and the returned value as the interpreter does.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -14,12 +16,12 @@ namespace {
 
 class ProgramGenerator {
  public:
-  explicit ProgramGenerator(uint32_t seed) : rng_(seed) {}
+  explicit ProgramGenerator(uint32_t seed, bool stops = false) : rng_(seed), stops_(stops) {}
 
   std::string program() {
     out_.str("");
     out_ << "from tvm.script import tir as T\n\n@T.prim_func\n"
-            "def f(A: T.Buffer((8,), \"int32\"), B: T.Buffer((8,), \"int32\")):\n"
+            "def f(A: T.Buffer((8,), \"int32\"), B: T.Buffer((8,), \"int32\"))" << (stops_ ? " -> T.int32" : "") << ":\n"
             "    L = T.alloc_buffer((8,), \"int32\", scope=\"local\")\n"
             "    for z in range(8):\n        L[z] = z\n";
     statements(1, 0, 2 + pick(4));
@@ -40,7 +42,9 @@ class ProgramGenerator {
   }
   std::string load() { return buffer() + "[" + index() + "]"; }
   std::string value() {
-    switch (pick(4)) {
+    switch (pick(stops_ ? 6 : 4)) {
+      case 4: return load() + " // " + load();
+      case 5: return "T.truncmod(" + load() + ", " + load() + ")";
       case 0: return load() + " + " + std::to_string(pick(5));
       case 1: return load() + " - " + load();
       case 2: return load() + " * " + std::to_string(pick(3)) + " + " + (vars_.empty() ? "1" : vars_[size_t(pick(int(vars_.size())))]);
@@ -54,7 +58,11 @@ class ProgramGenerator {
 
   void statement(int depth, int loops) {
     int kind = pick(depth < 4 ? 6 : 2);
-    if (loops > 0 && pick(8) == 0) {  // leave the iteration or the loop on a loaded value
+    if (stops_ && pick(12) == 0) {
+      out_ << pad(depth) << "assert " << load() << " < 6, \"small\"\n";
+    } else if (stops_ && pick(14) == 0) {
+      out_ << pad(depth) << "if " << load() << " > " << pick(5) << ":\n" << pad(depth + 1) << "return " << value() << "\n";
+    } else if (loops > 0 && pick(8) == 0) {  // leave the iteration or the loop on a loaded value
       out_ << pad(depth) << "if " << load() << " > " << pick(5) << ":\n" << pad(depth + 1) << (pick(2) ? "break" : "continue") << "\n";
     } else if (kind <= 1) {
       out_ << pad(depth) << buffer() << "[" << index() << "] = " << value() << "\n";
@@ -87,6 +95,7 @@ class ProgramGenerator {
   }
 
   std::mt19937 rng_;
+  bool stops_;
   std::ostringstream out_;
   std::vector<std::string> vars_;
   int next_var_ = 0;
@@ -106,6 +115,44 @@ TEST(TirCompileRandomPrograms, MatchTheInterpreter) {
   }
   EXPECT_GE(breaks, 5);
   EXPECT_GE(continues, 5);
+}
+
+TEST(TirCompileRandomPrograms, FaultsAndReturnsMatchTheInterpreter) {
+  const DataType i32 = DataType::int_(32);
+  std::mt19937 data(11);
+  int faults = 0, returns = 0;
+  for (uint32_t seed = 1; seed <= 40; seed++) {
+    std::string text = ProgramGenerator(seed, true).program();
+    SCOPED_TRACE(text);
+    IRModule m = parse_script(text);
+    std::vector<testing::TestArg> args{testing::random_array(i32, {8}, data), testing::random_array(i32, {8}, data)};
+    std::vector<testing::TestArg> want = args, got = args;
+    std::optional<RuntimeValue> want_value;
+    std::string error;
+    try {
+      want_value = interpret(m, "f", testing::interpreter_args(want));
+    } catch (const TirRuntimeError& e) {
+      error = e.what();
+    }
+    auto f = compile_prim_func(m, "f");
+    BoundCall call = testing::bind_for_test(*m.find("f"), got);
+    if (error.empty()) {
+      returns += want_value.has_value();
+      testing::expect_same_return(want_value, f->run_returning(call), "f");
+    } else {
+      faults++;
+      try {
+        f->run(call);
+        ADD_FAILURE() << "no error; the interpreter raised " << error;
+      } catch (const TirRuntimeError& e) {
+        EXPECT_EQ(std::string(e.what()), error);
+      }
+    }
+    testing::expect_same_arrays(want, got, "f");
+    if (HasFailure()) break;
+  }
+  EXPECT_GE(faults, 5);
+  EXPECT_GE(returns, 5);
 }
 
 }  // namespace

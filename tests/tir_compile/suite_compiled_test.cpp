@@ -20,8 +20,7 @@ namespace {
 // The compiled executor of the suite harness: bind the suite's arguments, run the kernel.
 std::optional<RuntimeValue> run_compiled_code(const CompiledPrimFunc& f, const IRModule& m, const std::string& name,
                                               SuiteArgs& args) {
-  f.run(bind_arguments(*m.find(name), args.arguments()));
-  return std::nullopt;
+  return f.run_returning(bind_arguments(*m.find(name), args.arguments()));
 }
 
 // Per program, the functions that compiled and the ones reported not lowerable (construct names).

@@ -7,6 +7,7 @@
 #include "codegen/isel.h"
 #include "codegen/kernel_axes.h"
 #include "codegen/linearize.h"
+#include "codegen/simplify_kernel.h"
 #include "render/c_renderer.h"
 #include "render/lower_kernel.h"
 #include "runtime/device.h"
@@ -29,15 +30,12 @@ std::string entry_name(const std::string& name) {
 
 // Codegen without Optimize and Expand: a TIR kernel's schedule is the one its For kinds say
 // (docs/tir.md), so no opts are applied and no heuristic splits or vectorizes it; there are no
-// REDUCEs to lower (accumulation is plain stores and loads). Nor simplify_kernel: its walk that
-// simplifies a gated address under its gate rewrites the whole address expression, and in a TIR
-// kernel that reaches through a LOAD's AFTER to earlier STOREs, which it copies with a rewritten
-// gate: the copy runs as a second store (TirCompileRandomPrograms found it). The C compiler
-// folds the index arithmetic the simplifier would have.
+// REDUCEs to lower (accumulation is plain stores and loads). simplify_kernel folds the index math
+// (its gated-address walk stops at memory ops, so it never copies a STORE behind a LOAD's AFTER).
 ProgramSpec render(const LoweredPrimFunc& l, const std::string& name) {
   ProgramSpec spec;
   spec.name = entry_name(name);
-  UOpRef k = select_instructions(l.sink, c_capabilities());
+  UOpRef k = select_instructions(simplify_kernel(l.sink), c_capabilities());
   spec.source = render_c(linearize(k), spec.name);
   spec.num_buffers = int(l.buffer_params.size());
   spec.num_vars = int(l.var_slots.size());

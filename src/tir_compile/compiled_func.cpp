@@ -14,6 +14,7 @@
 #include "runtime/program.h"
 #include "runtime/program_cache.h"
 #include "tir_compile/lower_func.h"
+#include "tir_compile/schedule_blocks.h"
 #include "uop/errors.h"
 
 namespace onegrad::tir {
@@ -108,7 +109,8 @@ std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module
   if (!f) throw ArgumentError("the module has no PrimFunc named '" + name + "'");
   const std::string key = std::to_string(reinterpret_cast<uintptr_t>(f.get())) + " " + name + " " + lowering_settings_key();
   if (auto hit = compiled_cache().find(key)) return hit;
-  LoweredPrimFunc l = lower_prim_func(*f, name);
+  PrimFunc scheduled = schedule_blocks(f);  // the same params and buffers: var_slots are f's Vars
+  LoweredPrimFunc l = lower_prim_func(*scheduled, name);
   ProgramSpec spec = render(l, name);
   std::shared_ptr<Program> program = default_program_cache().get(get_device("CPU"), spec);
   auto compiled = std::make_shared<const CompiledPrimFunc>(f, name, spec.source, std::move(program), std::move(l.buffer_params),

@@ -1,11 +1,13 @@
-// Unroll-and-jam of a reduction block's inner spatial loop (docs/tir.md, "Compiling:
+// A reduction block's inner spatial loop moved inside its reduce loops (docs/tir.md, "Compiling:
 // performance"). `for i, j, k: C[vi, vj] += A[vi, vk] * B[vk, vj]` runs one dependent chain of
 // additions per (i, j); its speed is the adder's latency. Splitting j into jo * U + ji and moving
-// ji innermost (unrolled, so the lowering expands it in place) gives U independent chains per k
-// step over contiguous elements. Every (i, j) still sees its k in the same order, so the result
-// is bit for bit the same; instances with different j are independent (TVM's block semantics),
-// and the rewrite only applies where the block's accesses show it: every buffer the block writes
-// is read and written at one index list, of plain iter vars and constants, that names j's var.
+// ji innermost gives U independent accumulations per k step: as a loop when j indexes only the
+// last dimension of every access (the C compiler vectorizes the row), else unrolled (U scalar
+// chains). Every (i, j) still sees its k in the same order, so the result is bit for bit the
+// same; instances with different j are independent (TVM's block semantics), and the rewrite only
+// applies where the block's accesses show it: every buffer the block writes is read and written at
+// one index list, of plain iter vars and constants, that names j's var. The outermost loop, when
+// spatial and independent the same way, is made parallel.
 #include "tir_compile/schedule_blocks.h"
 
 #include <cstdlib>
@@ -145,11 +147,53 @@ class IndependenceCheck : public IRVisitor {
   bool ok_ = true;
 };
 
-// The split factor for the loop over `extent`: 8, else 4, when it divides; 0 when neither does.
-int64_t split_factor(int64_t extent) {
+// Whether `var` indexes only the last (contiguous) dimension of every access in the block: then
+// the inner part of its loop, kept a loop, walks memory with stride 1 and the C compiler
+// vectorizes it (the accumulators are the elements of a row, loaded and stored as vectors).
+class LastIndexOnly : public IRVisitor {
+ public:
+  explicit LastIndexOnly(const VarNode* var) : var_(var) {}
+  bool holds(const BlockNode& b) {
+    visit_stmt(b.body);
+    if (b.init) visit_stmt(b.init);
+    return ok_;
+  }
+  void visit_expr(const PrimExpr& e) override {
+    if (const BufferLoadNode* l = e->as<BufferLoadNode>()) check(l->indices);
+    if (e.get() == var_) found_ = true;
+    IRVisitor::visit_expr(e);
+  }
+  void visit_stmt(const Stmt& s) override {
+    if (const BufferStoreNode* st = s->as<BufferStoreNode>()) check(st->indices);
+    IRVisitor::visit_stmt(s);
+  }
+
+ private:
+  void check(const std::vector<PrimExpr>& indices) {
+    for (size_t k = 0; k + 1 < indices.size(); k++) {
+      found_ = false;
+      visit_expr(indices[k]);
+      ok_ = ok_ && !found_;
+    }
+  }
+  const VarNode* var_;
+  bool found_ = false, ok_ = true;
+};
+
+// How j's loop is split: the inner part's extent and whether it stays a loop (contiguous rows:
+// the C compiler's vectorizer takes it) or is unrolled (U scalar chains); extent 0: no split.
+struct Split {
+  int64_t inner = 0;
+  bool loop = false;
+};
+
+Split choose_split(int64_t extent, bool contiguous) {
+  if (contiguous)
+    for (int64_t u : {extent, int64_t(256), int64_t(128), int64_t(64), int64_t(32), int64_t(16)})
+      if (u <= 256 && u >= 16 && extent % u == 0) return {u, true};
   for (int64_t u : {8, 4})
-    if (extent % u == 0 && extent > u) return u;
-  return 0;
+    if (extent % u == 0 && extent > u) return {u, false};
+  return {};
 }
 
 Stmt with_body(const ForNode& f, Stmt body) {
@@ -158,8 +202,9 @@ Stmt with_body(const ForNode& f, Stmt body) {
   return n;
 }
 
-// The rewritten nest, or null when the nest does not qualify.
-Stmt unroll_and_jam(const BlockNest& n) {
+// The rewritten nest, or null when the nest does not qualify. `outer_spatial`: whether its
+// outermost loop still runs over a spatial var (false when j was outermost and moved in whole).
+Stmt unroll_and_jam(const BlockNest& n, bool& outer_spatial) {
   const BlockNode& b = *n.realize->block;
   auto iter_type = [&](size_t l) { return b.iter_vars[n.iter_of_loop[l]]->iter_type; };
   if (iter_type(n.loops.size() - 1) != IterVarType::CommReduce) return nullptr;  // no chain innermost
@@ -171,23 +216,27 @@ Stmt unroll_and_jam(const BlockNest& n) {
     }
   if (s == n.loops.size()) return nullptr;
   const ForNode& split = *n.loops[s];
-  const int64_t extent = as_int_imm(split.extent)->value, u = split_factor(extent);
-  if (u == 0) return nullptr;
   std::unordered_set<const VarNode*> loop_vars;
   for (const ForNode* l : n.loops) loop_vars.insert(l->loop_var.get());
-  if (!IndependenceCheck(b.iter_vars[n.iter_of_loop[s]]->var.get(), loop_vars).holds(b)) return nullptr;
+  const VarNode* var = b.iter_vars[n.iter_of_loop[s]]->var.get();
+  if (!IndependenceCheck(var, loop_vars).holds(b)) return nullptr;
+  const int64_t extent = as_int_imm(split.extent)->value;
+  const Split how = choose_split(extent, LastIndexOnly(var).holds(b));
+  const int64_t u = how.inner;
+  if (u == 0) return nullptr;
+  outer_spatial = s > 0 || extent != u;
 
   const DataType dt = split.loop_var->dtype;
   Var outer = make_var(split.loop_var->name_hint + "_o", dt, split.loc);
-  Var inner = make_var(split.loop_var->name_hint + "_i", dt, split.loc);
-  const PrimExpr split_value = make_binary(ExprKind::Add, make_binary(ExprKind::Mul, outer, int_imm(u, dt)), inner);
-  // `realize` with j's var bound to jo * U + ji, inside the unrolled loop over ji
+  // `realize` with j's var bound to jo * U + ji (ji when U is j's extent), inside the loop over ji
   auto jammed = [&](std::shared_ptr<BlockRealizeNode> realize) -> Stmt {
-    realize->iter_values[n.iter_of_loop[s]] = split_value;
+    Var inner = make_var(split.loop_var->name_hint + "_i", dt, split.loc);
+    realize->iter_values[n.iter_of_loop[s]] =
+        extent == u ? PrimExpr(inner) : make_binary(ExprKind::Add, make_binary(ExprKind::Mul, outer, int_imm(u, dt)), inner);
     auto inner_loop = std::make_shared<ForNode>(split);
     inner_loop->loop_var = inner;
     inner_loop->extent = int_imm(u, split.extent->dtype);
-    inner_loop->kind = ForKind::Unrolled;
+    inner_loop->kind = how.loop ? ForKind::Serial : ForKind::Unrolled;
     inner_loop->body = realize;
     return inner_loop;
   };
@@ -223,6 +272,10 @@ Stmt unroll_and_jam(const BlockNest& n) {
       body = with_body(*n.loops[l], body);
       continue;
     }
+    if (extent == u) {  // no outer part left
+      body = init ? make_seq({init, body}, split.loc) : body;
+      continue;
+    }
     auto outer_loop = std::make_shared<ForNode>(split);
     outer_loop->loop_var = outer;
     outer_loop->extent = int_imm(extent / u, split.extent->dtype);
@@ -239,6 +292,21 @@ Stmt with_inner(const StmtNode& s, Stmt body) {
   return n;
 }
 
+// The outermost loop of a nest made parallel when it binds a spatial iter var whose instances
+// are independent: the lowering makes it the kernel's THREAD axis when it is the function's whole
+// body (docs/tir.md, "What maps to what"), a serial loop elsewhere. `nest` is the rewritten nest.
+Stmt parallel_outer(const BlockNest& n, const Stmt& nest) {
+  const BlockNode& b = *n.realize->block;
+  const IterVarNode& iv = *b.iter_vars[n.iter_of_loop[0]];
+  if (iv.iter_type != IterVarType::DataPar || as_int_imm(n.loops[0]->extent)->value < 2) return nest;
+  std::unordered_set<const VarNode*> loop_vars;
+  for (const ForNode* l : n.loops) loop_vars.insert(l->loop_var.get());
+  if (!IndependenceCheck(iv.var.get(), loop_vars).holds(b)) return nest;
+  auto outer = std::make_shared<ForNode>(*nest->as<ForNode>());
+  outer->kind = ForKind::Parallel;
+  return outer;
+}
+
 // The statement with every qualifying nest rewritten; `s` itself when none is.
 Stmt schedule(const Stmt& s) {
   if (!s) return s;
@@ -249,8 +317,12 @@ Stmt schedule(const Stmt& s) {
   switch (s->kind) {
     case StmtKind::For: {
       const ForNode& f = *s->as<ForNode>();
-      if (auto nest = match_nest(f))
-        if (Stmt r = unroll_and_jam(*nest)) return r;
+      if (auto nest = match_nest(f)) {
+        bool outer_spatial = true;
+        Stmt jammed = unroll_and_jam(*nest, outer_spatial);
+        Stmt r = outer_spatial ? parallel_outer(*nest, jammed ? jammed : s) : jammed;
+        if (r != s) return r;
+      }
       return rebuilt(f.body, [&](Stmt b) { return with_body(f, b); });
     }
     case StmtKind::SeqStmt: {

@@ -4,7 +4,10 @@
 // block does not show independent spatial instances must be left as they are.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "compile_test_util.h"
+#include "tir/printer.h"
 #include "tir_compile/schedule_blocks.h"
 
 namespace onegrad::tir {
@@ -24,24 +27,56 @@ bool rescheduled(const std::string& text) {
   return schedule_blocks(f) != f;
 }
 
-// C = A @ B with j = 24 (split 3 x 8), the nest TVM prints for te.create_prim_func
-const std::string kMatmul = func(
-    "A: T.Buffer((5, 7), \"float32\"), B: T.Buffer((7, 24), \"float32\"), C: T.Buffer((5, 24), \"float32\")",
-    "    for i, j, k in T.grid(5, 24, 7):\n"
-    "        with T.block(\"C\"):\n"
-    "            v_i, v_j, v_k = T.axis.remap(\"SSR\", [i, j, k])\n"
-    "            T.reads(A[v_i, v_k], B[v_k, v_j])\n"
-    "            T.writes(C[v_i, v_j])\n"
-    "            with T.init():\n"
-    "                C[v_i, v_j] = T.float32(0.0)\n"
-    "            C[v_i, v_j] = C[v_i, v_j] + A[v_i, v_k] * B[v_k, v_j]\n");
+// The rescheduled function as TVMScript.
+std::string scheduled_text(const std::string& text) { return print_prim_func("f", schedule_blocks(parse_script(text).find("f"))); }
 
-TEST(TirScheduleBlocks, MatmulIsJammedExactlyAndInitLeavesTheReduction) {
-  ASSERT_TRUE(rescheduled(kMatmul));
+// Whether the nest's inner loops were rewritten (not only the outermost made parallel): the loop
+// vars below the outermost loop are no longer the original ones.
+bool inner_loops_rewritten(const std::string& text) {
+  auto loop_vars = [](const PrimFunc& f) {
+    std::vector<const VarNode*> vars;
+    for (const StmtNode* s = f->body.get(); s;) {
+      if (const ForNode* loop = s->as<ForNode>()) {
+        vars.push_back(loop->loop_var.get());
+        s = loop->body.get();
+      } else {
+        const BlockRealizeNode* r = s->as<BlockRealizeNode>();
+        s = r && vars.empty() ? r->block->body.get() : nullptr;  // the implicit root block
+      }
+    }
+    return vars;
+  };
+  PrimFunc f = parse_script(text).find("f");
+  std::vector<const VarNode*> before = loop_vars(f), after = loop_vars(schedule_blocks(f));
+  if (before.empty() || after.empty()) return true;
+  return std::vector(before.begin() + 1, before.end()) != std::vector(after.begin() + std::min<size_t>(1, after.size()), after.end());
+}
+
+// C = A @ B (m x k) @ (k x n), the nest TVM prints for te.create_prim_func
+std::string matmul(int m, int n, int k) {
+  auto M = std::to_string(m), N = std::to_string(n), K = std::to_string(k);
+  return func("A: T.Buffer((" + M + ", " + K + "), \"float32\"), B: T.Buffer((" + K + ", " + N +
+                  "), \"float32\"), C: T.Buffer((" + M + ", " + N + "), \"float32\")",
+              "    for i, j, k in T.grid(" + M + ", " + N + ", " + K + "):\n"
+              "        with T.block(\"C\"):\n"
+              "            v_i, v_j, v_k = T.axis.remap(\"SSR\", [i, j, k])\n"
+              "            T.reads(A[v_i, v_k], B[v_k, v_j])\n"
+              "            T.writes(C[v_i, v_j])\n"
+              "            with T.init():\n"
+              "                C[v_i, v_j] = T.float32(0.0)\n"
+              "            C[v_i, v_j] = C[v_i, v_j] + A[v_i, v_k] * B[v_k, v_j]\n");
+}
+
+// j = 24 moves inside k whole; j = 512 is split 2 x 256; both as loops (B and C rows are contiguous)
+TEST(TirScheduleBlocks, MatmulIsReorderedExactlyAndInitLeavesTheReduction) {
   std::mt19937 rng(3);
-  auto f = expect_same_as_interpreter(kMatmul, "f", {random_array(f32, {5, 7}, rng), random_array(f32, {7, 24}, rng),
-                                                     random_array(f32, {5, 24}, rng)}, 0.0);
-  EXPECT_EQ(f->source().find("if ("), std::string::npos) << f->source();  // no gated init in the k loop
+  for (auto [m, n, k] : {std::tuple{5, 24, 7}, std::tuple{2, 512, 3}}) {
+    std::string text = matmul(m, n, k);
+    ASSERT_TRUE(rescheduled(text));
+    auto f = expect_same_as_interpreter(text, "f", {random_array(f32, {m, k}, rng), random_array(f32, {k, n}, rng),
+                                                    random_array(f32, {m, n}, rng)}, 0.0);
+    EXPECT_EQ(scheduled_text(text).find("T.init()"), std::string::npos) << scheduled_text(text);  // init hoisted
+  }
 }
 
 TEST(TirScheduleBlocks, RowSumBySplitOfFourAndConvolutionAreExact) {
@@ -52,7 +87,7 @@ TEST(TirScheduleBlocks, RowSumBySplitOfFourAndConvolutionAreExact) {
                                    "            with T.init():\n"
                                    "                B[v_i] = T.float32(0.0)\n"
                                    "            B[v_i] = B[v_i] + A[v_i, v_k]\n");
-  ASSERT_TRUE(rescheduled(row_sum));  // 12: split 3 x 4
+  ASSERT_TRUE(rescheduled(row_sum));  // 12: split 3 x 4, unrolled (A's rows are not contiguous in i)
   std::mt19937 rng(4);
   expect_same_as_interpreter(row_sum, "f", {random_array(f32, {12, 9}, rng), random_array(f32, {12}, rng)}, 0.0);
   const std::string conv = func(
@@ -63,7 +98,7 @@ TEST(TirScheduleBlocks, RowSumBySplitOfFourAndConvolutionAreExact) {
       "            with T.init():\n"
       "                O[v_nn, v_ff, v_yy, v_xx] = T.float32(0.0)\n"
       "            O[v_nn, v_ff, v_yy, v_xx] = O[v_nn, v_ff, v_yy, v_xx] + I[v_nn, v_rc, v_yy + v_ry, v_xx + v_rx] * W[v_ff, v_rc, v_ry, v_rx]\n");
-  ASSERT_TRUE(rescheduled(conv));
+  ASSERT_TRUE(rescheduled(conv));  // xx = 8: split 2 x 4, unrolled (too short for a loop)
   expect_same_as_interpreter(conv, "f", {random_array(f32, {1, 3, 10, 10}, rng), random_array(f32, {4, 3, 3, 3}, rng),
                                          random_array(f32, {1, 4, 8, 8}, rng)}, 0.0);
 }
@@ -103,9 +138,26 @@ TEST(TirScheduleBlocks, NestsWithoutIndependentInstancesAreLeftAlone) {
   std::mt19937 rng(6);
   for (const Case& c : cases) {
     SCOPED_TRACE(c.why);
-    EXPECT_FALSE(rescheduled(c.text)) << c.text;
+    EXPECT_FALSE(inner_loops_rewritten(c.text)) << scheduled_text(c.text);
     expect_same_as_interpreter(c.text, "f", {random_array(f32, {8, 16}, rng), random_array(f32, {8, 16}, rng)}, 0.0);
   }
+}
+
+// The outermost spatial loop becomes parallel (the kernel's THREAD axis when it is the whole
+// body); not when the block writes an element that does not name its var.
+TEST(TirScheduleBlocks, OuterSpatialLoopIsParallelWhenItsInstancesAreIndependent) {
+  const std::string params = "A: T.Buffer((6, 5), \"float32\"), B: T.Buffer((6,), \"float32\")";
+  auto row_sum = [&](const std::string& out) {
+    return func(params, "    for i, k in T.grid(6, 5):\n        with T.block(\"B\"):\n"
+                        "            v_i, v_k = T.axis.remap(\"SR\", [i, k])\n"
+                        "            " + out + " = " + out + " + A[v_i, v_k]\n");
+  };
+  std::mt19937 rng(7);
+  const std::string independent = row_sum("B[v_i]"), shared = row_sum("B[0]");
+  EXPECT_NE(scheduled_text(independent).find("T.parallel(6)"), std::string::npos) << scheduled_text(independent);
+  EXPECT_FALSE(rescheduled(shared)) << scheduled_text(shared);
+  for (const std::string& text : {independent, shared})
+    expect_same_as_interpreter(text, "f", {random_array(f32, {6, 5}, rng), random_array(f32, {6}, rng)}, 0.0);
 }
 
 }  // namespace

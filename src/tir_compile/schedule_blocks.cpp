@@ -28,21 +28,23 @@ struct BlockNest {
   std::vector<size_t> iter_of_loop;  // loops[l] binds block iter var iter_of_loop[l]
 };
 
-bool is_plain_serial(const ForNode& f) {
+// A loop from 0 to a constant; serial, or parallel when `outermost` (T.parallel(i) over the nest:
+// running it serially or in parallel is the program's own promise, which the rewrite keeps).
+bool is_plain_loop(const ForNode& f, bool outermost) {
   const IntImmNode* min = as_int_imm(f.min);
   const IntImmNode* extent = as_int_imm(f.extent);
-  return f.kind == ForKind::Serial && !f.thread_binding && f.annotations.empty() && min && min->value == 0 && extent &&
-         extent->value > 0;
+  return (f.kind == ForKind::Serial || (outermost && f.kind == ForKind::Parallel)) && !f.thread_binding &&
+         f.annotations.empty() && min && min->value == 0 && extent && extent->value > 0;
 }
 
 // The nest starting at `f` when it is perfect (each loop's body is the next loop or the block),
-// made of plain serial loops, whose block binds each iter var to exactly one loop's var over the
+// made of plain loops, whose block binds each iter var to exactly one loop's var over the
 // loop's own range and is spatial or reduce, with no predicate, allocations or match_buffers.
 std::optional<BlockNest> match_nest(const ForNode& f) {
   BlockNest n;
   const StmtNode* cur = &f;
   while (const ForNode* loop = cur->as<ForNode>()) {
-    if (!is_plain_serial(*loop)) return std::nullopt;
+    if (!is_plain_loop(*loop, n.loops.empty())) return std::nullopt;
     n.loops.push_back(loop);
     cur = loop->body.get();
   }

@@ -14,10 +14,47 @@ namespace onegrad {
 
 namespace {
 
-// INDEX(buf, i) -> INDEX(buf, simplify_given(i, gate)); null when nothing changes.
+// The index math of an address: index-typed (and bool) RANGEs, variables, constants and ALU ops
+// over them, as simplify_index_math below takes it. Anything else in it is a leaf the rewrite must
+// not enter: a LOAD of a data-dependent index, or fixed-width value math (a TIR index computed in
+// int32 before its CAST to index), which the symbolic rules would treat as if it never wrapped.
+bool is_address_math(const UOp& u) {
+  if (!(u.dtype.is_index() || u.dtype.is_bool())) return false;
+  if (u.op == Ops::PARAM) return u.dtype.is_index();
+  return u.op == Ops::RANGE || u.op == Ops::CONST || is_alu(u.op);
+}
+
+// simplify_given(i, gate) that stops at memory ops and value math: each leaf that is not index
+// math stands in the expression as an opaque variable of its dtype while it is simplified. Without
+// this, the gate's facts would be substituted into the leaf's own sources too — through a LOAD's
+// AFTER into the STOREs it follows, whose rewritten copies (a gate folded to true) would run as
+// second stores (TIR kernels order memory by such edges, docs/tir.md "Ordering through memory").
+UOpRef address_given(const UOpRef& i, const UOpRef& gate) {
+  Substitution hide, show;
+  std::vector<const UOp*> stack{i.get()};
+  std::unordered_map<const UOp*, bool> seen;
+  while (!stack.empty()) {
+    const UOp* u = stack.back();
+    stack.pop_back();
+    if (seen[u]) continue;
+    seen[u] = true;
+    if (!is_address_math(*u)) {
+      ParamArg p{-1, u->dtype, Device(), std::nullopt, "__address_leaf" + std::to_string(hide.size()), std::nullopt, std::nullopt};
+      UOpRef leaf = UOp::create(Ops::PARAM, u->dtype, {}, Arg(std::move(p)));
+      hide[u] = leaf;
+      show[leaf.get()] = u->ref();
+      continue;
+    }
+    for (const UOpRef& s : u->src) stack.push_back(s.get());
+  }
+  if (hide.empty()) return simplify_given(i, gate);
+  return substitute(simplify_given(substitute(i, hide), gate), show);
+}
+
+// INDEX(buf, i) -> INDEX(buf, i simplified under gate); null when nothing changes.
 UOpRef index_given(const UOpRef& index, const UOpRef& gate) {
   if (index->op != Ops::INDEX || index->src.size() != 2) return nullptr;
-  UOpRef i = simplify_given(index->src[1], gate);
+  UOpRef i = address_given(index->src[1], gate);
   if (i == index->src[1]) return nullptr;
   return index->with_src({index->src[0], i});
 }

@@ -8,6 +8,7 @@
 #include "codegen/isel.h"
 #include "codegen/kernel_axes.h"
 #include "codegen/linearize.h"
+#include "codegen/simplify_kernel.h"
 #include "render/c_renderer.h"
 #include "render/lower_kernel.h"
 #include "runtime/device.h"
@@ -15,6 +16,7 @@
 #include "runtime/program_cache.h"
 #include "tir/interpret_errors.h"
 #include "tir_compile/lower_func.h"
+#include "tir_compile/schedule_blocks.h"
 #include "uop/errors.h"
 
 namespace onegrad::tir {
@@ -31,15 +33,12 @@ std::string entry_name(const std::string& name) {
 
 // Codegen without Optimize and Expand: a TIR kernel's schedule is the one its For kinds say
 // (docs/tir.md), so no opts are applied and no heuristic splits or vectorizes it; there are no
-// REDUCEs to lower (accumulation is plain stores and loads). Nor simplify_kernel: its walk that
-// simplifies a gated address under its gate rewrites the whole address expression, and in a TIR
-// kernel that reaches through a LOAD's AFTER to earlier STOREs, which it copies with a rewritten
-// gate: the copy runs as a second store (TirCompileRandomPrograms found it). The C compiler
-// folds the index arithmetic the simplifier would have.
+// REDUCEs to lower (accumulation is plain stores and loads). simplify_kernel folds the index math
+// (its gated-address walk stops at memory ops, so it never copies a STORE behind a LOAD's AFTER).
 ProgramSpec render(const LoweredPrimFunc& l, const std::string& name) {
   ProgramSpec spec;
   spec.name = entry_name(name);
-  UOpRef k = select_instructions(l.sink, c_capabilities());
+  UOpRef k = select_instructions(simplify_kernel(l.sink), c_capabilities());
   spec.source = render_c(linearize(k), spec.name);
   spec.num_buffers = int(l.buffer_params.size()) + (l.status.used ? 1 : 0);
   spec.num_vars = int(l.var_slots.size());
@@ -132,7 +131,8 @@ std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module
   std::string key = std::to_string(reinterpret_cast<uintptr_t>(f.get())) + " " + name + " " + lowering_settings_key();
   for (const PrimFunc& g : callees) key += " " + std::to_string(reinterpret_cast<uintptr_t>(g.get()));
   if (auto hit = compiled_cache().find(key)) return hit;
-  LoweredPrimFunc l = lower_prim_func(*f, name, &module);
+  PrimFunc scheduled = schedule_blocks(f);  // the same params and buffers: var_slots are f's Vars
+  LoweredPrimFunc l = lower_prim_func(*scheduled, name, &module);
   ProgramSpec spec = render(l, name);
   std::shared_ptr<Program> program = default_program_cache().get(get_device("CPU"), spec);
   auto compiled = std::make_shared<const CompiledPrimFunc>(f, name, spec.source, std::move(program), std::move(l.buffer_params),

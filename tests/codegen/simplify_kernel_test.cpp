@@ -177,3 +177,43 @@ TEST(CodegenSimplify, GatedAddressSimplifiesUnderItsGate) {
       EXPECT_EQ(u->src[0]->src[1]->op, Ops::RANGE);  // a[r0]
     }
 }
+
+// A TIR-style kernel (docs/tir.md, "Ordering through memory"): for r0 < 8, where r0 < 4,
+// a[r0 % 4] = 1; then out[a[r0 % 4]] = 2, the load ordered after the store by AFTER. The second
+// store's address holds that load; simplifying the address under the gate must stop at it: reaching
+// through the AFTER would make a copy of the first store with its gate folded to true, which then
+// runs as a third, ungated store.
+constexpr const char* kGatedAddressThroughLoad = R"(
+%c4 = CONST index 4
+%c8 = CONST index 8
+%zero = CONST int32 0
+%one = CONST int32 1
+%two = CONST int32 2
+%s4 = STACK index (%c4)
+%s8 = STACK index (%c8)
+%out = PARAM ptr<int32, GLOBAL> (%s8) {slot=0}
+%a = PARAM ptr<int32, GLOBAL> (%s4) {slot=1}
+%r0 = RANGE index (%c8) {id=0, LOOP}
+%gate = CMPLT bool (%r0, %c4)
+%i = MOD index (%r0, %c4)
+%ap = INDEX ptr<int32, GLOBAL> (%a, %i)
+%st = STORE void (%ap, %one, %gate)
+%a2 = AFTER ptr<int32, GLOBAL> (%a, %st)
+%ap2 = INDEX ptr<int32, GLOBAL> (%a2, %i)
+%x = LOAD int32 (%ap2, %zero, %gate)
+%xi = CAST index (%x)
+%op = INDEX ptr<int32, GLOBAL> (%out, %xi)
+%st2 = STORE void (%op, %two, %gate)
+%e0 = END void (%st, %r0)
+%e1 = END void (%st2, %r0)
+%sink = SINK void (%e0, %e1)
+)";
+
+TEST(CodegenSimplify, GatedAddressStopsAtMemoryOps) {
+  UOpRef s = simplify_kernel(parse_graph(kGatedAddressThroughLoad));
+  EXPECT_EQ(count(s, Ops::STORE), 2u) << print_graph(s);
+  EXPECT_EQ(count(s, Ops::MOD), 0u);  // the store's and the load's addresses still simplify
+  for (const UOp* u : s->toposort()) {
+    if (u->op == Ops::STORE) EXPECT_EQ(u->src.size(), 3u) << "every store keeps its gate";
+  }
+}

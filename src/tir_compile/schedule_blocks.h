@@ -1,0 +1,19 @@
+// A schedule for the loop nests of reduction blocks, applied before lowering (docs/tir.md,
+// "Compiling: performance"). TVM's block semantics make a block's instances with different
+// spatial iter var values independent; the rewrite uses that, and checks it syntactically too.
+#pragma once
+#include "tir/module.h"
+
+namespace onegrad::tir {
+
+// The inner spatial loop j of a reduction nest split and its inner part moved innermost (a loop
+// over up to 256 contiguous elements, or 8 or 4 unrolled), T.init hoisted out of the reduce loops
+// where they are the loops inside j, and the outermost spatial loop made parallel: U independent
+// accumulations per reduce step instead of one chain, and the cores.
+// Returns `f` itself when no nest qualifies, else a PrimFunc with the same params, buffer_map and
+// attrs (so Vars bound for the original bind the result) and the rewritten body.
+// ONEGRAD_TIR_NO_SCHEDULE=1 turns it off (a benchmarking aid: read at each compile, and the
+// compiled-function cache does not key by it, so set it before the process compiles anything).
+PrimFunc schedule_blocks(const PrimFunc& f);
+
+}  // namespace onegrad::tir

@@ -240,8 +240,10 @@ class Writer {
     const BufferArg& b = u->arg.get<BufferArg>();
     if (b.addrspace == AddrSpace::GLOBAL) throw InternalError("c renderer: a kernel takes GLOBAL memory as PARAMs: " + u->brief());
     std::string name = "acc" + std::to_string(b.id);
-    if (vector_registers_.count(u)) line(prelude_.vector(b.dtype, b.size) + " " + name + "[1];");
-    else line(c_render::value_type(b.dtype) + " " + name + "[" + std::to_string(b.size) + "];");
+    // zeroed where declared: a TIR allocation starts as zeros (the interpreter's semantics), and
+    // a flag or scratch element read before its first store reads 0, never stack garbage
+    if (vector_registers_.count(u)) line(prelude_.vector(b.dtype, b.size) + " " + name + "[1] = {0};");
+    else line(c_render::value_type(b.dtype) + " " + name + "[" + std::to_string(b.size) + "] = {0};");
     expr_[u] = name;
   }
 

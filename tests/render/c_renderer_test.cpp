@@ -34,7 +34,7 @@ TEST(RenderC, EntryPointAndParameters) {
   EXPECT_TRUE(has(s, "void r_4_8(void** bufs, const int64_t* vars) {")) << s;
   EXPECT_TRUE(has(s, "static void r_4_8_kernel(float* restrict b0, float* restrict b1, const int64_t* vars) {")) << s;
   EXPECT_TRUE(has(s, "r_4_8_kernel((float*)bufs[0], (float*)bufs[1], vars);")) << s;
-  EXPECT_TRUE(has(s, "float acc0[1];")) << s;
+  EXPECT_TRUE(has(s, "float acc0[1] = {0};")) << s;
   EXPECT_TRUE(has(s, "for (int64_t r1 = 0; r1 < 8; r1++) {")) << s;
   UOpRef n = UOp::create(Ops::PARAM, dtypes::index, {},
                          ParamArg{0, dtypes::index, Device(), std::nullopt, "n", ConstValue::from_int(1), ConstValue::from_int(8)});
@@ -51,7 +51,7 @@ TEST(RenderC, RowSumSource) {
 #include <stdint.h>
 #include <string.h>
 __attribute__((noinline)) static void r_4_8_kernel(float* restrict b0, float* restrict b1, const int64_t* vars) {
-  float acc0[1];
+  float acc0[1] = {0};
   for (int64_t r0 = 0; r0 < 4; r0++) {
     acc0[0] = 0.0f;
     for (int64_t r1 = 0; r1 < 8; r1++) {

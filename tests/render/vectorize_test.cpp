@@ -175,7 +175,7 @@ TEST(Vectorize, BlockedMatmulUsesVectorLoadsAndAccumulators) {
   const int64_t w = widest(), accs = 4 * 16 / w;  // 4 rows x 16 / w vectors
   EXPECT_TRUE(has(c, "typedef float " + f32x(w) + " __attribute__((vector_size(" + std::to_string(4 * w) + ")));")) << c;
   EXPECT_TRUE(has(c, "og_load_" + f32x(w).substr(3) + "(&b2[")) << c;  // B's row: vector loads
-  EXPECT_TRUE(has(c, f32x(w) + " acc" + std::to_string(accs - 1) + "[1];")) << c;
+  EXPECT_TRUE(has(c, f32x(w) + " acc" + std::to_string(accs - 1) + "[1] = {0};")) << c;
   EXPECT_FALSE(has(c, "acc" + std::to_string(accs))) << c;
   EXPECT_TRUE(has(c, "og_store_" + f32x(w).substr(3) + "(&b0[")) << c;
 }
@@ -183,7 +183,7 @@ TEST(Vectorize, BlockedMatmulUsesVectorLoadsAndAccumulators) {
 TEST(Vectorize, ColumnSumHasVectorAccumulators) {
   std::string c = source(column_sum(9, 32), {Opt::split(0, 16, AxisType::UPCAST)});
   const int64_t w = widest();
-  EXPECT_TRUE(has(c, f32x(w) + " acc" + std::to_string(16 / w - 1) + "[1];")) << c;
+  EXPECT_TRUE(has(c, f32x(w) + " acc" + std::to_string(16 / w - 1) + "[1] = {0};")) << c;
   EXPECT_FALSE(has(c, "acc" + std::to_string(16 / w))) << c;
   EXPECT_TRUE(has(c, "og_load_" + f32x(w).substr(3) + "(&b1[")) << c;
 }
@@ -202,7 +202,7 @@ TEST(Vectorize, MaxHasAVectorForm) {
   EXPECT_TRUE(has(c, "og_fmax_" + f32x(w).substr(3) + "(")) << c;  // the ReLU on vectors
   EXPECT_TRUE(has(c, "og_load_" + f32x(w).substr(3) + "(&b3[")) << c;  // the bias
   std::string m = source(column_max(7, 32), {Opt::split(0, 16, AxisType::UPCAST)});
-  EXPECT_TRUE(has(m, f32x(w) + " acc0[1];")) << m;  // a vector max accumulator
+  EXPECT_TRUE(has(m, f32x(w) + " acc0[1] = {0};")) << m;  // a vector max accumulator
   EXPECT_TRUE(has(m, "og_fmax_" + f32x(w).substr(3) + "(")) << m;
 }
 

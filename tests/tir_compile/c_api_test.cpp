@@ -133,8 +133,7 @@ TEST_F(CApi, AddScaledAgainstLoops) {
 }
 
 TEST_F(CApi, StridesByteOffsetAndReturnValue) {
-  // (the interpreter only: compiled code returns no value yet, and says so with NOT_LOWERABLE)
-  for (OnegradTirMode mode : {ONEGRAD_TIR_INTERPRET}) {
+  for (OnegradTirMode mode : kModes) {
     std::vector<int64_t> mem(20);
     for (int i = 0; i < 20; ++i) mem[i] = i * i;
     // Elements 3, 6, 9, 12 (byte_offset 24 = 3 elements, stride 3), times n = 5.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <random>
@@ -53,6 +54,13 @@ struct HostArray {
 
 // Random small values: ints in [-7, 7] (unsigned [0, 7]), floats in [-2, 2], bools.
 // `storage` scalars (0: the shape's elements times lanes), for arrays with strides.
+// How many random cases a fuzz-style test runs: the environment variable `name` when it is a
+// positive number (a longer search after a change), else `fallback`.
+inline uint32_t case_count(const char* name, uint32_t fallback) {
+  const char* n = std::getenv(name);
+  return n && std::atoi(n) > 0 ? uint32_t(std::atoi(n)) : fallback;
+}
+
 inline HostArray random_array(DataType t, std::vector<int64_t> shape, std::mt19937& rng, int64_t storage = 0) {
   HostArray a{t, std::move(shape), {}, {}};
   if (storage == 0) {

@@ -104,10 +104,7 @@ class ProgramGenerator {
 
 // TIR_RANDOM_PROGRAMS=N runs seeds 1..N instead of 1..40 (a longer search after a change to the
 // lowering or the codegen passes).
-uint32_t program_count() {
-  const char* n = std::getenv("TIR_RANDOM_PROGRAMS");
-  return n && std::atoi(n) > 0 ? uint32_t(std::atoi(n)) : 40;
-}
+uint32_t program_count() { return testing::case_count("TIR_RANDOM_PROGRAMS", 40); }
 
 TEST(TirCompileRandomPrograms, MatchTheInterpreter) {
   const DataType i32 = DataType::int_(32);

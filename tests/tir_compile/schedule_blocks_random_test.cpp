@@ -100,10 +100,7 @@ Nest random_nest(std::mt19937& rng) {
   return nest;
 }
 
-uint32_t nest_count() {
-  const char* n = std::getenv("TIR_RANDOM_NESTS");
-  return n && std::atoi(n) > 0 ? uint32_t(std::atoi(n)) : 60;
-}
+uint32_t nest_count() { return testing::case_count("TIR_RANDOM_NESTS", 60); }
 
 TEST(TirScheduleBlocksRandom, MatchTheInterpreterExactly) {
   const DataType f32 = DataType::float_(32);

@@ -52,12 +52,22 @@ Layout buffer_layout(LowerState& s, const BufferNode& b) {
 
 namespace {
 
-// Whether index i of a dimension of extent `extent` is in [0, extent); null when the literals say so.
+// `u` without the CASTs around it (a TIR loop variable is its int32 value cast to index).
+const UOp* uncast(const UOp* u) {
+  while (u->op == Ops::CAST && !u->src.empty()) u = u->src[0].get();
+  return u;
+}
+
+// Whether index i of a dimension of extent `extent` is in [0, extent); null when that is known
+// while compiling: the value range of i (min_max) lies inside a literal extent, or i is a loop's
+// iteration number (0 + r) whose bound is the extent itself. The common
+// kernel indexes only with loop variables, so its accesses carry no check (and its loops vectorize).
 UOpRef index_in_bounds(const UOpRef& i, const UOpRef& extent) {
-  if (i->op == Ops::CONST && extent->op == Ops::CONST) {
-    const i128 v = i->arg.get<ConstValue>().as_int(), e = extent->arg.get<ConstValue>().as_int();
-    if (0 <= v && v < e) return nullptr;
-  }
+  if (i->vmin().as_int() >= 0 && i->vmax().as_int() < extent->vmin().as_int()) return nullptr;
+  auto is_zero = [](const UOpRef& u) { return u->vmin().as_int() == 0 && u->vmax().as_int() == 0; };
+  const UOp* r = uncast(i.get());
+  if (r->op == Ops::ADD && r->src.size() == 2 && is_zero(r->src[0])) r = uncast(r->src[1].get());
+  if (r->op == Ops::RANGE && uncast(r->src[0].get()) == uncast(extent.get()) && i->vmin().as_int() >= 0) return nullptr;
   return UOp::alu(Ops::AND, {UOp::alu(Ops::CMPLT, {UOp::index(-1), i}), UOp::alu(Ops::CMPLT, {i, extent})});
 }
 

@@ -61,5 +61,31 @@ TEST(TirCompileBounds, OutOfBoundsAccessesTouchNoMemory) {
   EXPECT_EQ(got.a[2], 10 * (3 + 5) + 100);
 }
 
+// Indices that are loop variables over the dimension's own extent (literal or symbolic) need no
+// check: the kernel has no bounds gates, so its loops stay plain (and vectorize).
+TEST(TirCompileBounds, LoopVariablesOverTheExtentCarryNoCheck) {
+  IRModule m = parse_script(R"(from tvm.script import tir as T
+
+@T.prim_func
+def mm(a: T.handle, B: T.Buffer((16, 8), "float32"), c: T.handle):
+    n = T.int32()
+    A = T.match_buffer(a, (n, 16), "float32")
+    C = T.match_buffer(c, (n, 8), "float32")
+    for i, j, k in T.grid(n, 8, 16):
+        with T.block("C"):
+            vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+            with T.init():
+                C[vi, vj] = T.float32(0)
+            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]
+)");
+  const std::string src = compile_prim_func(m, "mm")->source();
+  // a check renders as ((-1) < i) & (i < extent); the only condition left is T.init's (vk == 0)
+  EXPECT_EQ(src.find("(-1) <"), std::string::npos) << src;
+  EXPECT_EQ(src.find(" ? "), std::string::npos) << src;
+  // an index that is not a loop variable over the extent keeps its check
+  const std::string poke = compile_prim_func(parse_script(kProgram), "poke")->source();
+  EXPECT_NE(poke.find("(-1) <"), std::string::npos) << poke;
+}
+
 }  // namespace
 }  // namespace onegrad::tir

@@ -53,6 +53,8 @@ ProgramSpec render(const LoweredPrimFunc& l, const std::string& name) {
     case FaultRecord::Kind::DivisionByZero:
       throw TirDivisionByZero(f.text + std::to_string(status[kDetail]) + f.suffix, f.line);
     case FaultRecord::Kind::Assertion: throw TirAssertionError(f.text, f.line);
+    case FaultRecord::Kind::IndexOutOfBounds:
+      throw TirIndexError(f.text + std::to_string(status[kDetail]) + f.suffix, f.buffer, f.line);
   }
   throw InternalError("compiled PrimFunc: unknown fault kind");
 }
@@ -134,6 +136,7 @@ std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module
   if (auto hit = compiled_cache().find(key)) return hit;
   PrimFunc scheduled = schedule_blocks(f);  // the same params and buffers: var_slots are f's Vars
   LoweredPrimFunc l = lower_prim_func(*scheduled, name, &module);
+  if (l.unreported_bounds) l = lower_prim_func(*scheduled, name, &module, /*report_bounds=*/true);
   ProgramSpec spec = render(l, name);
   std::shared_ptr<Program> program = default_program_cache().get(get_device("CPU"), spec);
   auto compiled = std::make_shared<const CompiledPrimFunc>(f, name, spec.source, std::move(program), std::move(l.buffer_params),

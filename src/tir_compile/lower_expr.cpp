@@ -27,12 +27,15 @@ int line_of(const PrimExpr& e) { return e->loc.line; }
 
 Lanes lower_call(LowerState& s, const CallNode& c);
 
-// if_then_else(c, t, f) and Select: with a scalar condition each arm is lowered under it (its
-// loads gated), then the lanes are selected.
-Lanes lower_conditional(LowerState& s, const PrimExpr& cond, const PrimExpr& t, const PrimExpr& f, DataType dtype) {
+// if_then_else(c, t, f) (`lazy`: with a scalar condition each arm is lowered under it, its loads
+// and faults gated, spec README decision 6) and Select (both arms evaluated, as the interpreter
+// does: an out-of-bounds load or a division by zero in the arm not taken is still an error; the
+// bounds checks keep its loads inside memory), then the lanes are selected.
+Lanes lower_conditional(LowerState& s, const PrimExpr& cond, const PrimExpr& t, const PrimExpr& f, DataType dtype,
+                        bool lazy) {
   Lanes c = lower_expr(s, cond);
   Lanes tv, fv;
-  if (c.size() == 1) {
+  if (lazy && c.size() == 1) {
     {
       ScopedGate g(s, c[0]);
       tv = lower_expr(s, t);
@@ -111,7 +114,7 @@ Lanes lower_expr(LowerState& s, const PrimExpr& e) {
     }
     case ExprKind::Select: {
       const SelectNode& sel = *e->as<SelectNode>();
-      return lower_conditional(s, sel.condition, sel.true_value, sel.false_value, sel.dtype);
+      return lower_conditional(s, sel.condition, sel.true_value, sel.false_value, sel.dtype, /*lazy=*/false);
     }
     case ExprKind::BufferLoad: {
       const BufferLoadNode& l = *e->as<BufferLoadNode>();
@@ -165,7 +168,7 @@ namespace {
 Lanes lower_call(LowerState& s, const CallNode& c) {
   const int line = c.loc.line;
   if (c.calls_global) return lower_prim_func_call(s, c);
-  if (c.op == "tir.if_then_else" && c.args.size() == 3) return lower_conditional(s, c.args[0], c.args[1], c.args[2], c.dtype);
+  if (c.op == "tir.if_then_else" && c.args.size() == 3) return lower_conditional(s, c.args[0], c.args[1], c.args[2], c.dtype, /*lazy=*/true);
   if (c.op == "tir.ret") throw TirNotLowerable("tir.ret", "it returns from inside an expression (only T.evaluate(T.ret(v)), `return v`, is lowered)", line);
   if (c.op == "tir.break" || c.op == "tir.continue")
     throw TirNotLowerable(c.op, "it is a statement, not a value", line);

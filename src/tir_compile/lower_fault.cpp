@@ -99,7 +99,7 @@ DataType returned_type(const Stmt& body) {
 DataType open_status(LowerState& s, const Stmt& body, int64_t slot) {
   StopSites sites = stop_sites(s, body);
   const DataType returned = returned_type(body);
-  if (!sites.faults && sites.rets.empty()) return returned;  // a callee's return stops only the call
+  if (!sites.faults && sites.rets.empty() && !s.report_bounds) return returned;  // a callee's return stops only the call
   s.status = make_var("tir_status", Type::pointer(DataType::int_(64), "global"));
   DType dt = dtypes::int64;
   UOpRef param = UOp::create(Ops::PARAM, dt.ptr(), {UOp::shape_operand(std::vector<int64_t>{kStatusWords})},

@@ -100,7 +100,8 @@ void collect_aliases(const Stmt& body, LowerState& s) {
   aliases.visit_stmt(body);
 }
 
-LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module) {
+LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module,
+                                bool report_bounds) {
   LoweredPrimFunc out;
   LowerState s;
   s.module = module;
@@ -152,6 +153,7 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, 
     for (const PrimExpr& d : b->shape) a.shape.push_back(lower_index(s, d));
     s.arrays[b->data.get()] = std::move(a);
   }
+  s.report_bounds = report_bounds;
   out.status.returns = open_status(s, f.body, int64_t(out.buffer_params.size()));
   out.status.used = bool(s.status);
   s.faults = &out.status.faults;
@@ -160,6 +162,7 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, 
   collect_aliases(f.body, s);
   lower_stmt(s, f.body);
   out.sink = UOp::create(Ops::SINK, dtypes::void_, effects);
+  out.unreported_bounds = s.unreported_bounds;
   return out;
 }
 

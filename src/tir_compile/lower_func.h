@@ -15,10 +15,11 @@ namespace onegrad::tir {
 // A run-time error the kernel reports through its status buffer (docs/tir.md, "Compiling: faults"):
 // the kernel writes k + 1 to the state word for faults[k]; run() rebuilds the interpreter's error.
 struct FaultRecord {
-  enum class Kind { DivisionByZero, Assertion } kind;
-  std::string text;    // an assertion's message; for a division, the message before the dividend
-  std::string suffix;  // for a division, the message after the dividend
+  enum class Kind { DivisionByZero, Assertion, IndexOutOfBounds } kind;
+  std::string text;    // an assertion's message; for a division (an index), the message before the dividend (index)
+  std::string suffix;  // for a division (an index), the message after the dividend (index)
   int line = 0;
+  std::string buffer;  // an index fault's buffer
   bool operator==(const FaultRecord&) const = default;
 };
 
@@ -41,10 +42,16 @@ struct LoweredPrimFunc {
   std::vector<const VarNode*> var_slots;  // variable slot k -> the Var whose value it holds
   int64_t threads = 0;                  // the THREAD axis' parts (a parallel loop split in cpu_threads()), 0: none
   StatusChannel status;
+  // An access the compiler could not prove in bounds was lowered without a status buffer to
+  // report it in: compile_prim_func lowers again with report_bounds.
+  bool unreported_bounds = false;
 };
 
 // `module` (may be null: no calls) holds the PrimFuncs that f calls.
-LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module = nullptr);
+// With report_bounds, the kernel has the status buffer and an out-of-bounds index is a fault
+// (TirIndexError) like a division by zero; without, such an access is only skipped.
+LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module = nullptr,
+                                bool report_bounds = false);
 
 // The PrimFuncs of `module` that f calls, directly or not (each once): their bodies are inlined, so
 // the compiled kernel depends on them too (lower_call.cpp).

@@ -9,6 +9,8 @@
 //     old value).
 // A STORE already runs in all its loops (its ENDs place it), and within one iteration Codegen keeps
 // the edges, so a loop-carried value (the previous iteration's store) is seen by program order.
+#include "tir/printer.h"
+#include "tir_compile/lower_func.h"
 #include "tir_compile/lower_ops.h"
 #include "tir_compile/lower_state.h"
 #include "tir_compile/not_lowerable.h"
@@ -71,6 +73,23 @@ UOpRef index_in_bounds(const UOpRef& i, const UOpRef& extent) {
   return UOp::alu(Ops::AND, {UOp::alu(Ops::CMPLT, {UOp::index(-1), i}), UOp::alu(Ops::CMPLT, {i, extent})});
 }
 
+// An index outside dimension k of b is the interpreter's TirIndexError: a fault (lower_fault.cpp)
+// when the kernel has a status buffer for it, else noted so compile_prim_func lowers again with one.
+void report_out_of_bounds(LowerState& s, const BufferNode& b, size_t k, const UOpRef& i, const UOpRef& inside, int line) {
+  if (!s.status || !s.report_bounds) {
+    s.unreported_bounds = true;
+    return;
+  }
+  std::string shape;
+  for (const PrimExpr& d : b.shape) shape += (shape.empty() ? "" : ", ") + print_expr(d);
+  if (b.shape.size() == 1) shape += ",";
+  const std::string where = " is out of bounds of buffer " + b.name + " with shape (" + shape + ")";
+  FaultRecord r = b.shape.size() == 1
+                      ? FaultRecord{FaultRecord::Kind::IndexOutOfBounds, "index (", ",)" + where, line, b.name}
+                      : FaultRecord{FaultRecord::Kind::IndexOutOfBounds, "index ", " of dimension " + std::to_string(k) + where, line, b.name};
+  raise_fault(s, lower_not(inside), std::move(r), UOp::create(Ops::CAST, dtypes::int64, {i}));
+}
+
 // The flat element index of each lane: elem_offset + sum(index_k * stride_k) (buffer_layout), and
 // in `in_bounds` whether every index of the lane is inside its dimension (null: known to be). The
 // interpreter raises TirIndexError for an index out of bounds; compiled code never touches memory
@@ -100,7 +119,10 @@ Lanes flat_indices(LowerState& s, const BufferNode& b, const std::vector<PrimExp
     for (size_t k = 0; k < n; k++) {
       const UOpRef i = broadcast_lanes(idx[k], lanes)[size_t(lane)];
       flat = index_add(flat, index_mul(i, strides[k]));
-      if (k < extents.size()) inside = and_gate(inside, index_in_bounds(i, extents[k]));
+      if (k >= extents.size()) continue;
+      UOpRef check = index_in_bounds(i, extents[k]);
+      if (check) report_out_of_bounds(s, b, k, i, check, line);
+      inside = and_gate(inside, check);
     }
     for (int64_t l = 0; l < per_element; l++) {
       out.push_back(per_element == 1 ? flat : index_add(index_mul(flat, UOp::index(per_element)), UOp::index(l)));

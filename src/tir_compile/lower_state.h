@@ -61,6 +61,8 @@ struct ArrayShape {
 };
 
 struct LowerState {
+  bool report_bounds = false;      // the status buffer exists for out-of-bounds faults (lower_func.h)
+  bool unreported_bounds = false;  // an access kept a bounds check that no status buffer reports
   std::unordered_map<const VarNode*, Lanes> values;   // Vars in scope (loop vars, lets, params, iter vars)
   // Memory and effects are keyed by the root data Var: a match_buffer's data is its source's memory.
   std::unordered_map<const VarNode*, const VarNode*> alias;  // match_buffer data -> source data

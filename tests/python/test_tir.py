@@ -238,9 +238,7 @@ def test_aliasing_views_are_rejected(mod):
     assert "its array overlaps" in argument_error(mod, "add_any_layout", base[:, 0:3], base[:, 3:6], out)
 
 
-# Compiled code does not check bounds yet (docs/tir.md "Compiling"): an out-of-bounds store would
-# write past the array, so only the interpreter runs this one.
-@pytest.mark.parametrize("mode", ["interpret"])
+@pytest.mark.parametrize("mode", MODES)
 def test_runtime_errors_are_typed(mod, mode):
     a = np.zeros(4, np.int32)
     with pytest.raises(TirIndexError) as e:

@@ -210,9 +210,8 @@ TEST_F(CApi, BindingErrorsComeFromBindArguments) {
 TEST_F(CApi, RuntimeErrorsAndNullArguments) {
   std::vector<int32_t> a(4);
   Tensor A(a.data(), kI32, {4});
-  // (the interpreter only: compiled code does not check bounds yet, docs/tir.md "Compiling")
-  EXPECT_EQ(call("oob", {A.arg(), int_arg(4)}, ONEGRAD_TIR_INTERPRET), ONEGRAD_TIR_RUNTIME_ERROR);
-  EXPECT_STREQ(onegrad_tir_last_error(), "line 29: index (4,) is out of bounds of buffer A with shape (4,)");
+  std::string e = call_error("oob", {A.arg(), int_arg(4)}, ONEGRAD_TIR_RUNTIME_ERROR);
+  EXPECT_EQ(e, "line 29: index (4,) is out of bounds of buffer A with shape (4,)");
   EXPECT_EQ(onegrad_tir_last_error_line(), 29);
   EXPECT_EQ(onegrad_tir_call(nullptr, "oob", nullptr, 0, ONEGRAD_TIR_INTERPRET, nullptr), ONEGRAD_TIR_ERROR);
   EXPECT_STREQ(onegrad_tir_last_error(),

@@ -31,8 +31,7 @@ int64_t integer_lane(ExprKind k, int64_t a, int64_t b, DataType t, int line) {
     default: break;
   }
   if (b == 0)
-    throw TirDivisionByZero(std::string(expr_kind_name(k)) + ": integer division by zero (" + std::to_string(a) + " / 0, " +
-                                t.name() + ")", line);
+    throw TirDivisionByZero(division_by_zero_message(k, t).with(std::to_string(a)), line);
   if (u) {  // unsigned: truncating and flooring agree
     bool div = k == ExprKind::Div || k == ExprKind::FloorDiv;
     return wrap_int(static_cast<int64_t>(div ? ua / ub : ua % ub), t);

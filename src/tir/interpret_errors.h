@@ -4,9 +4,28 @@
 #include <string>
 #include <utility>
 
+#include "tir/expr.h"
 #include "uop/errors.h"
 
 namespace onegrad::tir {
+
+// The text of a run-time error around the one value known only when it happens (a dividend, an
+// index). The interpreter fills it in at once; compiled code keeps `before` and `after` and fills
+// in the value its kernel reports, so both raise the same message.
+struct MessageAround {
+  std::string before, after;
+  std::string with(const std::string& value) const { return before + value + after; }
+};
+
+// "FloorDiv: integer division by zero (<dividend> / 0, int32)"
+inline MessageAround division_by_zero_message(ExprKind kind, DataType t) {
+  return {std::string(expr_kind_name(kind)) + ": integer division by zero (", " / 0, " + t.name() + ")"};
+}
+
+// "index <index> is out of bounds of buffer A with shape (4,)"
+inline MessageAround out_of_bounds_message(const std::string& buffer, const std::string& shape) {
+  return {"index ", " is out of bounds of buffer " + buffer + " with shape " + shape};
+}
 
 // Base of every error the interpreter raises while running a program: "line 7: <what>".
 struct TirRuntimeError : Error {

@@ -32,8 +32,7 @@ char* element_address(const ArrayRef& a, const std::vector<int64_t>& index, cons
   int64_t flat = a.elem_offset;
   for (size_t k = 0; k < index.size(); ++k) {
     if (index[k] < 0 || index[k] >= a.shape[k])
-      throw TirIndexError("index " + index_text(index) + " is out of bounds of buffer " + buffer + " with shape " +
-                              index_text(a.shape), buffer, line);
+      throw TirIndexError(out_of_bounds_message(buffer, index_text(a.shape)).with(index_text(index)), buffer, line);
     flat += index[k] * strides[k];
   }
   return static_cast<char*>(a.data) + flat * element_bytes(a.dtype);

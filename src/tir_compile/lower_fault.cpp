@@ -7,6 +7,7 @@
 // stops the function the same way, its value in the status buffer.
 #include <algorithm>
 
+#include "tir/interpret_errors.h"
 #include "tir/visitor.h"
 #include "tir_compile/not_lowerable.h"
 #include "tir_compile/lower_ops.h"
@@ -128,8 +129,8 @@ void raise_fault(LowerState& s, const UOpRef& cond, FaultRecord r, const UOpRef&
 void check_divisor(LowerState& s, ExprKind kind, const UOpRef& a, const UOpRef& b, DataType t, int line) {
   if (b->is_const() && b->const_value().truthy()) return;
   UOpRef zero = lower_binary(ExprKind::EQ, b, lower_int_const(0, t.element()), t.element(), line);
-  FaultRecord r{FaultRecord::Kind::DivisionByZero, std::string(expr_kind_name(kind)) + ": integer division by zero (",
-                " / 0, " + t.name() + ")", line};
+  MessageAround m = division_by_zero_message(kind, t);
+  FaultRecord r{FaultRecord::Kind::DivisionByZero, m.before, m.after, line};
   raise_fault(s, zero, std::move(r), UOp::create(Ops::CAST, dtypes::int64, {a}));
 }
 

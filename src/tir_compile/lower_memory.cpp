@@ -9,6 +9,7 @@
 //     old value).
 // A STORE already runs in all its loops (its ENDs place it), and within one iteration Codegen keeps
 // the edges, so a loop-carried value (the previous iteration's store) is seen by program order.
+#include "tir/interpret_errors.h"
 #include "tir/printer.h"
 #include "tir_compile/lower_func.h"
 #include "tir_compile/lower_ops.h"
@@ -82,11 +83,12 @@ void report_out_of_bounds(LowerState& s, const BufferNode& b, size_t k, const UO
   }
   std::string shape;
   for (const PrimExpr& d : b.shape) shape += (shape.empty() ? "" : ", ") + print_expr(d);
-  if (b.shape.size() == 1) shape += ",";
-  const std::string where = " is out of bounds of buffer " + b.name + " with shape (" + shape + ")";
-  FaultRecord r = b.shape.size() == 1
-                      ? FaultRecord{FaultRecord::Kind::IndexOutOfBounds, "index (", ",)" + where, line, b.name}
-                      : FaultRecord{FaultRecord::Kind::IndexOutOfBounds, "index ", " of dimension " + std::to_string(k) + where, line, b.name};
+  const bool one_dim = b.shape.size() == 1;
+  MessageAround m = out_of_bounds_message(b.name, "(" + shape + (one_dim ? ",)" : ")"));
+  // a 1-D index prints as the interpreter's tuple; otherwise the failing dimension's index alone
+  FaultRecord r = one_dim ? FaultRecord{FaultRecord::Kind::IndexOutOfBounds, m.before + "(", ",)" + m.after, line, b.name}
+                          : FaultRecord{FaultRecord::Kind::IndexOutOfBounds, m.before,
+                                        " of dimension " + std::to_string(k) + m.after, line, b.name};
   raise_fault(s, lower_not(inside), std::move(r), UOp::create(Ops::CAST, dtypes::int64, {i}));
 }
 

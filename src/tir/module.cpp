@@ -14,4 +14,10 @@ PrimFunc IRModule::find(const std::string& name) const {
   return nullptr;
 }
 
+std::string IRModule::names_text() const {
+  std::string s;
+  for (const auto& [n, f] : functions) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
 }  // namespace onegrad::tir

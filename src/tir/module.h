@@ -31,6 +31,8 @@ struct IRModule {
   std::vector<std::pair<std::string, PrimFunc>> functions;
 
   PrimFunc find(const std::string& name) const;
+  // "f, g, main": the function names in order, for messages that say what there is.
+  std::string names_text() const;
 };
 
 }  // namespace onegrad::tir

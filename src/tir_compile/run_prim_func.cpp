@@ -8,9 +8,7 @@ namespace onegrad::tir {
 
 const PrimFuncNode& find_function(const IRModule& module, const std::string& name) {
   if (PrimFunc f = module.find(name)) return *f;
-  std::string names;
-  for (const auto& [n, f] : module.functions) names += (names.empty() ? "" : ", ") + n;
-  throw TirArgumentError(name, "", "the module has no function " + name + " (it has: " + names + ")", 0);
+  throw TirArgumentError(name, "", "the module has no function " + name + " (it has: " + module.names_text() + ")", 0);
 }
 
 std::optional<RuntimeValue> run_interpreted(const IRModule& module, const std::string& name,

@@ -84,22 +84,16 @@ std::string parse_options(const Args& args, RunOptions& o) {
   return "";
 }
 
-std::string function_list(const tir::IRModule& m) {
-  std::string s;
-  for (const auto& [name, f] : m.functions) s += (s.empty() ? "" : ", ") + name;
-  return s;
-}
-
 // The function to run: --func, else the only one, else "main"; an error message otherwise.
 std::string choose_function(const tir::IRModule& m, const RunOptions& o, std::string& name) {
   if (!o.func.empty()) {
     name = o.func;
     if (m.find(name)) return "";
-    return o.file + " has no function '" + name + "' (functions: " + function_list(m) + ")";
+    return o.file + " has no function '" + name + "' (functions: " + m.names_text() + ")";
   }
   if (m.functions.size() == 1) name = m.functions[0].first;
   else if (m.find("main")) name = "main";
-  else return o.file + " has " + std::to_string(m.functions.size()) + " functions (" + function_list(m) +
+  else return o.file + " has " + std::to_string(m.functions.size()) + " functions (" + m.names_text() +
               "): choose one with --func";
   return "";
 }

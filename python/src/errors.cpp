@@ -5,6 +5,7 @@
 #include "bind.h"
 #include "codegen/opt.h"
 #include "uop/errors.h"
+#include "uop/index_error.h"
 
 namespace onegrad::python {
 
@@ -57,6 +58,8 @@ void bind_errors(py::module_& m) {
       set_error("FunctionError", e);
     } catch (const OptError& e) {  // kernel opts (issue 6)
       set_error("OptError", e);
+    } catch (const IndexError& e) {  // index faults (uop/index_error.h)
+      set_error("IndexError", e);
     } catch (const InternalError& e) {
       set_error("InternalError", e);
     } catch (const Error& e) {

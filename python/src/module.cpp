@@ -40,6 +40,7 @@ PYBIND11_MODULE(_C, m) {
   python::bind_kernel(m);  // kernel inspection (issue 6)
   python::bind_memory(m);  // device memory stats (issue 6, memory plan)
   python::bind_tir(m);  // TIR (issue 7)
+  python::bind_settings(m);  // settings (uop/settings.h): CHECK_INDEX and the others, scoped
   m.def("dtype_info", &python::dtype_info);
   m.def("promote_types", [](const std::string& a, const std::string& b) {
     return promote_types(python::to_dtype(a), python::to_dtype(b)).name();

@@ -9,6 +9,8 @@
 #include "reference_eval.h"
 #include "tensor/spec_compositions.h"
 #include "tensor_testing.h"
+#include "uop/index_error.h"
+#include "uop/settings.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;
@@ -215,7 +217,10 @@ TEST(Gather, AlongEveryAxis) {
   // dim -1 with an index narrower than x along dim 0
   Tensor idx1 = int32s({3, 0, 1, 1}, {2, 2});
   EXPECT_EQ(ints(verified(x.gather(-1, idx1))), (std::vector<int64_t>{3, 0, 5, 5}));
-  EXPECT_EQ(ints(x.gather(1, int32s({-1, 4}, {1, 2}))), (std::vector<int64_t>{0, 0}));  // out of range -> 0
+  // out of range: IndexError when realized (tests/engine/index_faults_test.cpp); unchecked, 0
+  EXPECT_THROW(ints(x.gather(1, int32s({-1, 4}, {1, 2}))), IndexError);
+  ScopedSetting unchecked("CHECK_INDEX", 0);
+  EXPECT_EQ(ints(x.gather(1, int32s({-1, 4}, {1, 2}))), (std::vector<int64_t>{0, 0}));
 }
 
 TEST(Gather, IndexSelectAndZeroD) {

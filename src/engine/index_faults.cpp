@@ -6,6 +6,7 @@
 #include "rewrite/graph_rewrite.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
+#include "uop/resolve_function.h"
 
 namespace onegrad {
 
@@ -52,7 +53,9 @@ IndexChecks::IndexChecks(const std::vector<UOpRef>& outputs, const std::string& 
     RewriteOptions opts;
     opts.ctx = &ctx;
     opts.name = "strip index checks";
-    to_realize_[i] = graph_rewrite(outputs[i], strip_checks(), opts);
+    // A FUNCTION's body checks its PARAMs: resolved first, the checks read the call's arguments
+    // (callify would resolve it the same way).
+    to_realize_[i] = graph_rewrite(resolve_functions(outputs[i]), strip_checks(), opts);
     for (const auto& [index, record] : found) {
       size_t k = 0;
       while (k < sites_.size() && !(sites_[k].index == index && sites_[k].record == record)) k++;

@@ -166,6 +166,17 @@ def test_a_fault_does_not_reraise_for_unrelated_tensors():
         (bad + 1).numpy()
 
 
+def test_check_inside_a_traced_function():
+    @onegrad.function
+    def pick(x, i):
+        return x.gather(0, i) * 2
+
+    x = Tensor(np.arange(4, dtype=np.float32))
+    np.testing.assert_array_equal(pick(x, Tensor(np.array([1, 3]))).numpy(), [2, 6])
+    with raises(r"^gather: index 7 is out of bounds for dimension 0 with size 4$"):
+        pick(x, Tensor(np.array([1, 7]))).numpy()
+
+
 # ---- setitem: a bad index raises before anything is written
 
 def test_setitem_bad_index_raises_and_writes_nothing():

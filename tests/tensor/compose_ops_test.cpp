@@ -248,6 +248,9 @@ TEST(Scatter, AddAndReduce) {
   Tensor self = int32s({1, 2, 3, 4}, {4});
   Tensor idx = int32s({0, 0, 3, 9}, {4});
   Tensor src = int32s({10, 20, 30, 40}, {4});
+  EXPECT_THROW_MSG(ints(self.scatter_add(0, idx, src)), IndexError,
+                   "scatter_add: index 9 is out of bounds for dimension 0 with size 4");
+  ScopedSetting unchecked("CHECK_INDEX", 0);  // unchecked, 9 writes nothing
   EXPECT_EQ(ints(verified(self.scatter_add(0, idx, src))), (std::vector<int64_t>{31, 2, 3, 34}));
   EXPECT_EQ(ints(self.scatter_reduce(0, idx, src, "sum", false)), (std::vector<int64_t>{30, 2, 3, 30}));
   EXPECT_EQ(ints(self.scatter_reduce(0, idx, src, "prod", true)), (std::vector<int64_t>{200, 2, 3, 120}));

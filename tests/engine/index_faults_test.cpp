@@ -5,6 +5,7 @@
 
 #include "engine/index_faults.h"
 #include "tensor/index_check.h"
+#include "tensor/tensor_testing.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 #include "uop/index_error.h"
@@ -13,15 +14,9 @@
 namespace onegrad {
 namespace {
 
-using Dims = std::vector<int64_t>;
+using testing::Dims;
 
-Tensor iota_f(Dims s) {
-  int64_t n = 1;
-  for (int64_t d : s) n *= d;
-  std::vector<float> v(static_cast<size_t>(n));
-  for (size_t i = 0; i < v.size(); i++) v[i] = float(i);
-  return Tensor::from_vector(v, s, dtypes::float32);
-}
+Tensor iota_f(Dims s) { return testing::iota(std::move(s)).cast(dtypes::float32); }
 
 // An index the graph computes (host data + 0): getitem checks host data at once.
 Tensor idx(std::vector<int64_t> v, Dims s) { return Tensor::from_vector(v, s, dtypes::int64).add(ConstValue::from_int(0)); }

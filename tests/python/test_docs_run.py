@@ -316,7 +316,8 @@ def cpp_lines(b):
     """The setup marker's lines and the block's, `#include`s blanked (they go to the top)."""
     setup, body = b.markers.get("setup", "").split("\n"), b.text.split("\n")
     if "expressions" in b.markers:
-        body = [f"(void)({l}\n);" if l.strip() else l for l in body]
+        # `#line` again after each, as the `);` after a trailing // comment takes a line of its own
+        body = [f"(void)({l}\n);\n#line {b.first_line + k + 1}" if l.strip() else l for k, l in enumerate(body)]
     return [("" if l.strip().startswith("#include") else l) for l in setup], [("" if l.strip().startswith("#include") else l) for l in body]
 
 
@@ -345,29 +346,33 @@ def compile_and_run(source, folder, name):
     return r.returncode, r.stdout + r.stderr
 
 
-@pytest.fixture(scope="module")
-def cpp_fragments(tmp_path_factory):
-    """Every C++ fragment in one translation unit (one compile), run one after the other."""
-    needs_build()
-    fragments = [b for b in CPP if "int main" not in b.text]
+def fragments_source(fragments):
+    """One translation unit: a function per fragment, and a main that runs each and says how it went."""
     includes = sorted({l for b in fragments for l in cpp_includes(b)})
     functions = [f"static void block_{k}() {{\n{cpp_body(b)}}}\n" for k, b in enumerate(fragments)]
     calls = [f'  try {{ block_{k}(); std::printf("ok {b.where}\\n"); }} catch (const std::exception& e) '
              f'{{ std::printf("FAIL {b.where}: %s\\n", e.what()); }}' for k, b in enumerate(fragments)]
-    source = "\n".join(["#include <cstdio>", "#include <exception>", *includes, "using namespace onegrad;", *functions,
-                        "int main() {", *calls, "}"]) + "\n"
+    return "\n".join(["#include <cstdio>", "#include <exception>", *includes, "using namespace onegrad;", *functions,
+                      "int main() {", *calls, "}"]) + "\n"
+
+
+@pytest.fixture(scope="module")
+def cpp_fragments(tmp_path_factory):
+    """Every C++ fragment in one translation unit (one compile), run one after the other."""
+    needs_build()
+    source = fragments_source([b for b in CPP if "int main" not in b.text])
     return compile_and_run(source, tmp_path_factory.mktemp("cpp"), "fragments")
 
 
 @pytest.mark.parametrize("block", CPP, ids=repr)
 def test_cpp_block(block, request, tmp_path):
+    needs_build()
     if "int main" in block.text:
-        needs_build()
         rc, out = compile_and_run(f"#line {block.first_line} \"{block.path.relative_to(ROOT)}\"\n{block.text}\n",
                                   tmp_path, "program")
         assert rc == 0, f"{block.where}: the program {out}"
         return
     rc, out = request.getfixturevalue("cpp_fragments")
-    mine = [l for l in out.split("\n") if str(block.path.relative_to(ROOT)) in l]
-    assert f"ok {block.where}" in out.split("\n"), (
-        f"{block.where}: the C++ block fails: " + ("\n".join(mine) if mine else out[-6000:]))
+    if out.startswith("does not compile"):  # find whose fault: this block compiled alone
+        rc, out = compile_and_run(fragments_source([block]), tmp_path, "fragment")
+    assert f"ok {block.where}" in out.split("\n"), f"{block.where}: the C++ block fails: {out[-6000:]}"

@@ -25,6 +25,7 @@ statement's output (the repr of an expression, or what it prints) must be the te
 an expected last line `pkg.ErrorClass: message` means the statement must raise that class with that
 message; `...` in expected text matches anything. Other blocks must run without an exception.
 Tracebacks name the Markdown file and line (the code is compiled with the doc's line numbers).
+tests/python/doc_block_driver.py is the program that runs them.
 
 Shell (`sh`): run by bash in a temporary folder that links every top-level entry of the repository
 (and `build` to the build tree under test, whose `bin/` is on PATH, so `onegrad ...` is the built
@@ -52,12 +53,14 @@ import textwrap
 import pytest
 
 import onegrad
+from doc_block_driver import like
 from test_examples import write_split
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
 PYTHON_PATH = pathlib.Path(onegrad.__file__).resolve().parents[1]
 BUILD = PYTHON_PATH.parent if (PYTHON_PATH.parent / "bin" / "onegrad").exists() else None
+DRIVER = pathlib.Path(__file__).with_name("doc_block_driver.py")
 TIMEOUT_S = 300  # per block (or chain of continuing blocks); the README's training step is the slowest
 
 MARKER = re.compile(r"\s*(not-run|setup|continues|errors|expressions)\b:?(.*)", re.S)
@@ -129,65 +132,6 @@ def test_every_block_is_run_or_marked():
 
 # ---------------------------------------------------------------- Python
 
-DRIVER = r'''
-import contextlib, io, json, re, sys, traceback
-chunks = json.load(sys.stdin)
-ns = {"__name__": "__main__"}
-
-def code(text, path, first_line, mode="exec"):
-    return compile("\n" * (first_line - 1) + text, path, mode)
-
-def like(expected, got):
-    pattern = ".*".join(re.escape(part) for part in expected.split("..."))
-    return re.fullmatch(pattern, got, re.S) is not None
-
-def run_statement(source, path, line):
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        try:
-            exec(code(source, path, line, "single"), ns)
-        except Exception as e:
-            return out.getvalue(), e
-    return out.getvalue(), None
-
-def raised_as(e, name):  # "onegrad.errors.ShapeError" or "ShapeError" names e's class or a base
-    return any(name in (c.__name__, c.__module__ + "." + c.__name__) for c in type(e).__mro__)
-
-def fail(where, text):
-    print(f"{where}: {text}")
-    sys.exit(1)
-
-for c in chunks:
-    path, where = c["path"], c["where"]
-    if c["setup"]:
-        exec(compile(c["setup"], f"{where} (setup marker)", "exec"), ns)
-    if c["kind"] == "script":
-        exec(code(c["text"], path, c["first_line"]), ns)
-    elif c["kind"] == "errors":
-        exec("import numpy as np\nimport onegrad\nfrom onegrad import Opt, Tensor, dtypes", ns)
-        for statement, message in c["pairs"]:
-            _, e = run_statement(statement, f"{where} (errors marker)", 1)
-            if e is None or not like(message, str(e)):
-                fail(where, f"`{statement}` should raise {message!r}, "
-                            f"got {'no exception' if e is None else type(e).__name__ + ': ' + str(e)}")
-    else:
-        for source, line, expected in c["examples"]:
-            got, e = run_statement(source, path, line)
-            m = re.fullmatch(r"(?:Traceback \(most recent call last\):\n(?:.*\n)*)?([\w.]+): (.*)",
-                             expected.split("\n")[-1]) if expected else None
-            if m and not m.group(1)[0].isdigit() and (e is not None or "." in m.group(1) or "Error" in m.group(1)):
-                if e is None:
-                    fail(f"{path}:{line}", f"`{source}` should raise {expected}, raised nothing")
-                if not raised_as(e, m.group(1)) or not like(m.group(2), str(e)):
-                    fail(f"{path}:{line}", f"`{source}` raised {type(e).__module__}.{type(e).__name__}: {e}\n"
-                                           f"expected {expected}")
-                continue
-            if e is not None:
-                fail(f"{path}:{line}", f"`{source}` raised:\n" + "".join(traceback.format_exception(e)))
-            if not like(expected.rstrip(), "\n".join(l.rstrip() for l in got.rstrip().split("\n"))):
-                fail(f"{path}:{line}", f"`{source}` printed\n{got}\nexpected\n{expected}")
-print("ok")
-'''
 
 
 def session_examples(b):
@@ -248,7 +192,7 @@ def fashion_mnist(tmp_path_factory):
 @pytest.mark.parametrize("chain", python_chains(), ids=lambda c: c[-1].where)
 def test_python_block(chain, tmp_path, fashion_mnist):
     env = dict(os.environ, PYTHONPATH=str(PYTHON_PATH), ONEGRAD_FASHION_MNIST=str(fashion_mnist))
-    r = subprocess.run([sys.executable, "-c", DRIVER], input=json.dumps([python_chunk(b) for b in chain]),
+    r = subprocess.run([sys.executable, str(DRIVER)], input=json.dumps([python_chunk(b) for b in chain]),
                        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=TIMEOUT_S)
     assert r.returncode == 0 and r.stdout.endswith("ok\n"), (
         f"the Python block at {' + '.join(b.where for b in chain)} fails:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}")
@@ -274,11 +218,6 @@ def shell_steps(b):
             assert steps, f"{b.where}: output before the first $ command"
             steps[-1][1].append(line)
     return [(command, "\n".join(out).strip("\n") or None) for command, out in steps]
-
-
-def like(expected, got):
-    pattern = ".*".join(re.escape(part) for part in expected.split("..."))
-    return re.fullmatch(pattern, got, re.S) is not None
 
 
 @pytest.fixture

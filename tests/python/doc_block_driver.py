@@ -3,7 +3,7 @@
 Reads a JSON list of chunks on stdin (a chain of blocks that share one interpreter) and runs them
 in one namespace: "script" chunks are exec'd, "session" chunks are `>>>` examples whose output or
 exception is compared with the text under them, "errors" chunks pair a statement with the message
-it must raise. Code is compiled with the Markdown file's name and line numbers, so tracebacks point
+it must raise, "output" chunks run code whose output must be the block. Code is compiled with the Markdown file's name and line numbers, so tracebacks point
 into the doc. Prints "ok" at the end, or the failing block's file:line and what went wrong (exit 1).
 """
 import contextlib
@@ -12,6 +12,10 @@ import json
 import re
 import sys
 import traceback
+
+
+# What the statements of the errors and output markers may use without importing it.
+PRELUDE = "import numpy as np\nimport onegrad\nfrom onegrad import Opt, Tensor, dtypes"
 
 
 def like(expected, got):
@@ -73,12 +77,22 @@ def run_session(ns, c):
 
 
 def run_errors(ns, c):
-    exec("import numpy as np\nimport onegrad\nfrom onegrad import Opt, Tensor, dtypes", ns)
+    exec(PRELUDE, ns)
     for statement, message in c["pairs"]:
         _, e = run_statement(ns, statement + "\n", f"{c['where']} (errors marker)", 1)
         if e is None or not like(message, str(e)):
             fail(c["where"], f"`{statement}` should raise {message!r}, "
                              f"got {'no exception' if e is None else type(e).__name__ + ': ' + str(e)}")
+
+
+def run_output(ns, c):
+    exec(PRELUDE, ns)
+    got, e = run_statement(ns, c["code"] + "\n", f"{c['where']} (output marker)", 1)
+    if e is not None:
+        fail(c["where"], "the output marker's code raised:\n" + "".join(traceback.format_exception(e)))
+    got = "\n".join(l.rstrip() for l in got.strip("\n").split("\n"))
+    if not like(c["text"].strip("\n"), got):
+        fail(c["where"], f"the block shows\n{c['text']}\nbut the output marker's code prints\n{got}")
 
 
 def main():
@@ -91,6 +105,8 @@ def main():
             exec(code(c["text"], c["path"], c["first_line"]), ns)
         elif c["kind"] == "errors":
             run_errors(ns, c)
+        elif c["kind"] == "output":
+            run_output(ns, c)
         else:
             run_session(ns, c)
     print("ok")

@@ -14,6 +14,8 @@ right before its fence (invisible when the Markdown is rendered):
 - `<!-- errors: ONE STATEMENT PER LINE -->` before a listing of error messages: statement i must
   raise an exception whose message is line i of the listing (the statements run after
   `import numpy as np, onegrad` and `from onegrad import Opt, Tensor, dtypes`).
+- `<!-- output: PYTHON CODE -->` before an output listing: what the code prints (after the same
+  imports) must be the listing, `...` matching any text.
 - `<!-- expressions -->` before a C++ block: each line is one expression (a list of patterns, say),
   compiled as a statement of its own.
 
@@ -63,7 +65,7 @@ BUILD = PYTHON_PATH.parent if (PYTHON_PATH.parent / "bin" / "onegrad").exists() 
 DRIVER = pathlib.Path(__file__).with_name("doc_block_driver.py")
 TIMEOUT_S = 300  # per block (or chain of continuing blocks); the README's training step is the slowest
 
-MARKER = re.compile(r"\s*(not-run|setup|continues|errors|expressions)\b:?(.*)", re.S)
+MARKER = re.compile(r"\s*(not-run|setup|continues|errors|output|expressions)\b:?(.*)", re.S)
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
 
 
@@ -118,7 +120,12 @@ RUNNERS = {"python", "sh", "cpp"}
 
 
 def is_run(b):
-    return "not-run" not in b.markers and ("errors" in b.markers or b.lang in RUNNERS)
+    return "not-run" not in b.markers and (python_checked(b) or b.lang in RUNNERS)
+
+
+def python_checked(b):
+    """A listing whose text an errors or output marker's Python checks, whatever its language."""
+    return "errors" in b.markers or "output" in b.markers
 
 
 def test_every_block_is_run_or_marked():
@@ -162,6 +169,8 @@ def python_chunk(b):
              "first_line": b.first_line}
     if "errors" in b.markers:
         return dict(chunk, kind="errors", pairs=error_pairs(b))
+    if "output" in b.markers:
+        return dict(chunk, kind="output", code=b.markers["output"], text=b.text)
     if any(l.startswith(">>> ") for l in b.text.split("\n")):
         return dict(chunk, kind="session", examples=session_examples(b))
     return dict(chunk, kind="script", text=b.text)
@@ -171,7 +180,7 @@ def python_chains():
     """Python blocks grouped into the chains that share one interpreter (`continues`)."""
     chains = []
     for b in ALL:
-        if not is_run(b) or not (b.lang == "python" or "errors" in b.markers):
+        if not is_run(b) or not (b.lang == "python" or python_checked(b)):
             continue
         if "continues" in b.markers:
             assert chains and chains[-1][-1].path == b.path, f"{b.where}: continues, but no Python block before it"
@@ -230,7 +239,7 @@ def repo_view(tmp_path):
     return tmp_path
 
 
-@pytest.mark.parametrize("block", [b for b in ALL if is_run(b) and b.lang == "sh"], ids=repr)
+@pytest.mark.parametrize("block", [b for b in ALL if is_run(b) and b.lang == "sh" and not python_checked(b)], ids=repr)
 def test_shell_block(block, request):
     needs_build()
     cwd = request.getfixturevalue("repo_view")
@@ -246,7 +255,7 @@ def test_shell_block(block, request):
 
 # ---------------------------------------------------------------- C++
 
-CPP = [b for b in ALL if is_run(b) and b.lang == "cpp"]
+CPP = [b for b in ALL if is_run(b) and b.lang == "cpp" and not python_checked(b)]
 LIBS = ["onegrad_tir_compile", "onegrad_tir", "onegrad_nn", "onegrad_engine", "onegrad_render", "onegrad_codegen",
         "onegrad_runtime", "onegrad_schedule", "onegrad_tensor", "onegrad_symbolic", "onegrad_rewrite", "onegrad_uop"]
 

@@ -66,7 +66,8 @@ void check_known_bounds(const Tensor& idx, int64_t n, size_t axis) {
     b = arg.storage->host;
   }
   if (b.empty()) b = read_bytes(idx);
-  for (size_t i = 0; i < size_t(idx.numel()); i++) {
+  // numel() once: it rebuilds the shape, which cost more than the check itself per element
+  for (size_t i = 0, count = size_t(idx.numel()); i < count; i++) {
     int64_t v = int_at(b, idx.dtype(), i);
     if (v < -n || v >= n)
       throw ShapeError("getitem: index " + std::to_string(v) + " is out of bounds for axis " + std::to_string(axis) +

@@ -8,8 +8,11 @@
 #include "schedule/index_math.h"
 #include "schedule/range_bounds.h"
 #include "uop/errors.h"
+#include "uop/settings.h"
 
 namespace onegrad {
+
+bool fold_reduce_enabled() { return setting("FOLD_REDUCE", 1) != 0; }
 
 UOpRef reduce_identity_of(Ops op, DType dt) {
   switch (op) {

@@ -23,6 +23,11 @@
 
 namespace onegrad {
 
+// FOLD_REDUCE=0 turns the rules off in Rangeify, leaving the compositions as loops: the oracle the
+// tests compare the folded kernels with (set it before the first realize of a graph: schedules are
+// cached by graph).
+bool fold_reduce_enabled();
+
 // The value of a reduction over no elements: 0 (ADD), 1 (MUL), the dtype's minimum (MAX).
 UOpRef reduce_identity_of(Ops op, DType dt);
 

@@ -114,7 +114,8 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
                 if (ranges.empty()) return v[0];
                 std::vector<UOpRef> src{v[0]};
                 src.insert(src.end(), ranges.begin(), ranges.end());
-                UOpRef folded = fold_reduce(UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{op, {}}));
+                UOpRef reduce = UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{op, {}});
+                UOpRef folded = fold_reduce_enabled() ? fold_reduce(reduce) : reduce;
                 if (folded->op == Ops::REDUCE) evaluations_[u] += evaluations;
                 return folded;
               }};

@@ -7,6 +7,7 @@
 
 #include "schedule/index_math.h"
 #include "schedule/range_bounds.h"
+#include "uop/substitute.h"
 #include "uop/errors.h"
 #include "uop/settings.h"
 
@@ -132,43 +133,16 @@ UOpRef fold_unused(const UOpRef& value, const Reduction& red, RangeSolver& s) {
   }
 }
 
-// x with r replaced by e, and every load that read through r gated by `valid` (it reads nothing
-// and gives 0 where e is out of [0, N): the composition never read there either).
-class AtPin {
- public:
-  AtPin(RangeSolver& s, UOpRef e, UOpRef valid) : s_(s), e_(std::move(e)), valid_(std::move(valid)) {}
-
-  UOpRef operator()(const UOpRef& x) {
-    for (const UOp* u : x->toposort()) {
-      if (memo_.count(u)) continue;
-      if (u == s_.range().get()) {
-        memo_[u] = e_;
-        continue;
-      }
-      if (!s_.uses(u)) {
-        memo_[u] = u->ref();
-        continue;
-      }
-      std::vector<UOpRef> src;
-      for (const UOpRef& c : u->src) src.push_back(memo_.at(c.get()));
-      UOpRef n = u->with_src(std::move(src));
-      if (u->op == Ops::LOAD) {
-        if (n->src.size() == 3) n = n->with_src({n->src[0], n->src[1], and_valid(valid_, n->src[2])});
-        else n = n->with_src({n->src[0], UOp::const_int(n->dtype, 0), valid_});
-      }
-      memo_[u] = n;
-    }
-    return memo_.at(x.get());
-  }
-
- private:
-  RangeSolver& s_;
-  UOpRef e_, valid_;
-  std::unordered_map<const UOp*, UOpRef> memo_;
-};
+// x with r replaced by `at` (which must lie in [0, N)).
+UOpRef replace_range(const UOpRef& x, const RangeSolver& s, const UOpRef& at) {
+  return substitute(x, Substitution{{s.range().get(), at}});
+}
 
 // reduce_onehot_load: one condition is r == e (e without r), so exactly one term, r = e, is not
-// the identity, and only when 0 <= e < N: the reduction is that term.
+// the identity, and only when 0 <= e < N: the reduction is that term. The term is evaluated at
+// WHERE(valid, e, 0), which lies in [0, N) like r did, so every address it reads is one the loop
+// read too (out-of-range indices read element 0 and the WHERE drops it); the loads need no gate
+// and a row of a gather stays a plain copy.
 UOpRef fold_onehot(const UOpRef& value, const Reduction& red, RangeSolver& s) {
   Guarded g = read_guarded(value, red.op, red.dt);
   for (size_t i = 0; i < g.conds.size(); i++) {
@@ -176,11 +150,12 @@ UOpRef fold_onehot(const UOpRef& value, const Reduction& red, RangeSolver& s) {
     auto b = s.bounds(g.conds[i]);
     if (!b || !b->pin) continue;
     UOpRef valid = s.finish(UOp::alu(Ops::AND, {UOp::index(-1) < b->pin, b->pin < red.n}));
-    AtPin at(s, s.finish(b->pin), valid);
+    UOpRef e = s.finish(b->pin);
+    UOpRef at = is_true(valid) ? e : where(valid, e, UOp::index(0));
     UOpRef gate = valid;
     for (size_t j = 0; j < g.conds.size(); j++)
-      if (j != i) gate = and_valid(gate, at(g.conds[j]));
-    return where(gate, at(g.payload), red.identity);
+      if (j != i) gate = and_valid(gate, replace_range(g.conds[j], s, at));
+    return where(gate, replace_range(g.payload, s, at), red.identity);
   }
   return nullptr;
 }

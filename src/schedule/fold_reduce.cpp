@@ -140,9 +140,10 @@ UOpRef replace_range(const UOpRef& x, const RangeSolver& s, const UOpRef& at) {
 
 // reduce_onehot_load: one condition is r == e (e without r), so exactly one term, r = e, is not
 // the identity, and only when 0 <= e < N: the reduction is that term. The term is evaluated at
-// WHERE(valid, e, 0), which lies in [0, N) like r did, so every address it reads is one the loop
-// read too (out-of-range indices read element 0 and the WHERE drops it); the loads need no gate
-// and a row of a gather stays a plain copy.
+// e clamped to [0, N), a value r took, so every address it reads is one the loop read too (an
+// out-of-range index reads an end element, which the WHERE drops); the loads need no gate, and
+// the clamp's interval tells the renderer the address cannot wrap, so a gathered row is a plain
+// (vectorizable) copy.
 UOpRef fold_onehot(const UOpRef& value, const Reduction& red, RangeSolver& s) {
   Guarded g = read_guarded(value, red.op, red.dt);
   for (size_t i = 0; i < g.conds.size(); i++) {
@@ -151,7 +152,7 @@ UOpRef fold_onehot(const UOpRef& value, const Reduction& red, RangeSolver& s) {
     if (!b || !b->pin) continue;
     UOpRef valid = s.finish(UOp::alu(Ops::AND, {UOp::index(-1) < b->pin, b->pin < red.n}));
     UOpRef e = s.finish(b->pin);
-    UOpRef at = is_true(valid) ? e : where(valid, e, UOp::index(0));
+    UOpRef at = is_true(valid) ? e : s.finish(maximum(minimum(b->pin, red.n - 1), UOp::index(0)));
     UOpRef gate = valid;
     for (size_t j = 0; j < g.conds.size(); j++)
       if (j != i) gate = and_valid(gate, replace_range(g.conds[j], s, at));

@@ -7,7 +7,7 @@
 //   reduce_unused_range  value does not use r:      ADD: value * N    MAX: value    MUL (ints): value^N
 //   reduce_onehot_load   value = WHERE(r == e && g(r), X(r), id), e without r:
 //                                                   WHERE(0 <= e < N && g(e'), X(e'), id)
-//                        with e' = WHERE(0 <= e < N, e, 0): X is evaluated at an r the loop had,
+//                        with e' = e clamped to [0, N): X is evaluated at an r the loop had,
 //                        so it reads no address the loop did not; an index out of range gives id,
 //                        as the composition does
 //   reduce_count         value = WHERE(lo_i <= r < hi_i for all i && g, X, id), X and g without r:

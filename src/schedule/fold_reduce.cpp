@@ -119,12 +119,18 @@ UOpRef power(const UOpRef& x, i128 n) {
   return result;
 }
 
+// A float sum's loop starts from +0.0, so a sum of -0.0s is +0.0 (torch's answer too); `+ 0.0`
+// keeps that sign for a product standing for the sum, and changes no other value.
+UOpRef as_sum(const UOpRef& total, DType dt) {
+  return dt.is_float() ? total + UOp::const_float(dt, 0.0) : total;
+}
+
 // reduce_unused_range: the value does not use r, so the reduction combines N copies of it.
 // sum = value*N (ints wrap alike: N additions modulo 2^bits), max = value, prod = value^N (ints).
 UOpRef fold_unused(const UOpRef& value, const Reduction& red, RangeSolver& s) {
   if (s.uses(value.get())) return nullptr;
   switch (red.op) {
-    case Ops::ADD: return red.dt.is_bool() ? nullptr : value * constant_n(red, red.dt);
+    case Ops::ADD: return red.dt.is_bool() ? nullptr : as_sum(value * constant_n(red, red.dt), red.dt);
     case Ops::MAX: return value;
     case Ops::MUL:
       if (!red.dt.is_int() || !red.n->is_const()) return nullptr;
@@ -183,7 +189,7 @@ UOpRef fold_count(const UOpRef& value, const Reduction& red, RangeSolver& s) {
   if (!bounded) return nullptr;  // reduce_unused_range's case
   if (red.op == Ops::MAX) return where(and_valid(gate, s.finish(lo < hi)), g.payload, red.identity);
   UOpRef count = s.finish(maximum(hi - lo, UOp::index(0)));
-  UOpRef total = g.payload->is_const_value(1) ? cast(count, red.dt) : g.payload * cast(count, red.dt);
+  UOpRef total = g.payload->is_const_value(1) ? cast(count, red.dt) : as_sum(g.payload * cast(count, red.dt), red.dt);
   return is_true(gate) ? total : where(gate, total, red.identity);
 }
 

@@ -182,3 +182,13 @@ def test_folded_kernels_equal_the_compositions():
     # An out-of-range index selects nothing in both (docs/tensor.md; were it to raise, both raise).
     if isinstance(folded["one_hot"], list):
         assert folded["getitem"][2] == 0.0 and folded["one_hot"][2] == [0, 0, 0, 0]
+
+
+def test_folded_float_sums_round_once_and_keep_the_sign_of_zero():
+    # the loop in float32 stops at 2^24; the fold (and torch) give the sum
+    assert Tensor.ones(10**8).sum().item() == torch.ones(10**8).sum().item()
+    # a sum of -0.0s is +0.0 as in torch (the loop starts from +0.0)
+    assert np.signbit(Tensor.full((3,), -0.0).sum().numpy()) == np.signbit(torch.full((3,), -0.0).sum().numpy())
+    # a selected -0.0 stays -0.0, as torch's gather returns it
+    x = Tensor(np.array([1.0, -0.0], dtype=np.float32))
+    assert np.signbit(x.gather(0, Tensor(np.array([1]))).numpy()[0])

@@ -8,7 +8,6 @@ where torch has one, prefixed with the op's name.
 """
 
 import collections
-import math
 import operator
 
 import numpy as np
@@ -16,7 +15,7 @@ import numpy as np
 from . import _C
 from ._convert import _NO_DIM, axis_arg
 from .dtype import _torch_dtype_name, dtypes, to_dtype
-from .errors import DeviceError, DTypeError, IndexShapeError, ShapeError
+from .errors import DeviceError, DTypeError, IndexShapeError
 
 # torch.return_types.max / .min: a named tuple of the values and their int64 indices.
 MaxResult = collections.namedtuple("max", ["values", "indices"])
@@ -187,86 +186,37 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
 # ---- linear algebra: mm, bmm, norm, diag
 
 
-def _shape_x(s) -> str:
-    return "x".join(str(v) for v in s)
-
-
-def _operands_of_rank(op, self, mat2, rank, names):
-    """mat2 as a Tensor; ShapeError naming the operand (torch's words) unless both have `rank` dims."""
-    mat2 = mat2 if isinstance(mat2, _tensor()) else _tensor()(mat2, device=self.device)
-    for name, t in zip(names, (self, mat2)):
-        if t.ndim != rank:
-            raise ShapeError(f"{op}: {name} must be a {'matrix' if rank == 2 else '3D tensor'}, got shape {t.shape}")
-    return mat2
+def _other(self, x):
+    return x if isinstance(x, _tensor()) else _tensor()(x, device=self.device)
 
 
 def mm(self, mat2):
     """A 2-D matrix product; both operands must be matrices (torch.mm's rule, no broadcasting)."""
-    mat2 = _operands_of_rank("mm", self, mat2, 2, ("self", "mat2"))
-    if self.shape[1] != mat2.shape[0]:
-        raise ShapeError(f"mm: mat1 and mat2 shapes cannot be multiplied ({_shape_x(self.shape)} and "
-                         f"{_shape_x(mat2.shape)})")
-    return self.matmul(mat2)
+    return _tensor()._wrap(_C.mm(self._t, _other(self, mat2)._t))
 
 
 def bmm(self, mat2):
     """Batched matrix product of (b, n, m) and (b, m, p); no broadcasting (torch.bmm's rule)."""
-    mat2 = _operands_of_rank("bmm", self, mat2, 3, ("batch1", "batch2"))
-    want = [self.shape[0], self.shape[2]]
-    if list(mat2.shape[:2]) != want:
-        raise ShapeError(f"bmm: expected size for first two dimensions of batch2 tensor to be: {want} but got: "
-                         f"{list(mat2.shape[:2])}")
-    return self.matmul(mat2)
+    return _tensor()._wrap(_C.bmm(self._t, _other(self, mat2)._t))
 
 
 def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
-    """The vector p-norm over dim (all elements when None): p=2 or 'fro' (sqrt of the sum of
+    """The vector p-norm over dim (all elements when None or ()): p=2 or 'fro' (sqrt of the sum of
     squares), 1, inf (max |x|), -inf (min |x|), 0 (count of non-zeros), or any other number."""
-    if not self.dtype.is_float:
-        raise DTypeError(f"norm: input dtype should be floating point, got {self.dtype.name}")
-    x = self if dtype is None else self.cast(dtype)
-    axis = None if isinstance(dim, (tuple, list)) and len(dim) == 0 else dim
     if p == "nuc":
         raise NotImplementedError("norm: p='nuc' (the nuclear norm) needs singular values, which onegrad does not compute")
     if isinstance(p, str) and p != "fro":
         raise ValueError(f"norm: p must be a number, 'fro' or 'nuc', got {p!r}")
-    if p in ("fro", 2):
-        return (x * x).sum(axis, keepdim).sqrt()
-    a = x.abs()
-    if p == math.inf:
-        return a._reduce("max", axis, keepdim)
-    if p == -math.inf:
-        return a._reduce("min", axis, keepdim)
-    if p == 0:
-        return (a != 0).cast(x.dtype).sum(axis, keepdim)
-    if p == 1:
-        return a.sum(axis, keepdim)
-    return (a ** p).sum(axis, keepdim) ** (1.0 / p)
+    # dtype= casts a float input only: an int input is refused (by C++), as torch refuses it
+    x = self if dtype is None or not self.dtype.is_float else self.cast(to_dtype(dtype))
+    axes = [] if dim is None else [operator.index(d) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))]
+    return _tensor()._wrap(_C.norm(x._t, 2.0 if p == "fro" else float(p), axes, bool(keepdim)))
 
 
 def diag(self, diagonal=0):
     """1-D v -> the square matrix with v on diagonal `diagonal` (above the main one when positive);
-    2-D x -> that diagonal of x as 1-D (empty when it lies outside x). Movement ops and a select,
-    so gradients flow."""
-    k = operator.index(diagonal)
-    if self.ndim == 1:
-        n = self.shape[0]
-        m = n + abs(k)
-        # Column j holds v[j - k] (k >= 0) or, below the main diagonal, row j - k holds v[j].
-        row = self.pad([(k, 0)] if k >= 0 else [(0, -k)]).reshape(1, m).expand(m, m)
-        i = _tensor().arange(m, device=self.device)
-        on = (i.reshape(1, m) - i.reshape(m, 1)) == k
-        return on.where(row, _tensor().zeros(m, m, dtype=self.dtype, device=self.device))
-    if self.ndim == 2:
-        r, c = self.shape
-        length = max(0, min(r, c - k) if k >= 0 else min(r + k, c))
-        if length == 0:
-            return _tensor().zeros(0, dtype=self.dtype, device=self.device)
-        sq = self.shrink(((0, length), (k, k + length)) if k >= 0 else ((-k, -k + length), (0, length)))
-        # The diagonal of a square L x L block: flattened and padded to L*(L+1), row i starts at i*(L+1).
-        flat = sq.reshape(length * length).pad([(0, length)])
-        return flat.reshape(length, length + 1)[:, 0]
-    raise ShapeError(f"diag: expected a 1-D or 2-D tensor, got shape {self.shape}")
+    2-D x -> that diagonal of x as 1-D (empty when it lies outside x)."""
+    return _tensor()._wrap(_C.diag(self._t, operator.index(diagonal)))
 
 
 # ---- reductions: amax/amin, max/min with indices, dtype=

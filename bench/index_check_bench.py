@@ -26,6 +26,9 @@ def cases():
     rows = Tensor(rng.integers(0, 256, (512,)).astype(np.int64))
     small = Tensor(rng.standard_normal((16, 8)).astype(np.float32))
     many = Tensor(rng.integers(0, 16, (256, 256)).astype(np.int64))
+    big = Tensor(rng.standard_normal((1000, 1000)).astype(np.float32))
+    bidx = Tensor(rng.integers(0, 1000, (1000, 1000)).astype(np.int64))
+    tokens_1m = Tensor(rng.integers(0, 1000, (1000, 1000)).astype(np.int64))
     tiny, four = Tensor(np.arange(8, dtype=np.float32)), Tensor(np.array([1, 3, 5, 7]))
     return {
         "embedding (1000x64 table, 8x64 tokens)": lambda: F.embedding(tokens, table),
@@ -33,6 +36,8 @@ def cases():
         "index_select (256x256, 512 rows)": lambda: x.index_select(0, rows),
         "x[idx] (256x256, computed 512-index)": lambda: x[rows + 0],
         "embedding (16x8 table, 256x256 tokens)": lambda: F.embedding(many, small),
+        "gather (1000x1000, dim 1, 10^6 index)": lambda: big.gather(1, bidx),
+        "embedding (1000x64 table, 10^6 tokens)": lambda: F.embedding(tokens_1m, table),
         "gather (8,), 4 indices: the fixed cost": lambda: tiny.gather(0, four),
     }
 

@@ -131,8 +131,8 @@ print(json.dumps(threads))
 
 @pytest.mark.parametrize("setting", list(SETTINGS))
 def test_precision_holds_under_every_opt_setting(setting, tmp_path, rng):
-    # BEAM searches each kernel (minutes for all the cases): the full sum and the softmax only
-    cases = [0, 4] if setting == "BEAM" else list(range(len(SETTING_CASES)))
+    # BEAM searches each kernel: the full sum only (8 s here; the softmax's search takes 5 minutes)
+    cases = [0] if setting == "BEAM" else list(range(len(SETTING_CASES)))
     env = dict(os.environ, ONEGRAD_CACHE_DIR=str(tmp_path / "cache"), **SETTINGS[setting])
     seed = int(rng.integers(2**31))
     out = subprocess.run([sys.executable, "-c", CHILD, os.path.dirname(__file__), str(tmp_path), str(seed),

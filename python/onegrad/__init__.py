@@ -35,6 +35,8 @@ from .errors import OptError
 from .memory import device_memory_stats, reset_peak_memory
 # TIR (issue 7): TVMScript programs parsed, checked and run on numpy arrays
 from . import tir
+# settings: environment variables with scoped overrides (onegrad.settings.override(CHECK_INDEX=0))
+from . import settings
 
 __version__ = "0.1.0"
 
@@ -48,6 +50,7 @@ __all__ += ["data", "safetensors", "FormatError", "FileError"]  # data (issue 5)
 __all__ += ["kernels", "Kernel", "Opt", "OptError"]  # kernel inspection (issue 6)
 __all__ += ["device_memory_stats", "reset_peak_memory"]  # memory plan (issue 6)
 __all__ += ["tir"]  # TIR (issue 7)
+__all__ += ["settings"]  # settings (CHECK_INDEX, DEBUG, ...)
 
 # torch-style top-level functions (zeros, exp, sum, cat, tensor, from_numpy, ...) and dtypes (float32,
 # long, ...): onegrad/_toplevel.py. Last: sum, max, all, int, ... shadow the builtins from here on.

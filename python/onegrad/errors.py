@@ -19,6 +19,8 @@ catches ValueError around a bad reshape, or TypeError around a bad dtype, keeps 
     FileError      OSError        a file that cannot be opened/read/written, or a data set not installed
     FunctionError  TypeError      a traced function used wrongly (implicit capture; docs/function.md)
     OptError       ValueError     a kernel opt that does not apply (docs/kernel_opts.md)
+    IndexError     IndexError     an index value out of range in gather, scatter, x[idx], a loss
+                                  target, one_hot or embedding, raised when the result is realized
 
 Error itself is not a RuntimeError: a shape mistake is a ValueError, not a runtime failure.
 """
@@ -161,3 +163,11 @@ class TirNotLowerable(Error, NotImplementedError):
 
     line = 0
     construct = ""
+
+
+# index faults: src/uop/index_error.h. Defined last: inside this module the name then means this
+# class only after every other class is made (TirIndexError above derives from the builtin).
+class IndexError(Error, builtins.IndexError):
+    """An index value outside the size it indexes (gather, scatter, index_select, x[idx], a loss
+    target, one_hot, embedding), found when the result is realized: "gather: index 7 is out of bounds
+    for dimension 0 with size 5". CHECK_INDEX=0 turns the checks off (docs/tensor.md)."""

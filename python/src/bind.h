@@ -32,6 +32,7 @@ void bind_function(py::module_& m);  // function (issue 5): _C.TracedFunction, _
 void bind_kernel(py::module_& m);  // kernel inspection (issue 6): _C.Kernel, _C.schedule_kernels
 void bind_memory(py::module_& m);  // memory plan (issue 6): _C.device_memory_stats, _C.reset_peak_memory
 void bind_tir(py::module_& m);  // TIR (issue 7): _C.tir (tir_bind.cpp), after bind_errors
+void bind_settings(py::module_& m);  // settings: _C.setting, _C.SettingOverride (settings_bind.cpp)
 
 // ---- conversions (convert.cpp)
 

@@ -6,6 +6,7 @@
 #include "codegen/opt.h"
 #include "tensor/literal_check.h"  // ValueRangeError
 #include "uop/errors.h"
+#include "uop/index_error.h"
 
 namespace onegrad::python {
 
@@ -60,6 +61,8 @@ void bind_errors(py::module_& m) {
       set_error("FunctionError", e);
     } catch (const OptError& e) {  // kernel opts (issue 6)
       set_error("OptError", e);
+    } catch (const IndexError& e) {  // index faults (uop/index_error.h)
+      set_error("IndexError", e);
     } catch (const InternalError& e) {
       set_error("InternalError", e);
     } catch (const Error& e) {

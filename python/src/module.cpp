@@ -44,6 +44,7 @@ PYBIND11_MODULE(_C, m) {
   python::bind_kernel(m);  // kernel inspection (issue 6)
   python::bind_memory(m);  // device memory stats (issue 6, memory plan)
   python::bind_tir(m);  // TIR (issue 7)
+  python::bind_settings(m);  // settings (uop/settings.h): CHECK_INDEX and the others, scoped
   python::bind_dlpack(m);  // Tensor(torch_tensor): _C.from_dlpack (dlpack_bind.cpp)
   python::bind_torch_api(m);
   m.def("dtype_info", &python::dtype_info);

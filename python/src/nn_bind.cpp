@@ -6,6 +6,7 @@
 #include "bind.h"
 #include "nn/attention_layer.h"
 #include "nn/checkpoint.h"
+#include "nn/linear.h"
 #include "nn/norm_layers.h"
 
 namespace onegrad::python {
@@ -40,6 +41,7 @@ void bind_nn(py::module_& m) {
       py::arg("path"), py::arg("optimizer") = nullptr);
   n.def("update_running_stats", &nn::update_running_stats, py::arg("x"), py::arg("running_mean"),
         py::arg("running_var"), py::arg("num_batches_tracked"), py::arg("momentum"));
+  n.def("embedding", &nn::embedding, py::arg("weight"), py::arg("indices"));
   n.def("rms_norm", &nn::rms_norm, py::arg("x"), py::arg("normalized_shape"), py::arg("weight"), py::arg("eps"));
   n.def("multi_head_attention",
         [](const Tensor& q, const Tensor& k, const Tensor& v, int64_t heads, const Tensor& in_w,

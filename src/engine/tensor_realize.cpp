@@ -3,11 +3,13 @@
 #include <cstring>
 
 #include "engine/device_buffers.h"
+#include "engine/index_faults.h"
 #include "engine/realize_graph.h"
 #include "tensor/advanced_indexing.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
+#include "uop/index_error.h"
 
 namespace onegrad {
 
@@ -46,13 +48,19 @@ void Tensor::realize_all(std::vector<Tensor*> ts) {
     outs.push_back(t->uop_);
   }
   if (todo.empty()) return;
-  std::vector<UOpRef> bufs = realize_graph(outs, device);
+  // Index checks run in the same realize; a tensor that depends on one that failed stays lazy (a
+  // later realize of it raises again), the others are realized (docs/engine.md "Index faults").
+  IndexChecks checks(outs, device);
+  std::vector<UOpRef> bufs = realize_graph(checks.to_realize(), device);
+  std::optional<std::string> fault = checks.read_faults(bufs);
   for (size_t i = 0; i < todo.size(); i++) {
+    if (fault && checks.faulty(i)) continue;
     std::vector<int64_t> shape = todo[i]->shape();
     UOpRef old = todo[i]->uop_;
     todo[i]->uop_ = UOp::create(Ops::RESHAPE, {bufs[i], UOp::shape_operand(shape)});
     note_realized(todo[i], old);  // autograd: copies follow, a leaf keeps its old graph as an alias
   }
+  if (fault) throw IndexError(*fault);
 }
 
 Tensor& Tensor::realize() {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "tensor/advanced_indexing.h"
+#include "tensor/index_check.h"
 #include "tensor/literal_check.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
@@ -120,8 +121,9 @@ ConstValue lowest_of(DType dt) {
 void advanced_store(const Tensor& t, const UOp* buffer, const std::vector<IndexItem>& index, const Tensor& value,
                     const std::string& device) {
   BasicIndexed b = basic_index(t, index);
-  ResolvedIndices r = resolve_advanced(b.view, std::move(b.advanced));
+  ResolvedIndices r = resolve_advanced(b.view, std::move(b.advanced), "setitem");
   GatherLayout g = gather_layout(r);
+  if (has_index_check(g.flat.uop())) g.flat.realize();  // a bad index raises before anything is written
   Tensor target = r.x.permute(g.perm).reshape(g.merged);  // (K, rest...)
   Dims rest(g.merged.begin() + 1, g.merged.end());
   Dims ordered = r.shape;  // the gathered shape (b..., rest...), then in getitem's order

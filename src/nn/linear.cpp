@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "nn/init.h"
+#include "tensor/index_check.h"
 #include "tensor/random.h"
 #include "tensor/shape_util.h"
 
@@ -54,9 +55,22 @@ Tensor Embedding::forward(const Tensor& indices) {
     throw DTypeError("Embedding: indices must be integers, got " + indices.dtype().name());
   // the padding row reads the weight's value but passes no gradient back
   Tensor w = padding_idx ? row_mask(weight.shape()[0], *padding_idx).where(weight.detach(), weight) : weight;
+  return embedding(w, indices);
+}
+
+Tensor embedding(const Tensor& weight, const Tensor& indices) {
+  if (!indices.dtype().is_int())
+    throw DTypeError("embedding: indices must be integers, got " + indices.dtype().name());
+  if (weight.ndim() != 2)
+    throw ShapeError("embedding: weight must be 2-D (num_embeddings, embedding_dim), got shape " +
+                     shape_text(weight.shape()));
   std::vector<int64_t> out = indices.shape();
   out.push_back(weight.shape()[1]);
-  return w.index_select(0, indices.flatten()).reshape(out);
+  Tensor rows = [&] {
+    NestedIndexOp nested;  // checked once below, as embedding
+    return weight.index_select(0, indices.flatten()).reshape(out);
+  }();
+  return with_index_check(rows, indices, index_bounds("embedding", 0, weight.shape()[0]));
 }
 
 }  // namespace onegrad::nn

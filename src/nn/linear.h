@@ -16,6 +16,11 @@ class Linear : public Module {
 
 // Rows of weight (num, dim) ~ N(0, 1) picked by integer indices: (...) -> (..., dim). The row
 // padding_idx starts at zero and gets no gradient (torch).
+// torch.nn.functional.embedding: the rows of a 2-D weight picked by integer indices, of shape
+// indices.shape + (embedding_dim,). An index outside [0, num_embeddings) raises IndexError
+// ("embedding: index 7 is out of bounds for dimension 0 with size 5") when the result is realized.
+Tensor embedding(const Tensor& weight, const Tensor& indices);
+
 class Embedding : public Module {
  public:
   Embedding(int64_t num_embeddings, int64_t embedding_dim, std::optional<int64_t> padding_idx = std::nullopt);

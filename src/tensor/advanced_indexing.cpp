@@ -1,12 +1,14 @@
 // Advanced indexing: integer tensor indices as a one-hot gather (the spec's gather, Common Ops as
 // Compositions), bool masks turned into integer indices first (PyTorch's nonzero). docs/tensor.md
-// "getitem" has the decisions: ints wrap from the end, values out of range select nothing (0) unless
-// the index is host data, which is checked; a mask's true count is realized because it is a shape.
+// "getitem" has the decisions: ints wrap from the end; values out of range raise, at once when the
+// index is host data, else through an index check when the result is realized (index_check.h); a
+// mask's true count is realized because it is a shape.
 #include "tensor/advanced_indexing.h"
 
 #include <algorithm>
 #include <cstring>
 
+#include "tensor/index_check.h"
 #include "uop/buffer_storage.h"
 #include "uop/errors.h"
 
@@ -119,8 +121,9 @@ void check_mask_shape(const Tensor& mask, const Dims& shape, size_t axis) {
                        " does not match the shape " + shape_text(shape) + " of the indexed tensor");
 }
 
-ResolvedIndices resolve_advanced(const Tensor& x, std::vector<AdvancedIndex> adv) {
+ResolvedIndices resolve_advanced(const Tensor& x, std::vector<AdvancedIndex> adv, const std::string& op) {
   Tensor xr = x;
+  std::vector<bool> from_mask(adv.size(), false);  // positions of true elements: in range
   // Masks become positions in their merged axes, from the right so earlier axes keep their place.
   for (size_t i = adv.size(); i-- > 0;) {
     const Tensor& mask = adv[i].index;
@@ -132,12 +135,14 @@ ResolvedIndices resolve_advanced(const Tensor& x, std::vector<AdvancedIndex> adv
     merged.insert(merged.end(), xs.begin() + int64_t(a + k), xs.end());
     xr = xr.reshape(merged);
     adv[i].index = mask_positions(mask);
+    from_mask[i] = true;
     for (size_t j = i + 1; j < adv.size(); j++) adv[j].axis -= k - 1;
   }
   Dims xs = xr.shape();
   ResolvedIndices r{xr, {}, {}, {}};
   std::vector<Tensor> raw;
-  for (AdvancedIndex& a : adv) {
+  for (size_t j = 0; j < adv.size(); j++) {
+    const AdvancedIndex& a = adv[j];
     DType dt = a.index.dtype();
     if (!dt.is_int())
       throw DTypeError("getitem: tensors used as indices must be integer or bool tensors, got " + dt.name());
@@ -147,7 +152,10 @@ ResolvedIndices resolve_advanced(const Tensor& x, std::vector<AdvancedIndex> adv
     check_known_bounds(a.index, n, a.source_axis);
     Tensor i64 = a.index.cast(dtypes::int64);
     Tensor zero = Tensor::scalar(ConstValue::from_int(0), dtypes::int64, x.device());
-    raw.push_back(i64.lt(zero).where(i64 + n, i64));  // negative values count from the end
+    Tensor wrapped = i64.lt(zero).where(i64 + n, i64);  // negative values count from the end
+    if (!from_mask[j] && !is_buffer_data(a.index))       // host data was checked above
+      wrapped = with_index_check(wrapped, a.index, index_bounds(op, int64_t(a.source_axis), n, true));
+    raw.push_back(wrapped);
     r.axes.push_back(a.axis);
   }
   // The index tensors broadcast together (right-aligned).
@@ -214,6 +222,7 @@ Tensor advanced_getitem(const Tensor& x, std::vector<AdvancedIndex> advanced) {
   // composition, docs/tensor.md) with the flat index as a vector, then the index's dims back.
   Dims out_shape = g.flat.shape();
   out_shape.insert(out_shape.end(), g.merged.begin() + 1, g.merged.end());
+  NestedIndexOp nested;  // the indices were checked per axis above
   Tensor out = r.x.permute(g.perm).reshape(g.merged).index_select(0, g.flat.reshape({g.flat.numel()})).reshape(out_shape);
   return g.place.empty() ? out : out.permute(g.place);
 }

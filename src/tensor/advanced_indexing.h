@@ -34,14 +34,16 @@ Tensor advanced_getitem(const Tensor& x, std::vector<AdvancedIndex> advanced);
 
 // The integer index tensors (one per indexed axis, each wrapped to [0, n) and broadcast to one
 // shape) for `x` and the advanced items: bool masks become integer indices (nonzero), realizing
-// the mask's count. Exposed for setitem.
+// the mask's count. Exposed for setitem. Each integer index carries an index check named `op`
+// (index_check.h) unless it is host data, whose bounds are checked at once.
 struct ResolvedIndices {
   Tensor x;                   // x with each mask's axes merged into one
   std::vector<size_t> axes;   // the indexed axes of x, increasing
   std::vector<Tensor> index;  // int64, all of shape `shape`
   Dims shape;                 // the broadcast shape of the indices
 };
-ResolvedIndices resolve_advanced(const Tensor& x, std::vector<AdvancedIndex> advanced);
+ResolvedIndices resolve_advanced(const Tensor& x, std::vector<AdvancedIndex> advanced,
+                                 const std::string& op = "getitem");
 
 // The axes of r.x in the order advanced indexing gathers them: the indexed axes first (to be
 // merged into one of K elements), then the rest; and where the index dims go in the result.

@@ -5,12 +5,14 @@
 //   gather:  out[o] = sum_k mask[o, k] * x[o with o[dim] -> k]                 (a sum over K)
 //   scatter: R[p]   = reduce over o with o != dim equal to p's and index[o] == p[dim] of src[o]
 //                                                                          (a reduce over O[dim])
-// An index outside [0, K) matches no k: gather gives 0 there and scatter writes nothing. PyTorch
-// raises instead; a lazy graph cannot look at the index's values (docs/tensor.md).
+// An index outside [0, K) matches no k: gather gives 0 there and scatter writes nothing; each op
+// marks its result with an index check (index_check.h), so realizing it raises IndexError as
+// PyTorch does (docs/tensor.md).
 #include <algorithm>
 #include <limits>
 
 #include "tensor/broadcast.h"
+#include "tensor/index_check.h"
 #include "tensor/literal_check.h"
 #include "tensor/shape_util.h"
 #include "tensor/spec_compositions.h"
@@ -112,7 +114,9 @@ struct Scatter {
     return n.gt(Tensor::scalar(ConstValue::from_int(0), n.dtype(), self.device()));
   }
 
-  Tensor finish(const Tensor& r) const { return zero_d ? r.reshape({}) : r; }
+  Tensor finish(const Tensor& r) const {
+    return with_index_check(zero_d ? r.reshape({}) : r, index, index_bounds(op, dim, K));
+  }
 };
 
 }  // namespace
@@ -140,7 +144,7 @@ Tensor Tensor::gather(int64_t dim, const Tensor& index) const {
   x = x.permute(perm).reshape(spread);
   Tensor mask = onehot("gather", index.reshape(o), K);
   Tensor r = spec::masked_values(x, mask).sum({-1}).cast(dtype());
-  return r.reshape(o0);
+  return with_index_check(r.reshape(o0), index, index_bounds("gather", d, K));
 }
 
 Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
@@ -154,8 +158,12 @@ Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
   col[d] = n;
   if (!index.dtype().is_int())
     throw DTypeError("index_select: index must be an integer tensor, got " + index.dtype().name());
-  Tensor r = reshape(s1).gather(d, index.reshape(col).expand(out));
-  return s.empty() ? r.reshape(i.empty() ? Dims{} : Dims{n}) : r;
+  Tensor r = [&] {
+    NestedIndexOp nested;  // checked once below, as index_select
+    return reshape(s1).gather(d, index.reshape(col).expand(out));
+  }();
+  r = s.empty() ? r.reshape(i.empty() ? Dims{} : Dims{n}) : r;
+  return with_index_check(r, index, index_bounds("index_select", d, s1[size_t(d)]));
 }
 
 // Last write wins along `dim` (PyTorch's CPU loop order): among the index entries that hit a

@@ -167,6 +167,8 @@ const std::vector<std::pair<Ops, GradRule>>& rule_table() {
       // markers and copies pass the gradient through
       {Ops::LOAD, [](const GradInput& in) -> Grads { return {in.grad}; }},
       {Ops::CONTIGUOUS, [](const GradInput& in) -> Grads { return {in.grad}; }},
+      // AFTER(value, index): an index check (tensor/index_check.h); the value is the data
+      {Ops::AFTER, [](const GradInput& in) -> Grads { return {in.grad, std::nullopt}; }},
       {Ops::CONTIGUOUSBACKWARD, [](const GradInput& in) -> Grads { return {in.grad.contiguous()}; }},
   };
   return table;

@@ -2,15 +2,16 @@
 // scans and losses"), as compositions: class indices pick their column through a one-hot mask
 // (the spec's gather: arange == index, then a masked sum), never a host loop.
 //
-// Data-dependent checks PyTorch makes (a class index out of range, a probability outside [0, 1])
-// need the values, and building graph never reads them: an out-of-range class index picks nothing
-// (its loss and weight are 0), as a one-hot row of zeros.
+// Data-dependent checks PyTorch makes need the values, and building graph never reads them: a class
+// index out of range is an index check on the result (index_check.h: IndexError when realized; with
+// CHECK_INDEX=0 it picks nothing, its loss and weight 0); a probability outside [0, 1] is not checked.
 #include <algorithm>
 #include <sstream>
 
 #include "tensor/broadcast.h"
 #include "tensor/shape_util.h"
 #include "tensor/dtype_util.h"
+#include "tensor/index_check.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 
@@ -109,6 +110,9 @@ ClassPick pick_classes(const std::string& op, const Tensor& x, const Tensor& tar
   Tensor mask = t64.unsqueeze(axis).eq(cls);  // broadcasts to the input's shape
   // WHERE, not a product: a 0 weight must not meet an -inf log-probability.
   p.picked = mask.where(x, zero_like(x)).sum({axis});
+  IndexCheckRecord targets = index_bounds(op, axis, c, false, "target");
+  targets.ignore = ignore_index;
+  p.picked = with_index_check(p.picked, target, targets);
   p.valid = t64.ne(Tensor::scalar(ConstValue::from_int(ignore_index), dtypes::int64, x.device()));
   Tensor w = weight ? mask.where(weight->cast(x.dtype()).reshape(cls_shape), zero_like(x)).sum({axis})
                     : Tensor::ones(ts, x.dtype(), x.device());
@@ -126,7 +130,8 @@ Tensor nll_from(const ClassPick& p, Reduction r) {
 
 }  // namespace
 
-// (x == arange(C)) as int64: the spec's gather mask. Classes out of [0, C) give a row of zeros.
+// (x == arange(C)) as int64: the spec's gather mask. A class out of [0, C) is an index fault
+// (IndexError when the result is realized; a row of zeros with CHECK_INDEX=0).
 Tensor Tensor::one_hot(int64_t num_classes) const {
   if (!dtype().is_int())
     throw DTypeError("one_hot: expects a tensor of class indices (an integer dtype), got " + dtype().name());
@@ -137,7 +142,12 @@ Tensor Tensor::one_hot(int64_t num_classes) const {
   Dims cls_shape(s.size() + 1, 1);
   cls_shape.back() = num_classes;
   Tensor cls = Tensor::arange(0, num_classes, 1, dtypes::int64, device()).reshape(cls_shape);
-  return cast(dtypes::int64).unsqueeze(-1).eq(cls).cast(dtypes::int64);
+  Tensor hot = cast(dtypes::int64).unsqueeze(-1).eq(cls).cast(dtypes::int64);
+  IndexCheckRecord classes;
+  classes.before = "one_hot: class value ";
+  classes.after = " is out of bounds for num_classes = " + std::to_string(num_classes);
+  classes.hi = num_classes;
+  return with_index_check(hot, *this, classes);
 }
 
 Tensor Tensor::nll_loss(const Tensor& target, const std::optional<Tensor>& weight, int64_t ignore_index,

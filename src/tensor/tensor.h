@@ -219,8 +219,8 @@ class Tensor {
   Tensor outer(const Tensor& o) const;  // (n,) x (m,) -> (n, m)
   // 'ij,jk->ik', 'ii->i', '...ij,...jk->...ik', implicit output; ParseError/ShapeError on bad input
   static Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands);
-  // torch-style, along `dim` (negative allowed); index an int tensor of this rank. Indices outside
-  // [0, size) select nothing (gather gives 0, scatter writes nothing): the graph cannot check data.
+  // torch-style, along `dim` (negative allowed); index an int tensor of this rank. An index outside
+  // [0, size) raises IndexError when the result is realized (index_check.h; CHECK_INDEX=0: 0 / no write).
   Tensor gather(int64_t dim, const Tensor& index) const;
   Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor scatter(int64_t dim, const Tensor& index, Scalar value) const;

@@ -9,6 +9,7 @@
 #include "nn/optimizer.h"
 #include "tensor/random.h"
 #include "tensor/tensor_testing.h"
+#include "uop/index_error.h"
 
 using namespace onegrad;
 using namespace onegrad::nn;
@@ -202,6 +203,13 @@ TEST(Module, ErrorsNameTheLayerAndTheShapes) {
   EXPECT_THROW_MSG(GELU("fast"), ArgumentError, "GELU: approximate must be \"none\" or \"tanh\", got \"fast\"");
   EXPECT_THROW_MSG(Embedding(4, 2, 4), ArgumentError, "Embedding: padding_idx must be within num_embeddings = 4, got 4");
   EXPECT_THROW_MSG(Embedding(4, 2)(Tensor::zeros({3})), DTypeError, "Embedding: indices must be integers, got float32");
+  // an index out of range: IndexError when the rows are realized (docs/engine.md "Index faults")
+  EXPECT_THROW_MSG(Embedding(4, 2)(Tensor::from_vector<int64_t>({1, 4}, {2}, dtypes::int64)).realize(), IndexError,
+                   "embedding: index 4 is out of bounds for dimension 0 with size 4");
+  EXPECT_THROW_MSG(embedding(Tensor::zeros({4, 2}), Tensor::from_vector<int64_t>({-1}, {1}, dtypes::int64)).realize(),
+                   IndexError, "embedding: index -1 is out of bounds for dimension 0 with size 4");
+  EXPECT_THROW_MSG(embedding(Tensor::zeros({4}), Tensor::zeros({1}, dtypes::int64)), ShapeError,
+                   "embedding: weight must be 2-D (num_embeddings, embedding_dim), got shape (4,)");
   Sequential one({std::make_shared<ReLU>()});
   EXPECT_THROW_MSG(one[5], ArgumentError, "Sequential: index 5 is out of range for 1 modules");
   CrossEntropyLoss ce;  // as Sequential calls a child: one tensor

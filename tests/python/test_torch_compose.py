@@ -262,11 +262,23 @@ def test_scatter_duplicates_last_wins():
     compare(got, np.array([0, 6, 0, 7], np.int32))
 
 
-def test_out_of_range_index_selects_nothing():
+def test_out_of_range_index_raises_or_selects_nothing_unchecked():
     x = np.arange(6, dtype=np.int32).reshape(2, 3)
     idx = np.array([[0, 5, -1], [2, 1, 3]])
     with pytest.raises(RuntimeError):
         torch.gather(th(x), 1, th(idx))
+    # checked (the default): IndexError when realized (tests/python/test_index_errors.py)
+    with pytest.raises(IndexError, match="gather: index 5 is out of bounds for dimension 1 with size 3"):
+        og(x).gather(1, og(idx)).numpy()
+    with pytest.raises(IndexError, match="scatter_add: index 5 is out of bounds for dimension 1 with size 3"):
+        og(x).scatter_add(1, og(idx), og(np.full((2, 3), 10, np.int32))).numpy()
+    with onegrad.settings.override(CHECK_INDEX=0):  # unchecked: the one-hot matches nothing
+        check_off()
+
+
+def check_off():
+    x = np.arange(6, dtype=np.int32).reshape(2, 3)
+    idx = np.array([[0, 5, -1], [2, 1, 3]])
     compare(og(x).gather(1, og(idx)), np.array([[0, 0, 0], [5, 4, 0]], np.int32))
     compare(og(x).scatter_add(1, og(idx), og(np.full((2, 3), 10, np.int32))), np.array([[10, 1, 2], [3, 14, 15]], np.int32))
     compare(og(x).scatter(1, og(idx), value=-1), np.array([[-1, 1, 2], [3, -1, -1]], np.int32))

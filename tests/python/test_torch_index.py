@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import torch
 
+import onegrad
 from onegrad import Tensor, dtypes
 from onegrad.errors import DTypeError, ShapeError
 
@@ -188,12 +189,17 @@ def test_getitem_result_is_lazy_composition():
     compare(Tensor(a)[idx], a[[2, 4, 6]])
 
 
-def test_getitem_lazy_out_of_range_selects_zero():
-    # Decision (docs/tensor.md): a computed index out of range selects nothing and gives 0, since
-    # checking it would mean running it; host data (lists, arrays) is checked like torch.
+def test_getitem_lazy_out_of_range_raises_when_realized():
+    # Decision (docs/tensor.md): a computed index is checked when the result is realized (host data,
+    # lists and arrays, at once, like torch); with CHECK_INDEX=0 a value out of range gives 0.
     a = np.arange(1, 5, dtype=np.float32)
     idx = Tensor(np.array([0, 3], dtype=np.int64)) + 2  # [2, 5]
-    compare(Tensor(a)[idx], np.array([3, 0], dtype=np.float32))
+    y = Tensor(a)[idx]
+    with pytest.raises(IndexError, match="getitem: index 5 is out of bounds for dimension 0 with size 4"):
+        y.numpy()
+    with onegrad.settings.override(CHECK_INDEX=0):  # (the error read idx back: compute it anew)
+        idx = Tensor(np.array([0, 3], dtype=np.int64)) + 2
+        compare(Tensor(a)[idx], np.array([3, 0], dtype=np.float32))
 
 
 def test_getitem_index_tensor_realized():

@@ -4,8 +4,8 @@ nll_loss, mse_loss, l1_loss, binary_cross_entropy and binary_cross_entropy_with_
 pos_weight), for every reduction; values, dtypes and shapes; and torch's errors.
 
 Documented differences (docs/tensor.md): class-index targets and one_hot take any int dtype (torch:
-int64 only; onegrad's default int is int32); data-dependent checks (a class index out of range,
-probabilities outside [0, 1]) are not made, since building graph never reads data."""
+int64 only; onegrad's default int is int32); a class index out of range raises IndexError when the
+result is realized (tests/python/test_index_errors.py); probabilities outside [0, 1] are not checked."""
 
 import warnings
 

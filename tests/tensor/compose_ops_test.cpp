@@ -9,6 +9,8 @@
 #include "reference_eval.h"
 #include "tensor/spec_compositions.h"
 #include "tensor_testing.h"
+#include "uop/index_error.h"
+#include "uop/settings.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;
@@ -215,7 +217,10 @@ TEST(Gather, AlongEveryAxis) {
   // dim -1 with an index narrower than x along dim 0
   Tensor idx1 = int32s({3, 0, 1, 1}, {2, 2});
   EXPECT_EQ(ints(verified(x.gather(-1, idx1))), (std::vector<int64_t>{3, 0, 5, 5}));
-  EXPECT_EQ(ints(x.gather(1, int32s({-1, 4}, {1, 2}))), (std::vector<int64_t>{0, 0}));  // out of range -> 0
+  // out of range: IndexError when realized (tests/engine/index_faults_test.cpp); unchecked, 0
+  EXPECT_THROW(ints(x.gather(1, int32s({-1, 4}, {1, 2}))), IndexError);
+  ScopedSetting unchecked("CHECK_INDEX", 0);
+  EXPECT_EQ(ints(x.gather(1, int32s({-1, 4}, {1, 2}))), (std::vector<int64_t>{0, 0}));
 }
 
 TEST(Gather, IndexSelectAndZeroD) {
@@ -243,6 +248,9 @@ TEST(Scatter, AddAndReduce) {
   Tensor self = int32s({1, 2, 3, 4}, {4});
   Tensor idx = int32s({0, 0, 3, 9}, {4});
   Tensor src = int32s({10, 20, 30, 40}, {4});
+  EXPECT_THROW_MSG(ints(self.scatter_add(0, idx, src)), IndexError,
+                   "scatter_add: index 9 is out of bounds for dimension 0 with size 4");
+  ScopedSetting unchecked("CHECK_INDEX", 0);  // unchecked, 9 writes nothing
   EXPECT_EQ(ints(verified(self.scatter_add(0, idx, src))), (std::vector<int64_t>{31, 2, 3, 34}));
   EXPECT_EQ(ints(self.scatter_reduce(0, idx, src, "sum", false)), (std::vector<int64_t>{30, 2, 3, 30}));
   EXPECT_EQ(ints(self.scatter_reduce(0, idx, src, "prod", true)), (std::vector<int64_t>{200, 2, 3, 120}));

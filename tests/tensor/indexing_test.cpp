@@ -1,6 +1,8 @@
 // getitem: ints, slices of any step, NewAxis and Ellipsis, from SHRINK/FLIP/PAD/RESHAPE only.
 #include "reference_eval.h"
 #include "tensor_testing.h"
+#include "uop/index_error.h"
+#include "uop/settings.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;
@@ -151,9 +153,11 @@ TEST(TensorAdvancedIndex, IntsAreSelectionsFirst) {
   EXPECT_EQ(t.getitem({int64_t(0), Slice{}, int64s({1, 2}, {2})}).shape(), (Dims{4, 2}));
 }
 
-TEST(TensorAdvancedIndex, LazyOutOfRangeSelectsZero) {
+TEST(TensorAdvancedIndex, LazyOutOfRangeRaisesWhenRealized) {
   Tensor t = iota({3});
-  Tensor idx = int64s({0, 1}, {2}) + int64_t(2);  // [2, 3]: computed, so not checked
+  Tensor idx = int64s({0, 1}, {2}) + int64_t(2);  // [2, 3]: computed, so checked when realized
+  EXPECT_THROW_MSG(ints(t.getitem({idx})), IndexError, "getitem: index 3 is out of bounds for dimension 0 with size 3");
+  ScopedSetting unchecked("CHECK_INDEX", 0);  // no check: the one-hot matches nothing
   EXPECT_EQ(ints(t.getitem({idx})), (std::vector<int64_t>{2, 0}));
 }
 

@@ -6,6 +6,8 @@
 
 #include "reference_eval.h"
 #include "tensor_testing.h"
+#include "uop/index_error.h"
+#include "uop/settings.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;
@@ -172,7 +174,11 @@ TEST(TensorLoss, OneHot) {
   Tensor o = verified(t.one_hot(3));
   EXPECT_EQ(o.dtype(), dtypes::int64);
   EXPECT_EQ(o.shape(), (Dims{2, 2, 3}));
-  EXPECT_EQ(ints(o), (V{1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0}));  // 5 is out of range: zeros
+  EXPECT_THROW_MSG(ints(o), IndexError, "one_hot: class value 5 is out of bounds for num_classes = 3");
+  {
+    ScopedSetting unchecked("CHECK_INDEX", 0);  // no check: 5 gives a row of zeros
+    EXPECT_EQ(ints(t.one_hot(3)), (V{1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0}));
+  }
   EXPECT_EQ(verified(t.one_hot(0)).shape(), (Dims{2, 2, 0}));
   EXPECT_THROW_MSG(data({2}).one_hot(3), DTypeError, "one_hot: expects a tensor of class indices");
   EXPECT_THROW_MSG(t.one_hot(-2), ArgumentError, "one_hot: num_classes must be >= 0");

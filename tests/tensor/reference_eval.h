@@ -7,9 +7,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tensor/index_check.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 #include "uop/exec_alu.h"
+#include "uop/index_error.h"
 
 namespace onegrad::testing {
 
@@ -80,6 +82,13 @@ class ReferenceEval {
       case Ops::CONST: return Value{{}, {u->const_value()}};
       case Ops::RESHAPE: return Value{shape, src(0).data};
       case Ops::LOAD: return src(0);
+      case Ops::AFTER: {  // an index check (tensor/index_check.h): the value, if the index fits
+        const IndexCheckRecord* r = index_check_record(*u);
+        if (!r) throw InternalError("reference eval: AFTER that is not an index check");
+        for (const ConstValue& i : src(1).data)
+          if (r->bad(int64_t(i.as_int()))) throw IndexError(r->message(int64_t(i.as_int())));
+        return src(0);
+      }
       case Ops::EXPAND: {
         auto in = src(0).shape;
         return remap(src(0), shape, dt, [&](std::vector<int64_t>& s) {

@@ -108,7 +108,7 @@ def embedding(input, weight, padding_idx=None):
     if padding_idx is not None:
         is_pad = _Tensor.arange(weight.shape[0]).reshape(-1, 1).eq(int(padding_idx))
         w = is_pad.where(weight.detach(), weight)
-    return w.index_select(0, input.flatten()).reshape(*input.shape, weight.shape[1])
+    return input._wrap(_C.nn.embedding(w._t, input._t))
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):

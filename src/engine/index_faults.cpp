@@ -1,0 +1,96 @@
+#include "engine/index_faults.h"
+
+#include <algorithm>
+
+#include "engine/device_buffers.h"
+#include "rewrite/graph_rewrite.h"
+#include "tensor/tensor.h"
+#include "uop/errors.h"
+#include "uop/resolve_function.h"
+
+namespace onegrad {
+
+namespace {
+
+struct StripContext {
+  std::vector<std::pair<UOpRef, const IndexCheckRecord*>>* found;
+};
+
+// Bottom-up, so the check's index has had its own checks taken out (and met first) already.
+const PatternMatcher& strip_checks() {
+  static const PatternMatcher pm({
+      {"index check -> value",
+       UPat::op(Ops::AFTER).where([](const UOp& u) { return index_check_record(u) != nullptr; }),
+       [](Match& m) -> UOpRef {
+         m.ctx<StripContext>().found->emplace_back(m.root()->src[1], index_check_record(*m.root()));
+         return m.root()->src[0];
+       }},
+  });
+  return pm;
+}
+
+// How many elements of `index` the record rejects: an int64 scalar.
+Tensor bad_count(const UOpRef& index, const IndexCheckRecord& r, const std::string& device) {
+  Tensor i = Tensor(index, device).cast(dtypes::int64);
+  auto scalar = [&](int64_t v) { return Tensor::scalar(ConstValue::from_int(v), dtypes::int64, device); };
+  Tensor bad = i.lt(scalar(r.lo)).logical_or(i.ge(scalar(r.hi)));
+  if (r.ignore) bad = bad.logical_and(i.ne(scalar(*r.ignore)));
+  return bad.cast(dtypes::int32).sum();
+}
+
+}  // namespace
+
+IndexChecks::IndexChecks(const std::vector<UOpRef>& outputs, const std::string& device)
+    : num_outputs_(outputs.size()), device_(device) {
+  sites_of_.resize(outputs.size());
+  to_realize_ = outputs;
+  bool any = false;
+  for (const UOpRef& o : outputs) any = any || has_index_check(o);
+  if (!any) return;
+  for (size_t i = 0; i < outputs.size(); i++) {
+    std::vector<std::pair<UOpRef, const IndexCheckRecord*>> found;
+    StripContext ctx{&found};
+    RewriteOptions opts;
+    opts.ctx = &ctx;
+    opts.name = "strip index checks";
+    // A FUNCTION's body checks its PARAMs: resolved first, the checks read the call's arguments
+    // (callify would resolve it the same way).
+    to_realize_[i] = graph_rewrite(resolve_functions(outputs[i]), strip_checks(), opts);
+    for (const auto& [index, record] : found) {
+      size_t k = 0;
+      while (k < sites_.size() && !(sites_[k].index == index && sites_[k].record == record)) k++;
+      if (k == sites_.size()) sites_.push_back({index, record});
+      std::vector<size_t>& mine = sites_of_[i];
+      if (std::find(mine.begin(), mine.end(), k) == mine.end()) mine.push_back(k);
+    }
+  }
+  for (const Site& s : sites_) to_realize_.push_back(bad_count(s.index, *s.record, device_).uop());
+}
+
+std::optional<std::string> IndexChecks::read_faults(const std::vector<UOpRef>& bufs) {
+  failed_.assign(sites_.size(), false);
+  for (size_t k = 0; k < sites_.size(); k++) {
+    int64_t count = 0;
+    read_buffer(bufs.at(num_outputs_ + k).get(), &count, sizeof(count));
+    failed_[k] = count != 0;
+  }
+  for (const std::vector<size_t>& mine : sites_of_)
+    for (size_t k : mine) {
+      if (!failed_[k]) continue;
+      // The error path only: read the index back for its first bad value.
+      const Site& s = sites_[k];
+      Tensor flat = Tensor(s.index, device_).cast(dtypes::int64);
+      for (int64_t v : flat.to_vector<int64_t>())
+        if (s.record->bad(v)) return s.record->message(v);
+      throw InternalError("index check: " + std::to_string(k) + " counted bad indices the host does not find");
+    }
+  return std::nullopt;
+}
+
+bool IndexChecks::faulty(size_t i) const {
+  for (size_t k : sites_of_.at(i))
+    if (k < failed_.size() && failed_[k]) return true;
+  return false;
+}
+
+}  // namespace onegrad

@@ -188,13 +188,13 @@ void Tensor::write(const std::string& op, const std::vector<IndexItem>& index, c
     UOpRef copy = snapshot(buffer, device_);
     Substitution to_snapshot{{buffer, copy}};
     for (Tensor* t : readers) t->uop_ = substitute(t->uop_, to_snapshot);
-    WriteHistory::follow_snapshot(readers, buffer, copy);
+    WriteHistory::follow_snapshot(buffer, copy);
   }
   // (index tensors and the value are live tensors too: a mask computed from t, as in
   // t[t > 0] = 0, is computed from the old values; the stored value itself reads the buffer at
   // most as store_into handles)
   release_value_copies();
-  if (history) WriteHistory::commit(*this, *history);
+  if (history) WriteHistory::commit(*history);
   if (store) store_into(buffer, store->target, store->value, device_);
   note_written();
 }

@@ -113,12 +113,12 @@ void Tensor::note_realized(Tensor* t, const UOpRef& old) {
   std::vector<Tensor*> live = live_tensors();
   if (t->slot_ && t->slot_->requires_grad) {
     t->slot_->aliases.push_back(old);
-  } else if (grad_on && live_leaves.load() > 0 &&
+  } else if (grad_on && live_leaves.load() > 0 && old->op != Ops::AFTER &&  // a write keeps its own history
+             
              !(no_history && std::find(no_history->begin(), no_history->end(), t) != no_history->end())) {
     std::unordered_map<const UOp*, bool> memo;
     if (reaches_leaf(with_history(old), leaf_nodes(live), memo, nullptr)) {
-      if (!t->slot_) t->slot_ = std::make_shared<GradSlot>();
-      t->slot_->histories.push_back(std::make_shared<History>(History{t->uop_, old}));
+      WriteHistory::record(t->uop_, old);
     }
   }
   // copies holding the very same graph become the buffer too (they are the same value), with its
@@ -128,17 +128,14 @@ void Tensor::note_realized(Tensor* t, const UOpRef& old) {
     other->uop_ = t->uop_;
     if (!other->slot_) other->slot_ = t->slot_;
     if (other->slot_ == t->slot_ || !t->slot_) continue;
-    for (const auto& h : t->slot_->histories) other->slot_->histories.push_back(h);
     other->slot_->shared_value = t->slot_->shared_value = t->uop_;
   }
 }
 
 UOpRef Tensor::with_history(const UOpRef& u) {
   Substitution subst;
-  for (Tensor* t : live_tensors())
-    if (t->slot_)
-      for (const auto& h : t->slot_->histories)
-        if (h->node != h->graph) subst.emplace(h->node.get(), h->graph);
+  for (const auto& [node, graph] : WriteHistory::live())
+    if (node != graph.get()) subst.emplace(node, graph);
   if (subst.empty()) return u;
   // a history may read other realized values with histories: substitute until none is left
   UOpRef out = u;

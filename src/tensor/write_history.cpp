@@ -2,6 +2,7 @@
 // the node it lands in a WHERE of the written value and the old history.
 #include "tensor/write_history.h"
 
+#include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -28,13 +29,50 @@ std::vector<UOpRef> view_chain(const UOpRef& u) {
   return chain;
 }
 
+// The registry: each node by address, with what it takes to find out whether it still lives
+// (UOp::create of the same parts returns the live node itself; a node made anew has a later
+// serial) and its graph.
+struct Entry {
+  uint64_t serial;
+  Ops op;
+  DType dtype;
+  std::vector<UOpRef> src;
+  Arg arg;
+  std::optional<int64_t> tag;
+  UOpRef graph;
+};
+
+std::mutex& registry_mutex() {
+  static auto* mu = new std::mutex;
+  return *mu;
+}
+std::unordered_map<const UOp*, Entry>& registry() {
+  static auto* r = new std::unordered_map<const UOp*, Entry>;
+  return *r;
+}
+
 }  // namespace
 
-std::unordered_map<const UOp*, std::shared_ptr<History>> WriteHistory::records() {
-  std::unordered_map<const UOp*, std::shared_ptr<History>> out;
-  for (Tensor* t : Tensor::live_tensors())
-    if (t->slot_)
-      for (const auto& h : t->slot_->histories) out.emplace(h->node.get(), h);
+void WriteHistory::record(const UOpRef& node, const UOpRef& graph) {
+  std::lock_guard lock(registry_mutex());
+  registry().insert_or_assign(node.get(), Entry{node->serial(), node->op, node->dtype, node->src, node->arg,
+                                                node->tag, graph});
+}
+
+std::unordered_map<const UOp*, UOpRef> WriteHistory::live() {
+  std::lock_guard lock(registry_mutex());
+  std::unordered_map<const UOp*, UOpRef> out;
+  auto& r = registry();
+  for (auto it = r.begin(); it != r.end();) {
+    const Entry& e = it->second;
+    UOpRef probe = UOp::create(e.op, e.dtype, e.src, e.arg, e.tag);
+    if (probe.get() == it->first && probe->serial() == e.serial) {
+      out.emplace(it->first, e.graph);
+      ++it;
+    } else {
+      it = r.erase(it);
+    }
+  }
   return out;
 }
 
@@ -64,12 +102,13 @@ std::optional<WriteHistory::Pending> WriteHistory::prepare(const Tensor& w, cons
   if (chain.empty() || chain.back()->src[0].get() != buffer) return std::nullopt;
   // The node the history is kept for: the lowest one of the chain that has one, else the node
   // directly over the buffer (the realized tensor's own).
-  auto found = records();
+  auto found = live();
   Pending p;
-  for (auto it = chain.rbegin(); it != chain.rend() && !p.record; ++it)
-    if (auto r = found.find(it->get()); r != found.end()) p.record = r->second, p.node = *it;
+  std::optional<UOpRef> had;  // the node's history before the write
+  for (auto it = chain.rbegin(); it != chain.rend() && !had; ++it)
+    if (auto r = found.find(it->get()); r != found.end()) had = r->second, p.node = *it;
   bool on = grad_enabled();
-  if (!p.record) {
+  if (!had) {
     if (!on || !value.requires_grad()) return std::nullopt;
     p.node = chain.back();
   }
@@ -83,42 +122,22 @@ std::optional<WriteHistory::Pending> WriteHistory::prepare(const Tensor& w, cons
   Tensor ones = Tensor::ones(target.shape(), target.dtype(), dev);
   Tensor mask = compute_gradient(root, ones, {p.node}).at(p.node.get()).cast(dtypes::bool_);
   UOpRef old_value = untracked_view(p.node, kOldValue);
-  Tensor old(p.record ? p.record->graph : old_value, dev);
+  Tensor old(had ? *had : old_value, dev);
   // The node itself may appear under the value (where(written, picked, target) of a tensor index,
   // a value computed from the buffer): those reads are of elements the write leaves alone.
   p.graph = substitute(mask.where(placed, old).uop(), {{p.node.get(), old_value}});
   return p;
 }
 
-void WriteHistory::commit(Tensor& w, const Pending& p) {
-  if (p.record) {
-    p.record->graph = p.graph;
-    return;
-  }
-  auto record = std::make_shared<History>(History{p.node, p.graph});
-  auto keep = [&](Tensor* t) {
-    if (!t->slot_) t->slot_ = std::make_shared<GradSlot>();
-    for (const auto& h : t->slot_->histories)
-      if (h == record) return;
-    t->slot_->histories.push_back(record);
-  };
-  keep(&w);
-  for (Tensor* t : Tensor::live_tensors())
-    if (t != &w && t->uop_ == p.node) keep(t);
-}
-
-void WriteHistory::follow_snapshot(const std::vector<Tensor*>& readers, const UOp* buffer, const UOpRef& snapshot) {
-  std::vector<std::shared_ptr<History>> moved;
+void WriteHistory::follow_snapshot(const UOp* buffer, const UOpRef& snapshot) {
   Substitution to_snapshot{{buffer, snapshot}};
-  for (const auto& [node, h] : records()) {
-    UOpRef there = substitute(h->node, to_snapshot);
-    if (there != h->node) moved.push_back(std::make_shared<History>(History{there, h->graph}));
+  std::vector<std::pair<UOpRef, UOpRef>> moved;
+  for (const auto& [node, graph] : live()) {
+    UOpRef n = UOpRef::share(node);
+    UOpRef there = substitute(n, to_snapshot);
+    if (there != n) moved.emplace_back(there, graph);
   }
-  if (moved.empty()) return;
-  for (Tensor* t : readers) {
-    if (!t->slot_) t->slot_ = std::make_shared<GradSlot>();
-    t->slot_->histories.insert(t->slot_->histories.end(), moved.begin(), moved.end());
-  }
+  for (const auto& [node, graph] : moved) record(node, graph);
 }
 
 }  // namespace onegrad

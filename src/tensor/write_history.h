@@ -18,8 +18,6 @@
 
 namespace onegrad {
 
-struct History;
-
 struct WriteHistory {
   // PyTorch's rule for leaves: while gradients are on, a leaf that requires grad and any view of
   // one refuse an in-place write (ArgumentError naming `op`).
@@ -28,22 +26,24 @@ struct WriteHistory {
   // before the write (target: the view of w's buffer written; value: what is stored, of the
   // target's shape and dtype). Nothing when autograd has nothing to record.
   struct Pending {
-    std::shared_ptr<History> record;  // the node's record; null: a new one for `node`
     UOpRef node, graph;
   };
   static std::optional<Pending> prepare(const Tensor& w, const UOp* buffer, const Tensor& target,
                                         const Tensor& value);
-  static void commit(Tensor& w, const Pending& p);
+  static void commit(const Pending& p) { record(p.node, p.graph); }
   // Lazy values moved from `buffer` onto its snapshot before a write keep the histories of the
   // nodes they read (the snapshot's views stand for what the buffer's views stood for).
-  static void follow_snapshot(const std::vector<Tensor*>& readers, const UOp* buffer, const UOpRef& snapshot);
+  static void follow_snapshot(const UOp* buffer, const UOpRef& snapshot);
   // `like` (a view of a buffer) with the node directly over the buffer tagged: the same elements,
   // but not the nodes histories and leaves are recorded for. kOldValue marks a history's reference to the elements a
   // write left alone, kData the views .data/detach_() hand out.
   enum Tag : int64_t { kOldValue = -1001, kData = -1002 };
   static UOpRef untracked_view(const UOpRef& like, int64_t tag);
-  // The history records the live tensors keep, by node.
-  static std::unordered_map<const UOp*, std::shared_ptr<History>> records();
+  // The histories: `node` (a realized view of a buffer) stands for `graph` when differentiating.
+  // realize() records the lazy graph it replaced, a write the WHERE above. A history lasts as long
+  // as its node: the registry holds the node weakly (it is dropped once no graph uses the node).
+  static void record(const UOpRef& node, const UOpRef& graph);
+  static std::unordered_map<const UOp*, UOpRef> live();  // node -> graph
 };
 
 }  // namespace onegrad

@@ -37,7 +37,7 @@ def _value(self, x):
 _BINARY = {"add_": "add", "sub_": "sub", "mul_": "mul", "div_": "div", "floor_divide_": "idiv",
            "remainder_": "mod", "pow_": "pow", "bitwise_and_": "bitwise_and", "bitwise_or_": "bitwise_or",
            "bitwise_xor_": "bitwise_xor", "bitwise_left_shift_": "lshift", "bitwise_right_shift_": "rshift",
-           "maximum_": "maximum", "minimum_": "minimum", "logical_and_": "logical_and",
+           "logical_and_": "logical_and",
            "logical_or_": "logical_or", "logical_xor_": "logical_xor"}
 _UNARY = ["neg", "abs", "exp", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "tan", "relu", "sigmoid", "tanh",
           "floor", "ceil", "round", "trunc", "sign", "square", "reciprocal", "erf", "log1p", "expm1", "exp2",

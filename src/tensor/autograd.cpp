@@ -105,7 +105,11 @@ void Tensor::detach_if_no_grad() {
     m.leaves = leaf_nodes(live_tensors());
   }
   if (m.leaves.count(uop_.get())) return;  // a leaf itself (a copy of a parameter) stays one
-  if (reaches_leaf(uop_, m.leaves, m.reaches, &m.keep)) uop_ = UOp::create(Ops::DETACH, {uop_});
+  if (!reaches_leaf(uop_, m.leaves, m.reaches, &m.keep)) return;
+  // a view stays a view of the buffer (writes go through, as PyTorch's views made under no_grad),
+  // without the leaf's node
+  UOpRef view = WriteHistory::untracked_view(uop_, WriteHistory::kData);
+  uop_ = view != uop_ ? view : UOp::create(Ops::DETACH, {uop_});
 }
 
 void Tensor::note_realized(Tensor* t, const UOpRef& old) {
@@ -113,7 +117,7 @@ void Tensor::note_realized(Tensor* t, const UOpRef& old) {
   std::vector<Tensor*> live = live_tensors();
   if (t->slot_ && t->slot_->requires_grad) {
     t->slot_->aliases.push_back(old);
-  } else if (grad_on && live_leaves.load() > 0 && old->op != Ops::AFTER &&  // a write keeps its own history
+  } else if (live_leaves.load() > 0 && old->op != Ops::AFTER &&  // a write keeps its own history
              
              !(no_history && std::find(no_history->begin(), no_history->end(), t) != no_history->end())) {
     std::unordered_map<const UOp*, bool> memo;

@@ -113,6 +113,12 @@ std::optional<WriteHistory::Pending> WriteHistory::prepare(const Tensor& w, cons
     p.node = chain.back();
   }
   const std::string& dev = w.device_;
+  // the graph is built with gradients on: under no_grad new tensors reading a leaf would be DETACHed
+  struct GradOn {
+    bool was = grad_enabled();
+    GradOn() { set_grad_enabled(true); }
+    ~GradOn() { set_grad_enabled(was); }
+  } grad_on;
   UOpRef v = Tensor::with_history(value.uop());
   // under no_grad the write is a value (the region passes no gradient), as PyTorch's no_grad writes
   Tensor written(on ? v : UOp::create(Ops::DETACH, {v}), dev);

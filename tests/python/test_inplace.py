@@ -21,7 +21,7 @@ def same(og, th, tol=1e-6):
 
 # ---- values: every op, operator and method form, against torch
 
-BINARY = ["add_", "sub_", "mul_", "div_", "pow_", "maximum_", "minimum_"]
+BINARY = ["add_", "sub_", "mul_", "div_", "pow_"]
 UNARY = ["neg_", "abs_", "exp_", "sqrt_", "relu_", "sigmoid_", "tanh_", "sin_", "cos_", "floor_", "ceil_",
          "trunc_", "sign_", "square_", "reciprocal_", "log1p_", "expm1_"]
 
@@ -215,20 +215,19 @@ def test_autograd_through_inplace_matches_torch():
     a = R.standard_normal(5)
     w = R.standard_normal(5)
 
-    def program(lib_leaf, x, v):
+    def program(x, v):  # no in-place op after one whose backward reads its output (torch refuses those)
         y = x * 2
         y.mul_(3)
         y.add_(v)
-        y.sigmoid_()
         z = y[1:4]
         z.mul_(v[1:4])
-        y.exp_()
         y -= x * x
+        y.sigmoid_()
         return y
 
     x, v = Tensor(a, requires_grad=True), Tensor(w, requires_grad=True)
     tx, tv = torch.tensor(a, requires_grad=True), torch.tensor(w, requires_grad=True)
-    out, tout = program(None, x, v), program(None, tx, tv)
+    out, tout = program(x, v), program(tx, tv)
     same(out, tout, 1e-12)
     dy = R.standard_normal(5)
     out.backward(Tensor(dy)), tout.backward(torch.tensor(dy))

@@ -31,7 +31,9 @@ def _cast(name, compute):
 
 
 def _value(self, x):
-    return x if isinstance(x, Tensor) else Tensor(x, dtype=self.dtype, device=self.device)
+    """x as a tensor on this device, in its own dtype: the write casts it (fill_(2.7) on an int
+    tensor writes 2, as torch's; a number is never first squeezed into this dtype)."""
+    return x if isinstance(x, Tensor) else Tensor(x, device=self.device)
 
 
 _BINARY = {"add_": "add", "sub_": "sub", "mul_": "mul", "div_": "div", "floor_divide_": "idiv",
@@ -47,7 +49,7 @@ _UNARY = ["neg", "abs", "exp", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "ta
 def _binary_op(op):
     def compute(self, other, alpha=None):
         if alpha is not None:  # torch's add_(other, alpha=a) and sub_(other, alpha=a)
-            other = _value(self, other) * alpha
+            other = (other if isinstance(other, Tensor) else Tensor(other, dtype=self.dtype, device=self.device)) * alpha
         return getattr(self, op)(other)
     compute.__name__ = op
     return compute
@@ -72,7 +74,7 @@ def _install():
     Tensor.leaky_relu_ = _checked("leaky_relu_", lambda self, negative_slope=0.01: self.leaky_relu(negative_slope))
     Tensor.elu_ = _checked("elu_", lambda self, alpha=1.0: self.elu(alpha))
     Tensor.fill_ = _cast("fill_", lambda self, value: _value(self, value))
-    Tensor.zero_ = _cast("zero_", lambda self: Tensor(0, dtype=self.dtype, device=self.device))
+    Tensor.zero_ = _cast("zero_", lambda self: Tensor(0, device=self.device))
     Tensor.copy_ = _cast("copy_", lambda self, src: _value(self, src))
     Tensor.masked_fill_ = _cast("masked_fill_", lambda self, mask, value: self.masked_fill(mask, value))
     Tensor.uniform_ = _cast("uniform_", lambda self, a=0.0, b=1.0: Tensor.uniform(

@@ -46,7 +46,11 @@ Tensor& Tensor::sub_(Scalar s) { return inplace_("sub_", sub(s)); }
 Tensor& Tensor::mul_(Scalar s) { return inplace_("mul_", mul(s)); }
 Tensor& Tensor::div_(Scalar s) { return inplace_("div_", div(s)); }
 Tensor& Tensor::zero_() { return fill_(ConstValue::from_int(0)); }
-Tensor& Tensor::fill_(Scalar v) { return inplace_("fill_", Tensor::scalar(v, dtype(), device()), true); }
+// The number in its own kind (float64 or int64), then cast by the write: fill_(2.7) on an int
+// tensor writes 2, as PyTorch's.
+Tensor& Tensor::fill_(Scalar v) {
+  return inplace_("fill_", Tensor::scalar(v, v.is_float() ? dtypes::float64 : dtypes::int64, device()), true);
+}
 Tensor& Tensor::copy_(const Tensor& src) { return inplace_("copy_", src, true); }
 Tensor& Tensor::clamp_(const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
   return inplace_("clamp_", clamp(min, max));

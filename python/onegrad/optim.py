@@ -24,7 +24,7 @@ def _groups(params, names):
         for k, v in g.items():
             if k == "params":
                 continue
-            if k == "betas":
+            if k == "betas" and k in names:
                 opts["beta1"], opts["beta2"] = float(v[0]), float(v[1])
             elif k in names:
                 opts[k] = float(v)
@@ -37,7 +37,7 @@ def _groups(params, names):
 # torch's group options that have no meaning here (implementation switches): accepted and dropped
 # when a torch state dict is loaded.
 _TORCH_ONLY_OPTIONS = {"foreach", "capturable", "differentiable", "fused"}
-_BOOL_OPTIONS = {"nesterov", "amsgrad", "maximize"}
+_BOOL_OPTIONS = {"nesterov", "amsgrad", "maximize", "centered"}
 
 
 def _as_tensor(v):
@@ -134,7 +134,7 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
-    _option_names = {"lr", "eps", "weight_decay", "amsgrad", "maximize"}
+    _option_names = {"lr", "betas", "eps", "weight_decay", "amsgrad", "maximize"}
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, amsgrad=False, *,
                  maximize=False):
@@ -150,6 +150,24 @@ class AdamW(Adam):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
 
     _decoupled = True
+
+
+class RMSprop(Optimizer):
+    _option_names = {"lr", "alpha", "eps", "weight_decay", "momentum", "centered", "maximize"}
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0.0, momentum=0.0, centered=False,
+                 foreach=None, maximize=False, differentiable=False):
+        super().__init__(_O.RMSprop(_groups(params, self._option_names), lr, alpha, eps, weight_decay, momentum,
+                                    centered, maximize))
+
+
+class Adagrad(Optimizer):
+    _option_names = {"lr", "lr_decay", "weight_decay", "initial_accumulator_value", "eps", "maximize"}
+
+    def __init__(self, params, lr=1e-2, lr_decay=0.0, weight_decay=0.0, initial_accumulator_value=0.0, eps=1e-10,
+                 foreach=None, *, maximize=False):
+        super().__init__(_O.Adagrad(_groups(params, self._option_names), lr, lr_decay, weight_decay,
+                                    initial_accumulator_value, eps, maximize))
 
 
 class _Scheduler:

@@ -62,6 +62,14 @@ void bind_optim(py::module_& m) {
   py::class_<nn::Adam, nn::Optimizer>(o, "Adam").def(
       py::init([](const Groups& g, double lr, double b1, double b2, double eps, double wd, bool amsgrad, bool maximize,
                   bool decoupled) { return new nn::Adam(groups_of(g), lr, b1, b2, eps, wd, amsgrad, maximize, decoupled); }));
+  py::class_<nn::RMSprop, nn::Optimizer>(o, "RMSprop").def(
+      py::init([](const Groups& g, double lr, double alpha, double eps, double wd, double momentum, bool centered,
+                  bool maximize) { return new nn::RMSprop(groups_of(g), lr, alpha, eps, wd, momentum, centered, maximize); }));
+  py::class_<nn::Adagrad, nn::Optimizer>(o, "Adagrad").def(
+      py::init([](const Groups& g, double lr, double lr_decay, double wd, double initial_accumulator_value, double eps,
+                  bool maximize) {
+        return new nn::Adagrad(groups_of(g), lr, lr_decay, wd, initial_accumulator_value, eps, maximize);
+      }));
   py::class_<nn::LRScheduler>(o, "LRScheduler")
       .def("step", &nn::LRScheduler::step)
       .def("get_last_lr", &nn::LRScheduler::get_last_lr)

@@ -1,4 +1,5 @@
-// Optimizers (docs/nn.md "Optimizers and schedules"): PyTorch 1.13's SGD, Adam and AdamW, step for
+// Optimizers (docs/nn.md "Optimizers and schedules"): PyTorch 1.13's SGD, Adam, AdamW, RMSprop and
+// Adagrad, step for
 // step. A step computes every update as lazy tensor ops, realizes all of them in one schedule and
 // writes each parameter in place (Tensor::assign: STORE + AFTER into its buffer), so modules and
 // every other handle on a parameter see the new values and no graph grows from step to step.
@@ -58,8 +59,9 @@ class Optimizer {
   virtual Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
                         std::vector<Tensor>& state, int64_t step) = 0;
   void check_option(const std::string& key, bool ok, const std::string& why) const;
-  // The names of the state tensors update() keeps, in their order (torch's state keys).
-  virtual std::vector<std::string> state_names() const = 0;
+  // The names of the state tensors update() keeps for a group with options `o`, in their order
+  // (torch's state keys; which of them exist can depend on the options, as RMSprop's do).
+  virtual std::vector<std::string> state_names(const std::map<std::string, double>& o) const = 0;
 
  private:
   std::vector<ParamGroup> groups_;
@@ -80,7 +82,9 @@ class SGD : public Optimizer {
   std::string name() const override { return "SGD"; }
 
  protected:
-  std::vector<std::string> state_names() const override { return {"momentum_buffer"}; }
+  std::vector<std::string> state_names(const std::map<std::string, double>&) const override {
+    return {"momentum_buffer"};
+  }
   Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
                 std::vector<Tensor>& state, int64_t step) override;
 };
@@ -98,7 +102,9 @@ class Adam : public Optimizer {
   std::string name() const override { return decoupled_ ? "AdamW" : "Adam"; }
 
  protected:
-  std::vector<std::string> state_names() const override { return {"exp_avg", "exp_avg_sq", "max_exp_avg_sq"}; }
+  std::vector<std::string> state_names(const std::map<std::string, double>&) const override {
+    return {"exp_avg", "exp_avg_sq", "max_exp_avg_sq"};
+  }
   Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
                 std::vector<Tensor>& state, int64_t step) override;
 
@@ -115,6 +121,42 @@ class AdamW : public Adam {
         double weight_decay = 1e-2, bool amsgrad = false, bool maximize = false)
       : AdamW(std::vector<ParamGroup>{{std::move(params), {}}}, lr, beta1, beta2, eps, weight_decay, amsgrad,
               maximize) {}
+};
+
+// torch.optim.RMSprop: a running mean of g² (and of g when centered) divides the step; with
+// momentum the divided gradient accumulates in a buffer.
+class RMSprop : public Optimizer {
+ public:
+  RMSprop(std::vector<ParamGroup> groups, double lr = 1e-2, double alpha = 0.99, double eps = 1e-8,
+          double weight_decay = 0, double momentum = 0, bool centered = false, bool maximize = false);
+  RMSprop(std::vector<Tensor> params, double lr = 1e-2, double alpha = 0.99, double eps = 1e-8,
+          double weight_decay = 0, double momentum = 0, bool centered = false, bool maximize = false)
+      : RMSprop(std::vector<ParamGroup>{{std::move(params), {}}}, lr, alpha, eps, weight_decay, momentum, centered,
+                maximize) {}
+  std::string name() const override { return "RMSprop"; }
+
+ protected:
+  std::vector<std::string> state_names(const std::map<std::string, double>& o) const override;
+  Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
+                std::vector<Tensor>& state, int64_t step) override;
+};
+
+// torch.optim.Adagrad: the step divides by the root of the sum of every g² so far, at a rate
+// lr / (1 + (t − 1)·lr_decay).
+class Adagrad : public Optimizer {
+ public:
+  Adagrad(std::vector<ParamGroup> groups, double lr = 1e-2, double lr_decay = 0, double weight_decay = 0,
+          double initial_accumulator_value = 0, double eps = 1e-10, bool maximize = false);
+  Adagrad(std::vector<Tensor> params, double lr = 1e-2, double lr_decay = 0, double weight_decay = 0,
+          double initial_accumulator_value = 0, double eps = 1e-10, bool maximize = false)
+      : Adagrad(std::vector<ParamGroup>{{std::move(params), {}}}, lr, lr_decay, weight_decay,
+                initial_accumulator_value, eps, maximize) {}
+  std::string name() const override { return "Adagrad"; }
+
+ protected:
+  std::vector<std::string> state_names(const std::map<std::string, double>&) const override { return {"sum"}; }
+  Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
+                std::vector<Tensor>& state, int64_t step) override;
 };
 
 }  // namespace onegrad::nn

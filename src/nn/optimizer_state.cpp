@@ -10,9 +10,9 @@ namespace onegrad::nn {
 
 OptimizerState Optimizer::state_dict() const {
   OptimizerState out;
-  std::vector<std::string> names = state_names();
   int64_t index = 0;
   for (size_t gi = 0; gi < groups_.size(); gi++) {
+    std::vector<std::string> names = state_names(groups_[gi].options);
     out.group_options.push_back(groups_[gi].options);
     out.group_params.emplace_back();
     for (size_t i = 0; i < groups_[gi].params.size(); i++, index++) {
@@ -49,11 +49,11 @@ void Optimizer::load_state_dict(const OptimizerState& s) {
       if (!s.group_options[gi].count(kv.first)) differ += " missing " + kv.first;
     if (!differ.empty()) throw ArgumentError(op + ": the options of parameter group " + std::to_string(gi) + " differ:" + differ);
   }
-  std::vector<std::string> names = state_names();
   for (const auto& [index, ps] : s.state) {
     auto it = where.find(index);
     if (it == where.end())
       throw ArgumentError(op + ": state for parameter " + std::to_string(index) + ", which no group lists");
+    std::vector<std::string> names = state_names(s.group_options[it->second.first]);
     const Tensor& p = groups_[it->second.first].params[it->second.second];
     for (size_t k = 0; k < ps.tensors.size(); k++) {
       const auto& [key, t] = ps.tensors[k];

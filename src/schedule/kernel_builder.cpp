@@ -1,8 +1,8 @@
 #include "schedule/kernel_builder.h"
 
 #include <algorithm>
-#include <limits>
 
+#include "schedule/fold_reduce.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
 
@@ -11,18 +11,6 @@ namespace onegrad {
 namespace {
 
 UOpRef zero_of(DType dt) { return UOp::const_int(dt, 0); }
-
-// The value of a reduction over no elements.
-UOpRef reduce_identity(Ops op, DType dt) {
-  switch (op) {
-    case Ops::ADD: return UOp::const_int(dt, 0);
-    case Ops::MUL: return UOp::const_int(dt, 1);
-    case Ops::MAX:
-      return dt.is_float() ? UOp::const_float(dt, -std::numeric_limits<double>::infinity())
-                           : UOp::const_int(dt, dt.int_min());
-    default: throw InternalError("rangeify: REDUCE with op " + std::string(op_name(op)) + " (ADD, MAX or MUL)");
-  }
-}
 
 std::vector<int64_t> ints_arg(const UOp* u) { return u->arg.get<Arg::Ints>(); }
 
@@ -92,7 +80,7 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
   // bound 0 around it, and nothing read from an empty buffer).
   for (int64_t axis : ra.axes)
     if (in_shape[size_t(axis)] == 0) {
-      UOpRef identity = reduce_identity(ra.op, u->dtype);
+      UOpRef identity = reduce_identity_of(ra.op, u->dtype);
       return Plan{{}, [identity](const std::vector<UOpRef>&) { return identity; }};
     }
   IndexVec child_idx = r.idx;
@@ -108,7 +96,8 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
     scope.push_back(rng);
   }
   // The cost model: fused, this REDUCE is evaluated once per iteration of the loops around it, up to
-  // the innermost loop its index depends on (codegen hoists it out of the loops further in).
+  // the innermost loop its index depends on (codegen hoists it out of the loops further in). A
+  // reduction that fold_reduce removes (an arange, a one-hot gather) is no loop and costs nothing.
   std::vector<const UOp*> deps;
   for (const UOpRef& e : r.idx) collect_ranges(e, deps);
   collect_ranges(r.valid, deps);
@@ -117,16 +106,18 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
   for (size_t i = 0; i < r.scope.size(); i++)
     if (std::find(deps.begin(), deps.end(), r.scope[i].get()) != deps.end()) depth = i + 1;
   for (size_t i = 0; i < depth; i++) evaluations *= double(r.scope[i]->src[0]->const_value().as_int());
-  evaluations_[u] += evaluations;
 
   Ops op = ra.op;
   DType dt = u->dtype;
   return Plan{{Request{u->src[0].get(), std::move(child_idx), r.valid, std::move(scope)}},
-              [op, dt, ranges](const std::vector<UOpRef>& v) {
+              [this, u, evaluations, op, dt, ranges](const std::vector<UOpRef>& v) {
                 if (ranges.empty()) return v[0];
                 std::vector<UOpRef> src{v[0]};
                 src.insert(src.end(), ranges.begin(), ranges.end());
-                return UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{op, {}});
+                UOpRef reduce = UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{op, {}});
+                UOpRef folded = fold_reduce_enabled() ? fold_reduce(reduce) : reduce;
+                if (folded->op == Ops::REDUCE) evaluations_[u] += evaluations;
+                return folded;
               }};
 }
 

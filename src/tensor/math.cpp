@@ -130,22 +130,34 @@ Tensor Tensor::erf() const {
   return odd_sign(x, r);
 }
 
-// log1p(x) = log(u) * x / (u - 1), u = 1 + x (exact where u rounds to 1: x); +inf stays.
+// log1p(x) = log(u) * x / (u - 1), u = 1 + x (exact where u rounds to 1: x); +inf stays. The
+// quotient is computed on safe values (u = 2, x = 1) where another branch is taken: a where's
+// untaken branch still gets a zero gradient, and 0 · (1/(u - 1) = inf) would be NaN.
 Tensor Tensor::log1p() const {
   Tensor x = as_float(*this);
   Tensor u = x.add(float_const(x, 1.0));
-  Tensor r = u.log().mul(x).div(u.sub(float_const(u, 1.0)));
-  return u.eq(float_const(u, 1.0)).where(x, u.eq(float_const(u, kInf)).where(u, r));
+  Tensor is_one = u.eq(float_const(u, 1.0)), is_inf = u.eq(float_const(u, kInf));
+  Tensor xs = is_one.where(float_const(x, 1.0), is_inf.where(float_const(x, 1.0), x));
+  Tensor us = xs.add(float_const(xs, 1.0));
+  Tensor r = us.log().mul(xs).div(us.sub(float_const(us, 1.0)));
+  return is_one.where(x, is_inf.where(u, r));
 }
 
 // expm1(x) = (u - 1) * x / log(u), u = exp(x) (x where u rounds to 1; -1 and +inf at the ends).
+// As in log1p, the quotient sees a safe x (1) where another branch is taken, so its gradient
+// there is 0, not 0 · inf = NaN.
 Tensor Tensor::expm1() const {
   if (is_half(dtype())) return cast(dtypes::float32).expm1().cast(dtype());
   Tensor x = as_float(*this);
   Tensor u = x.exp();
   Tensor um1 = u.sub(float_const(u, 1.0));
-  Tensor r = um1.mul(x).div(u.log());
-  return u.eq(float_const(u, 1.0)).where(x, um1.eq(float_const(u, -1.0)).where(um1, u.eq(float_const(u, kInf)).where(u, r)));
+  Tensor is_one = u.eq(float_const(u, 1.0)), is_neg1 = um1.eq(float_const(u, -1.0));
+  Tensor is_inf = u.eq(float_const(u, kInf));
+  Tensor one = float_const(x, 1.0);
+  Tensor xs = is_one.where(one, is_neg1.where(one, is_inf.where(one, x)));
+  Tensor us = xs.exp();
+  Tensor r = us.sub(float_const(us, 1.0)).mul(xs).div(us.log());
+  return is_one.where(x, is_neg1.where(um1, is_inf.where(u, r)));
 }
 
 // isnan: x != x; isinf: |x| == inf; isfinite: |x| < inf (false for NaN). Ints: false/false/true.

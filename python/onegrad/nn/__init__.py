@@ -3,21 +3,31 @@ stateless ops (torch.nn.functional); Module and the layers are in Python so mode
 in torch (docs/nn.md "Modules"); the C++ twins are in src/nn."""
 
 from . import functional, init
-from .activation import GELU, LeakyReLU, MultiheadAttention, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .activation import (ELU, GELU, LeakyReLU, LogSoftmax, MultiheadAttention, PReLU, ReLU, Sigmoid, SiLU, Softmax,
+                         Softplus, Tanh)
 from .checkpoint import load_checkpoint, save_checkpoint
-from .container import Flatten, ModuleList, Sequential
+from .container import Flatten, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout
+from .im2col import Fold, Unfold
 from .linear import Identity, Linear
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,
+                   MSELoss, NLLLoss, SmoothL1Loss)
 from .module import Module, Parameter
 from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm, RMSNorm
-from .pooling import AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+                      AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
+from .recurrent import GRU, LSTM, RNN
 from .sparse import Embedding
+from .transformer import TransformerDecoder, TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer
 
 __all__ = ["functional", "init", "Module", "Parameter", "Linear", "Identity", "Conv1d", "Conv2d", "Conv3d",
            "ConvTranspose1d", "ConvTranspose2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm", "RMSNorm",
            "Embedding", "Dropout", "MultiheadAttention", "Sequential", "ModuleList", "Flatten", "ReLU", "GELU", "Tanh",
            "Sigmoid", "SiLU", "LeakyReLU", "Softmax", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d",
            "CrossEntropyLoss", "MSELoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
-           "save_checkpoint", "load_checkpoint"]
+           "save_checkpoint", "load_checkpoint", "ELU", "PReLU", "LogSoftmax", "Softplus", "ModuleDict",
+           "ParameterList", "ParameterDict", "Unfold", "Fold", "SmoothL1Loss", "HuberLoss", "KLDivLoss",
+           "CosineEmbeddingLoss", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+           "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "RNN", "LSTM", "GRU", "TransformerEncoderLayer",
+           "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder"]

@@ -3,6 +3,7 @@ is src/nn/attention_layer.h's (through _C.nn)."""
 
 from .. import _C
 from ..tensor import Tensor
+from . import functional as F
 from . import init
 from .linear import Linear
 from .module import Module, Parameter
@@ -60,7 +61,56 @@ class Softmax(Module):
         self.dim = dim
 
     def forward(self, input):
-        return input.softmax(-1 if self.dim is None else self.dim)
+        return F.softmax(input, self.dim)  # dim None: torch's implicit choice, with its warning
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Softmax):
+    def forward(self, input):
+        return F.log_softmax(input, self.dim)
+
+
+class ELU(Module):
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+
+    def forward(self, input):
+        return input.elu(self.alpha)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}"
+
+
+class Softplus(Module):
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def forward(self, input):
+        return input.softplus(self.beta, self.threshold)
+
+    def extra_repr(self):
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class PReLU(Module):
+    """x where x > 0, a·x elsewhere, with learnt slopes a: one, or one per channel (axis 1)."""
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        super().__init__()
+        if num_parameters < 1:
+            raise ValueError(f"PReLU: num_parameters must be positive, got {num_parameters}")
+        self.num_parameters = num_parameters
+        self.weight = Parameter(Tensor.full((num_parameters,), float(init), dtype=dtype, device=device))
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"
 
 
 class MultiheadAttention(Module):

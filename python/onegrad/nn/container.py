@@ -1,6 +1,9 @@
-"""torch.nn.Sequential, ModuleList and Flatten."""
+"""torch.nn.Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict and Flatten."""
 
-from .module import Module
+from collections import OrderedDict
+
+from ..tensor import Tensor
+from .module import Module, Parameter
 
 
 class _Indexed(Module):
@@ -56,7 +59,187 @@ class ModuleList(_Indexed):
 
     def __getitem__(self, idx):
         mods = list(self._modules.values())
-        return ModuleList(mods[idx]) if isinstance(idx, slice) else mods[idx]
+        if isinstance(idx, slice):
+            return ModuleList(mods[idx])
+        return mods[_position(idx, len(mods), "ModuleList")]
+
+    def __setitem__(self, idx, module):
+        self.add_module(list(self._modules)[_position(idx, len(self), "ModuleList")], module)
+
+    def __delitem__(self, idx):
+        mods = list(self._modules.values())
+        del mods[idx if isinstance(idx, slice) else _position(idx, len(mods), "ModuleList")]
+        self._modules.clear()  # torch renumbers the rest "0", "1", ...
+        for m in mods:
+            self.append(m)
+
+    def insert(self, index, module):
+        mods = list(self._modules.values())
+        mods.insert(index, module)
+        self._modules.clear()
+        for m in mods:
+            self.append(m)
+
+    def __add__(self, other):
+        return ModuleList(list(self) + list(other))
+
+
+def _position(idx, n, kind):
+    """idx as a position in 0..n-1 (negative counts from the end), or torch's IndexError."""
+    if not isinstance(idx, int) and not hasattr(idx, "__index__"):
+        raise TypeError(f"{kind} indices must be integers or slices, not {type(idx).__name__}")
+    i = int(idx)
+    if not -n <= i < n:
+        raise IndexError(f"{kind}: index {i} is out of range for {n} entries")
+    return i % n
+
+
+class ModuleDict(Module):
+    """Children by name, in insertion order (torch.nn.ModuleDict): d["conv"] = nn.Conv2d(...)."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        if key not in self._modules:
+            raise KeyError(f"ModuleDict: no module named {key!r}")
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        self[key]  # KeyError naming the key when it is absent
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def pop(self, key):
+        m = self[key]
+        del self[key]
+        return m
+
+    def clear(self):
+        self._modules.clear()
+
+    def update(self, modules):
+        items = modules.items() if isinstance(modules, (dict, ModuleDict)) else modules
+        for entry in items:
+            if not isinstance(entry, (tuple, list)) or len(entry) != 2:
+                raise TypeError(f"ModuleDict.update: expected (name, module) pairs, got {type(entry).__name__}")
+            self[entry[0]] = entry[1]
+
+
+def _as_parameter(value, kind):
+    if isinstance(value, Parameter):
+        return value
+    if isinstance(value, Tensor):
+        return Parameter(value)  # torch wraps a plain tensor too
+    raise TypeError(f"{kind}: expected a Parameter or a Tensor, got {type(value).__name__}")
+
+
+class ParameterList(Module):
+    """Parameters named "0", "1", ... (torch.nn.ParameterList); plain tensors become Parameters."""
+
+    def __init__(self, values=None):
+        super().__init__()
+        for v in values or ():
+            self.append(v)
+
+    def append(self, value):
+        self.register_parameter(str(len(self)), _as_parameter(value, "ParameterList"))
+        return self
+
+    def extend(self, values):
+        for v in values:
+            self.append(v)
+        return self
+
+    def __len__(self):
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters.values())
+
+    def __getitem__(self, idx):
+        ps = list(self._parameters.values())
+        if isinstance(idx, slice):
+            return ParameterList(ps[idx])
+        return ps[_position(idx, len(ps), "ParameterList")]
+
+    def __setitem__(self, idx, value):
+        self.register_parameter(str(_position(idx, len(self), "ParameterList")), _as_parameter(value, "ParameterList"))
+
+    def extra_repr(self):
+        return "\n".join(f"({i}): Parameter containing: [{p.dtype.name} of size {'x'.join(map(str, p.shape))}]"
+                         for i, p in enumerate(self))
+
+
+class ParameterDict(Module):
+    """Parameters by name, in insertion order (torch.nn.ParameterDict)."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key):
+        if key not in self._parameters:
+            raise KeyError(f"ParameterDict: no parameter named {key!r}")
+        return self._parameters[key]
+
+    def __setitem__(self, key, value):
+        self.register_parameter(key, _as_parameter(value, "ParameterDict"))
+
+    def __delitem__(self, key):
+        self[key]
+        self._forget(key)
+
+    def __len__(self):
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters)
+
+    def __contains__(self, key):
+        return key in self._parameters
+
+    def keys(self):
+        return self._parameters.keys()
+
+    def items(self):
+        return self._parameters.items()
+
+    def values(self):
+        return self._parameters.values()
+
+    def pop(self, key):
+        p = self[key]
+        del self[key]
+        return p
+
+    def update(self, parameters):
+        items = parameters.items() if isinstance(parameters, (dict, OrderedDict, ParameterDict)) else parameters
+        for k, v in items:
+            self[k] = v
 
 
 class Flatten(Module):

@@ -32,7 +32,8 @@ def _as_tensor(x):
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     x = _as_tensor(input)
-    return (x if dtype is None else x.cast(dtype)).log_softmax(dim=-1 if dim is None else dim)
+    x = x if dtype is None else x.cast(dtype)
+    return x.log_softmax(dim=_softmax_dim("log_softmax", x.ndim, dim))
 
 
 def one_hot(tensor, num_classes=-1):
@@ -135,6 +136,93 @@ def sigmoid(input):
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     x = input if dtype is None else input.cast(dtype)
-    return x.softmax(dim=-1 if dim is None else dim)
+    return x.softmax(dim=_softmax_dim("softmax", x.ndim, dim))
 
 # ---- end modules
+# ---- everyday activations, normalize, im2col and the remaining losses (docs/nn.md "Functions")
+import warnings as _warnings  # noqa: E402
+
+from ..errors import ShapeError as _ShapeError  # noqa: E402
+from .im2col import fold, unfold  # noqa: E402,F401
+from .loss_functions import cosine_embedding_loss, huber_loss, kl_div, smooth_l1_loss  # noqa: E402,F401
+
+
+def _no_inplace(op, inplace):
+    # onegrad's in-place writes are Tensor methods (assign); a functional inplace=True would leave
+    # the input unchanged while the caller expects it written: refused rather than ignored
+    if inplace:
+        raise NotImplementedError(f"{op}: inplace=True is not supported; use the returned tensor")
+
+
+def _softmax_dim(op, ndim, dim):
+    """torch's implicit dim for softmax-like functions called without one (deprecated there, with
+    a warning): 0 for 0-, 1- and 3-D inputs, else 1."""
+    if dim is not None:
+        return dim
+    _warnings.warn(f"Implicit dimension choice for {op} has been deprecated. Change the call to include dim=X "
+                   "as an argument.", stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def silu(input, inplace=False):
+    _no_inplace("silu", inplace)
+    return input.silu()
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    _no_inplace("leaky_relu", inplace)
+    return input.leaky_relu(negative_slope)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    _no_inplace("elu", inplace)
+    return input.elu(alpha)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta·x)) / beta, and x itself where beta·x > threshold (torch)."""
+    return input.softplus(beta, threshold)
+
+
+def prelu(input, weight):
+    """x where x > 0, weight·x elsewhere; weight holds one slope or one per channel (axis 1, or
+    axis 0 of a 1-D input), as torch.nn.functional.prelu."""
+    n = weight.numel()
+    if weight.ndim > 1:
+        raise _ShapeError(f"prelu: weight must be 0-D or 1-D, got shape {weight.shape}")
+    if n != 1:
+        channels = 0 if input.ndim == 0 else input.shape[1 if input.ndim >= 2 else 0]
+        if input.ndim == 0 or n != channels:
+            raise _ShapeError(f"prelu: weight has {n} slopes, but the input (shape {input.shape}) has "
+                              f"{channels if input.ndim else 'no'} channels")
+        axis = 1 if input.ndim >= 2 else 0
+        weight = weight.reshape(n, *([1] * (input.ndim - axis - 1)))
+    elif weight.ndim == 1 and input.ndim == 0:
+        weight = weight.reshape(())
+    return (input > 0).where(input, weight * input)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input / max(‖input‖_p, eps) along dim (torch.nn.functional.normalize). The norm of an
+    all-zero slice has gradient 0, as torch's."""
+    if out is not None:
+        raise NotImplementedError("normalize: out= is not supported; use the returned tensor")
+    p = float(p)
+    if p == float("inf"):
+        norm = _Tensor._wrap(input.abs()._t.max([int(dim)], True))
+    elif p == 0 or p == float("-inf") or p < 0:
+        raise NotImplementedError(f"normalize: p={p} is not supported (p must be positive)")
+    else:
+        powered = input.abs() if p == 1 else (input * input if p == 2 else input.abs() ** p)
+        s = powered.sum(dim, keepdim=True)
+        if p == 1:
+            norm = s
+        else:
+            # where(s > 0, ...) keeps d(s^(1/p))/ds = inf at s = 0 out of the gradient
+            nonzero = s > 0
+            safe = nonzero.where(s, 1.0)
+            norm = nonzero.where(safe.sqrt() if p == 2 else safe ** (1.0 / p), 0.0)
+    return input / norm.maximum(eps)
+
+
+# ---- end everyday activations

@@ -88,7 +88,7 @@ class Module:
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' "
                             "(onegrad.nn.Parameter or None required)")
-        self._forget(name)
+        self._forget(name, keep=self._parameters)
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
@@ -99,7 +99,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
                             "(onegrad.Tensor or None required)")
-        self._forget(name)
+        self._forget(name, keep=self._buffers)
         if tensor is not None:
             tensor.realize()  # a buffer: load_state_dict and the running-stat updates write it in place
         self._buffers[name] = tensor
@@ -111,14 +111,16 @@ class Module:
         self._check_name(name, "module")
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{type(module).__name__} is not a Module subclass")
-        self._forget(name)
+        self._forget(name, keep=self._modules)
         self._modules[name] = module
 
     register_module = add_module
 
-    def _forget(self, name):
+    def _forget(self, name, keep=None):
+        # a name registered again in its own table keeps its place (torch's order in state_dict)
         for d in (self._parameters, self._buffers, self._modules):
-            d.pop(name, None)
+            if d is not keep:
+                d.pop(name, None)
         self._non_persistent_buffers.discard(name)
         self.__dict__.pop(name, None)
 

@@ -1,4 +1,4 @@
-"""torch.nn.MaxPool1d/2d and AvgPool1d/2d over the Tensor pools."""
+"""torch.nn.MaxPool1d/2d, AvgPool1d/2d and the adaptive pools over the Tensor pools."""
 
 from .module import Module
 
@@ -51,3 +51,47 @@ class AvgPool2d(Module):
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class _AdaptivePool(Module):
+    """output_size: an int, or one value per spatial axis where None keeps the input's size."""
+    _fn = None
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def forward(self, input):
+        if self.return_indices:
+            return getattr(input, self._fn)(self.output_size, return_indices=True)
+        return getattr(input, self._fn)(self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(_AdaptivePool):
+    _fn = "adaptive_avg_pool1d"
+
+    def __init__(self, output_size):
+        super().__init__(output_size)
+
+
+class AdaptiveAvgPool2d(AdaptiveAvgPool1d):
+    _fn = "adaptive_avg_pool2d"
+
+
+class AdaptiveAvgPool3d(AdaptiveAvgPool1d):
+    _fn = "adaptive_avg_pool3d"
+
+
+class AdaptiveMaxPool1d(_AdaptivePool):
+    _fn = "adaptive_max_pool1d"
+
+
+class AdaptiveMaxPool2d(_AdaptivePool):
+    _fn = "adaptive_max_pool2d"
+
+
+class AdaptiveMaxPool3d(_AdaptivePool):
+    _fn = "adaptive_max_pool3d"

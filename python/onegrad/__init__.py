@@ -13,6 +13,7 @@ from .errors import (CompileError, DeviceError, DTypeError, Error, IndexShapeErr
                      RewriteError, ShapeError, VerifyError)
 from .errors import FunctionError  # function (issue 5)
 from .tensor import Tensor
+from . import _inplace  # noqa: F401 -- in-place ops: installs add_, __iadd__, .data ... on Tensor
 from . import autograd
 from . import optim
 from .autograd import enable_grad, no_grad, set_grad_enabled

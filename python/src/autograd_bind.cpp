@@ -15,7 +15,14 @@ void bind_autograd(py::module_& m) {
       .def("backward", &Tensor::backward, py::arg("gradient") = std::nullopt,
            py::arg("realize_with") = std::vector<Tensor*>{})
       .def("detach", &Tensor::detach)
-      .def("contiguous_backward", &Tensor::contiguous_backward);
+      .def("contiguous_backward", &Tensor::contiguous_backward)
+      // in-place ops (onegrad/_inplace.py computes the result, C++ checks and writes it)
+      .def("inplace_", [](Tensor& t, const std::string& op, const Tensor& result, bool cast) {
+        t.inplace_(op, result, cast);
+      }, py::arg("op"), py::arg("result"), py::arg("cast") = false)
+      .def("data", &Tensor::data)
+      .def("set_data", &Tensor::set_data)
+      .def("detach_", [](Tensor& t) { t.detach_(); });
   m.def("gradients", &gradients, py::arg("y"), py::arg("xs"), py::arg("dy") = std::nullopt);
   m.def("grad_enabled", &grad_enabled);
   m.def("set_grad_enabled", &set_grad_enabled);

@@ -8,6 +8,7 @@
 #include "tensor/advanced_indexing.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
+#include "tensor/view_chain.h"
 #include "uop/errors.h"
 #include "uop/index_error.h"
 
@@ -74,6 +75,9 @@ void Tensor::copy_out(void* dst, size_t nbytes) const {
     throw DeviceError("copy_out: " + std::to_string(nbytes) + " bytes given for a tensor of shape " +
                       shape_str(uop_->shape()) + " and dtype " + dtype().name() + " (" + std::to_string(want) +
                       " bytes)");
+  // A part of a buffer (t[1:3]) is copied out through a contiguous copy: realized itself, it would
+  // get a buffer of its own and stop being a view of t (in-place writes to t would miss it).
+  if (!realized_buffer(uop_) && viewed_buffer(uop_.get())) return contiguous().copy_out(dst, nbytes);
   realize_all({const_cast<Tensor*>(this)});  // only uop_ (mutable) changes
   read_buffer(realized_buffer(uop_), dst, nbytes);
 }

@@ -12,24 +12,14 @@
 #include "tensor/literal_check.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
+#include "tensor/view_chain.h"
+#include "tensor/write_history.h"
 #include "uop/errors.h"
 #include "uop/substitute.h"
 
 namespace onegrad {
 
 namespace {
-
-bool is_view_op(Ops op) {
-  return op == Ops::RESHAPE || op == Ops::PERMUTE || op == Ops::SHRINK || op == Ops::FLIP || op == Ops::PAD ||
-         op == Ops::EXPAND;
-}
-
-// The BUFFER that u is a view of (movement ops only, as numpy's views: slicing with any step,
-// transposing, reshaping, flipping, broadcasting), if any.
-const UOp* viewed_buffer(const UOp* u) {
-  while (is_view_op(u->op)) u = u->src[0].get();
-  return u->op == Ops::BUFFER ? u : nullptr;
-}
 
 bool reads(const UOpRef& graph, const UOp* buffer) {
   for (const UOp* u : graph->toposort())
@@ -75,7 +65,7 @@ UOpRef snapshot(const UOp* buffer, const std::string& device) {
 }
 
 // value cast to dt and broadcast to `shape` (right-aligned; extra leading dims must be 1).
-Tensor broadcast_value(const Tensor& value, const Dims& shape, DType dt) {
+Tensor broadcast_value(const std::string& op, const Tensor& value, const Dims& shape, DType dt) {
   Dims vs = value.shape();
   // Leading 1s beyond the target's rank are dropped (PyTorch, numpy: t[0] = ones(1, 3)).
   size_t lead = 0;
@@ -87,13 +77,18 @@ Tensor broadcast_value(const Tensor& value, const Dims& shape, DType dt) {
     ok = d == t || d == 1;
   }
   if (!ok)
-    throw ShapeError("setitem: cannot broadcast value of shape " + shape_text(vs) + " to the indexed shape " +
+    throw ShapeError(op + ": cannot broadcast value of shape " + shape_text(vs) + " to the indexed shape " +
                      shape_text(shape));
   vs = v.shape();
   Dims padded(shape.size() - vs.size(), 1);
   padded.insert(padded.end(), vs.begin(), vs.end());
   return v.cast(dt).reshape(padded).expand(shape);
 }
+
+// What a write stores: `value` (target's shape and dtype) through `target`, a view of the buffer.
+struct Store {
+  Tensor target, value;
+};
 
 // STORE(target, value), AFTER(buffer, STORE), realized: the kernel writes the buffer in place.
 void store_into(const UOp* buffer, const Tensor& target, Tensor value, const std::string& device) {
@@ -118,8 +113,8 @@ ConstValue lowest_of(DType dt) {
 // its new contents are where(written, picked, old) along that axis, with hit = (arange(K)[:, None]
 // == flat index) over the m index positions. Duplicate positions (PyTorch leaves which write wins
 // undefined) take the largest of their values. Cost O(K * m * rest).
-void advanced_store(const Tensor& t, const UOp* buffer, const std::vector<IndexItem>& index, const Tensor& value,
-                    const std::string& device) {
+std::optional<Store> advanced_store(const std::string& op, const Tensor& t, const std::vector<IndexItem>& index,
+                                    const Tensor& value, const std::string& device) {
   BasicIndexed b = basic_index(t, index);
   ResolvedIndices r = resolve_advanced(b.view, std::move(b.advanced), "setitem");
   GatherLayout g = gather_layout(r);
@@ -130,14 +125,14 @@ void advanced_store(const Tensor& t, const UOp* buffer, const std::vector<IndexI
   ordered.insert(ordered.end(), rest.begin(), rest.end());
   Dims result = ordered;
   for (size_t i = 0; i < g.place.size(); i++) result[i] = ordered[size_t(g.place[i])];
-  Tensor v = broadcast_value(value, result, t.dtype());
+  Tensor v = broadcast_value(op, value, result, t.dtype());
   if (!g.place.empty()) {
     std::vector<int64_t> inverse(g.place.size());
     for (size_t i = 0; i < g.place.size(); i++) inverse[size_t(g.place[i])] = int64_t(i);
     v = v.permute(inverse);
   }
   int64_t m = dims_numel(r.shape), k = g.merged[0];
-  if (m == 0 || target.numel() == 0) return;
+  if (m == 0 || target.numel() == 0) return std::nullopt;
   Dims vm{1, m};
   vm.insert(vm.end(), rest.begin(), rest.end());
   Tensor hit = Tensor::arange(0, k, 1, dtypes::int64, device).reshape({k, 1}).eq(g.flat.reshape({1, m}));  // (K, m)
@@ -148,48 +143,62 @@ void advanced_store(const Tensor& t, const UOp* buffer, const std::vector<IndexI
   Dims ws{k};
   ws.insert(ws.end(), rest.size(), 1);
   Tensor written = hit.cast(dtypes::int32).max({1}).cast(dtypes::bool_).reshape(ws);
-  store_into(buffer, target, written.where(picked, target), device);
+  return Store{target, written.where(picked, target)};
 }
 
 }  // namespace
 
-void Tensor::setitem(const std::vector<IndexItem>& index, const Tensor& value) {
+void Tensor::setitem(const std::vector<IndexItem>& index, const Tensor& value) { write("setitem", index, value); }
+
+void Tensor::write(const std::string& op, const std::vector<IndexItem>& index, const Tensor& value) {
   if (value.device() != device())
-    throw DeviceError("setitem: value on " + value.device() + ", tensor on " + device());
-  // Not a view of a buffer (a lazy value, a constant): realize it, so the write has a buffer of its
-  // own to land in. A view writes through to the buffer it views.
-  if (!viewed_buffer(uop_.get())) realize();
+    throw DeviceError(op + ": value on " + value.device() + ", tensor on " + device());
+  WriteHistory::check_leaf(*this, op);
+  // Not a view of a buffer (a lazy value, a constant): realize it, or the tensor it is a view of,
+  // so the write has a buffer to land in (write_target.cpp). A view writes through to its buffer.
+  make_writable();
   const UOp* buffer = viewed_buffer(uop_.get());
   for (const UOp* u = uop_.get(); u != buffer; u = u->src[0].get())
     if (u->op == Ops::EXPAND)
-      throw ShapeError("setitem: cannot write into the broadcast (expanded) view of shape " + shape_text(shape()) +
+      throw ShapeError(op + ": cannot write into the broadcast (expanded) view of shape " + shape_text(shape()) +
                        ": several of its elements are one element of the buffer (use contiguous() first)");
   bool advanced = std::any_of(index.begin(), index.end(), [](const IndexItem& it) {
     return std::holds_alternative<Tensor>(it);
   });
-  // Basic items: the target view and the value, checked before anything runs.
-  std::optional<Tensor> target, v;
+  // The target view and the value it gets, checked before anything runs. Tensor indices: the
+  // merged view and where(written, picked, old) (advanced_store).
+  std::optional<Store> store;
   if (!advanced) {
-    target = getitem(index);
-    v = broadcast_value(value, target->shape(), dtype());
+    Tensor target = getitem(index);
+    store = Store{target, broadcast_value(op, value, target.shape(), dtype())};
+  } else {
+    store = advanced_store(op, *this, index, value, device_);
   }
+  // autograd: the history the write gives the written node, from the graphs as they are now
+  std::optional<WriteHistory::Pending> history;
+  if (store) history = WriteHistory::prepare(*this, buffer, store->target, store->value);
   // Lazy values that read the buffer keep the values they were built from: they are rewired to a
   // snapshot of it, taken now (views, movement ops only, read the buffer and see the write, as in
   // PyTorch).
   std::unordered_map<const UOp*, bool> memo;
   std::vector<Tensor*> readers;
   for (Tensor* t : live_tensors()) {
-    if (t == this || !t->uop_ || viewed_buffer(t->uop_.get())) continue;
+    if (t == this || !t->uop_ || (store && t == &store->value)) continue;
+    if (viewed_buffer(t->uop_.get()) && !t->is_value_copy_of(*this)) continue;
     if (reads_memo(t->uop_.get(), buffer, memo)) readers.push_back(t);
   }
   if (!readers.empty()) {
-    Substitution to_snapshot{{buffer, snapshot(buffer, device_)}};
+    UOpRef copy = snapshot(buffer, device_);
+    Substitution to_snapshot{{buffer, copy}};
     for (Tensor* t : readers) t->uop_ = substitute(t->uop_, to_snapshot);
+    WriteHistory::follow_snapshot(buffer, copy);
   }
   // (index tensors and the value are live tensors too: a mask computed from t, as in
-  // t[t > 0] = 0, is computed from the old values)
-  if (advanced) advanced_store(*this, buffer, index, value, device_);
-  else store_into(buffer, *target, *v, device_);
+  // t[t > 0] = 0, is computed from the old values; the stored value itself reads the buffer at
+  // most as store_into handles)
+  release_value_copies();
+  if (history) WriteHistory::commit(*history);
+  if (store) store_into(buffer, store->target, store->value, device_);
   note_written();
 }
 
@@ -197,7 +206,7 @@ Tensor& Tensor::assign(const Tensor& value) {
   if (value.shape() != shape())
     throw ShapeError("assign: a value of shape " + shape_text(value.shape()) + " for a tensor of shape " +
                      shape_text(shape()));
-  setitem({}, value);
+  write("assign", {}, value);
   return *this;
 }
 

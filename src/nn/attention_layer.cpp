@@ -23,7 +23,10 @@ MultiheadAttention::MultiheadAttention(int64_t e, int64_t h, double p, bool bias
     register_parameter("in_proj_bias", &*in_proj_bias);
   }
   out_proj = register_module("out_proj", std::make_shared<Linear>(e, e, bias));
-  if (bias) out_proj->bias->assign(Tensor::zeros({e}));
+  if (bias) {
+    NoGradGuard off;  // a parameter (a leaf that requires grad) is written in place only under no_grad
+    out_proj->bias->assign(Tensor::zeros({e}));
+  }
 }
 
 namespace {

@@ -10,25 +10,15 @@
 #include <unordered_set>
 
 #include "tensor/broadcast.h"
+#include "tensor/grad_slot.h"
 #include "tensor/gradient.h"
 #include "tensor/shape_util.h"
+#include "tensor/write_history.h"
+#include "uop/buffer_storage.h"
 #include "uop/errors.h"
 #include "uop/substitute.h"
 
 namespace onegrad {
-
-struct GradSlot {
-  bool requires_grad = false;
-  std::optional<Tensor> grad;
-  // Graphs this leaf had before realize() replaced them by a buffer: graphs built from the lazy
-  // value still lead to it. Cleared by an in-place write (assign/setitem): then the old graphs are
-  // an old value, not this leaf.
-  std::vector<UOpRef> aliases;
-  // A computed tensor (not a leaf) that realize() replaced by a buffer keeps the graph it came
-  // from: backward() through the buffer follows it (while the tensor lives).
-  std::optional<UOpRef> history;
-  ~GradSlot();
-};
 
 namespace {
 
@@ -115,7 +105,11 @@ void Tensor::detach_if_no_grad() {
     m.leaves = leaf_nodes(live_tensors());
   }
   if (m.leaves.count(uop_.get())) return;  // a leaf itself (a copy of a parameter) stays one
-  if (reaches_leaf(uop_, m.leaves, m.reaches, &m.keep)) uop_ = UOp::create(Ops::DETACH, {uop_});
+  if (!reaches_leaf(uop_, m.leaves, m.reaches, &m.keep)) return;
+  // a view stays a view of the buffer (writes go through, as PyTorch's views made under no_grad),
+  // without the leaf's node
+  UOpRef view = WriteHistory::untracked_view(uop_, WriteHistory::kData);
+  uop_ = view != uop_ ? view : UOp::create(Ops::DETACH, {uop_});
 }
 
 void Tensor::note_realized(Tensor* t, const UOpRef& old) {
@@ -123,27 +117,29 @@ void Tensor::note_realized(Tensor* t, const UOpRef& old) {
   std::vector<Tensor*> live = live_tensors();
   if (t->slot_ && t->slot_->requires_grad) {
     t->slot_->aliases.push_back(old);
-  } else if (grad_on && live_leaves.load() > 0 &&
+  } else if (live_leaves.load() > 0 && old->op != Ops::AFTER &&  // a write keeps its own history
+             
              !(no_history && std::find(no_history->begin(), no_history->end(), t) != no_history->end())) {
     std::unordered_map<const UOp*, bool> memo;
     if (reaches_leaf(with_history(old), leaf_nodes(live), memo, nullptr)) {
-      if (!t->slot_) t->slot_ = std::make_shared<GradSlot>();
-      t->slot_->history = old;
+      WriteHistory::record(t->uop_, old);
     }
   }
   // copies holding the very same graph become the buffer too (they are the same value), with its
-  // history when they have no slot of their own
+  // history; a tensor built apart to an equal graph shares the buffer until one of them is written
   for (Tensor* other : live) {
     if (other == t || other->uop_ != old) continue;
     other->uop_ = t->uop_;
     if (!other->slot_) other->slot_ = t->slot_;
+    if (other->slot_ == t->slot_ || !t->slot_) continue;
+    other->slot_->shared_value = t->slot_->shared_value = t->uop_;
   }
 }
 
 UOpRef Tensor::with_history(const UOpRef& u) {
   Substitution subst;
-  for (Tensor* t : live_tensors())
-    if (t->slot_ && t->slot_->history && t->uop_ != *t->slot_->history) subst.emplace(t->uop_.get(), *t->slot_->history);
+  for (const auto& [node, graph] : WriteHistory::live())
+    if (node != graph.get()) subst.emplace(node, graph);
   if (subst.empty()) return u;
   // a history may read other realized values with histories: substitute until none is left
   UOpRef out = u;
@@ -203,6 +199,43 @@ void Tensor::set_grad(std::optional<Tensor> g) {
 }
 
 Tensor Tensor::detach() const { return Tensor(UOp::create(Ops::DETACH, {uop_}), device_); }
+
+// ---- .data, set_data, detach_ (the nodes they hand out are tagged views: write_history.h)
+
+Tensor Tensor::data() const {
+  UOpRef u = WriteHistory::untracked_view(uop_, WriteHistory::kData);
+  if (u == uop_) {  // not a view of a buffer: a buffer first, as PyTorch's tensors always have
+    realize_all({const_cast<Tensor*>(this)});  // only uop_ (mutable) changes
+    u = WriteHistory::untracked_view(uop_, WriteHistory::kData);
+  }
+  return Tensor(u, device_);
+}
+
+void Tensor::set_data(const Tensor& other) {
+  Tensor o = other;
+  // a tag of its own: this tensor's node must be neither other's nor other.data's (a leaf is its node)
+  int64_t tag = WriteHistory::kData - next_buffer_id();
+  UOpRef u = WriteHistory::untracked_view(o.uop_, tag);
+  if (u == o.uop_) u = WriteHistory::untracked_view(o.realize().uop_, tag);
+  uop_ = u;
+  device_ = o.device_;
+  if (slot_) slot_->aliases.clear();
+  leaves_version++;
+}
+
+Tensor& Tensor::detach_() {
+  if (slot_ && slot_->requires_grad) return requires_grad_(false);
+  if (!requires_grad()) return *this;
+  UOpRef u = WriteHistory::untracked_view(uop_, WriteHistory::kData);
+  if (u == uop_) {
+    uop_ = UOp::create(Ops::DETACH, {uop_});
+    return *this;
+  }
+  if (uop_->src[0]->op != Ops::BUFFER)  // a view of another tensor's buffer, as y[0] of y
+    throw ArgumentError("detach_: Can't detach views in-place. Use detach() instead.");
+  uop_ = u;
+  return *this;
+}
 
 Tensor Tensor::contiguous_backward() const {
   return Tensor(UOp::create(Ops::CONTIGUOUSBACKWARD, {uop_}), device_);

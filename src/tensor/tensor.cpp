@@ -3,6 +3,7 @@
 #include "tensor/tensor.h"
 
 #include "tensor/device_name.h"
+#include "tensor/grad_slot.h"
 #include "tensor/literal_check.h"
 #include "tensor/shape_util.h"
 #include "uop/errors.h"
@@ -40,14 +41,17 @@ Tensor buffer_view(const std::string& op, const Dims& shape, DType dtype, const 
 
 }  // namespace
 
-Tensor::Tensor(UOpRef u) : uop_(std::move(u)) {
+// Every tensor built from a node has a slot of its own, shared only with its copies: an in-place
+// write tells a copy (which sees it) from an equal value built apart (which does not) by it.
+Tensor::Tensor(UOpRef u) : uop_(std::move(u)), slot_(std::make_shared<GradSlot>()) {
   if (!uop_) throw InternalError("Tensor: null node");
   device_ = device_of(uop_);
   enroll();  // indexing: the live registry (live_tensors.cpp)
   detach_if_no_grad();
 }
 
-Tensor::Tensor(UOpRef u, std::string device) : uop_(std::move(u)), device_(canonical_device(device)) {
+Tensor::Tensor(UOpRef u, std::string device)
+    : uop_(std::move(u)), device_(canonical_device(device)), slot_(std::make_shared<GradSlot>()) {
   if (!uop_) throw InternalError("Tensor: null node");
   enroll();  // indexing: the live registry (live_tensors.cpp)
   detach_if_no_grad();

@@ -108,6 +108,32 @@ class Tensor {
   // before keep the old values. Optimizers and load_state_dict update parameters this way.
   Tensor& assign(const Tensor& value);
   // ---- end indexing: setitem
+  // ---- in-place ops (src/tensor/inplace.cpp, engine/tensor_setitem.cpp, tensor/write_history.cpp;
+  // docs/tensor.md "In-place ops"): PyTorch's x.add_(y) and friends. The result is written into this
+  // tensor's buffer (views and copies see it) and this is returned. The result's shape must be this
+  // shape (only the right side broadcasts) and its dtype must cast to this dtype by PyTorch's rule
+  // (no float into an int tensor, no number into a bool one); fill_/copy_ cast whatever they get.
+  // A leaf that requires grad, or a view of one, refuses in-place writes while gradients are on.
+  Tensor& inplace_(const std::string& op, const Tensor& result, bool cast = false);
+  Tensor& add_(const Tensor& o);
+  Tensor& sub_(const Tensor& o);
+  Tensor& mul_(const Tensor& o);
+  Tensor& div_(const Tensor& o);
+  Tensor& add_(Scalar s);
+  Tensor& sub_(Scalar s);
+  Tensor& mul_(Scalar s);
+  Tensor& div_(Scalar s);
+  Tensor& zero_();
+  Tensor& fill_(Scalar v);
+  Tensor& copy_(const Tensor& src);  // src broadcast to this shape, cast to this dtype
+  Tensor& clamp_(const std::optional<Tensor>& min, const std::optional<Tensor>& max);
+  // PyTorch's .data: this tensor's buffer (realized first) with no gradient history; writes through
+  // it are not seen by autograd. set_data points this tensor at other's buffer (any shape and
+  // dtype), keeping its requires_grad and .grad. detach_() makes this tensor stop requiring grad.
+  Tensor data() const;
+  void set_data(const Tensor& other);
+  Tensor& detach_();
+  // ---- end in-place ops
   static Tensor stack(const std::vector<Tensor>& ts, int64_t dim = 0);
   static Tensor cat(const std::vector<Tensor>& ts, int64_t dim = 0);
   // ---- shape ops (src/tensor/shape_ops.cpp, pad_modes.cpp; docs/tensor.md "Shape ops")
@@ -377,6 +403,14 @@ class Tensor {
   void detach_if_no_grad();
   static void note_realized(Tensor* t, const UOpRef& old);
   void note_written();  // setitem wrote this tensor in place: its old graphs are an old value
+  // in-place ops: setitem under another op's name (messages); the autograd side of a write
+  void write(const std::string& op, const std::vector<IndexItem>& index, const Tensor& value);
+  friend struct WriteHistory;  // write_history.cpp
+  // in-place ops: what a write lands in (src/engine/write_target.cpp)
+  void make_writable();
+  void realize_privately();
+  bool is_value_copy_of(const Tensor& w) const;
+  void release_value_copies();
   static std::unordered_set<const UOp*> leaf_nodes(const std::vector<Tensor*>& live);
   static UOpRef with_history(const UOpRef& u);  // realized values swapped back for their graphs
   static std::vector<Tensor> gradients_at(const Tensor& root, const std::vector<Tensor>& xs, const Tensor& dy);

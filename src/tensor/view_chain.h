@@ -1,0 +1,20 @@
+// Views: a tensor whose graph is movement ops over a BUFFER views that buffer (numpy's views:
+// slicing with any step, transposing, reshaping, flipping, broadcasting). setitem writes through
+// them, autograd's write history follows them.
+#pragma once
+#include "uop/uop.h"
+
+namespace onegrad {
+
+inline bool is_view_op(Ops op) {
+  return op == Ops::RESHAPE || op == Ops::PERMUTE || op == Ops::SHRINK || op == Ops::FLIP || op == Ops::PAD ||
+         op == Ops::EXPAND;
+}
+
+// The BUFFER that u is a view of, if any.
+inline const UOp* viewed_buffer(const UOp* u) {
+  while (is_view_op(u->op)) u = u->src[0].get();
+  return u->op == Ops::BUFFER ? u : nullptr;
+}
+
+}  // namespace onegrad

@@ -119,6 +119,13 @@ ConstValue lowest_of(DType dt) {
 void advanced_store(const Tensor& t, const UOp* buffer, const std::vector<IndexItem>& index, const Tensor& value,
                     const std::string& device) {
   BasicIndexed b = basic_index(t, index);
+  // One mask alone: the values go in place by a scan and a scatter (mask_select.cpp), linear.
+  if (b.advanced.size() == 1 && b.advanced[0].index.dtype().is_bool() && b.advanced[0].index.ndim() > 0) {
+    const AdvancedIndex& a = b.advanced[0];
+    Tensor v = broadcast_value(value, masked_rows(b.view, a.index, a.axis).shape(), t.dtype());
+    store_into(buffer, b.view, masked_rows_assign(b.view, a.index, a.axis, v), device);
+    return;
+  }
   ResolvedIndices r = resolve_advanced(b.view, std::move(b.advanced));
   GatherLayout g = gather_layout(r);
   Tensor target = r.x.permute(g.perm).reshape(g.merged);  // (K, rest...)

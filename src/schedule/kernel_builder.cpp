@@ -5,24 +5,13 @@
 
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
+#include "uop/reduce_identity.h"
 
 namespace onegrad {
 
 namespace {
 
 UOpRef zero_of(DType dt) { return UOp::const_int(dt, 0); }
-
-// The value of a reduction over no elements.
-UOpRef reduce_identity(Ops op, DType dt) {
-  switch (op) {
-    case Ops::ADD: return UOp::const_int(dt, 0);
-    case Ops::MUL: return UOp::const_int(dt, 1);
-    case Ops::MAX:
-      return dt.is_float() ? UOp::const_float(dt, -std::numeric_limits<double>::infinity())
-                           : UOp::const_int(dt, dt.int_min());
-    default: throw InternalError("rangeify: REDUCE with op " + std::string(op_name(op)) + " (ADD, MAX or MUL)");
-  }
-}
 
 std::vector<int64_t> ints_arg(const UOp* u) { return u->arg.get<Arg::Ints>(); }
 

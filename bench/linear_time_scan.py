@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Scans, scatters, bool masks and sorting, timed side by side with PyTorch (the rows of
+bench/linear_time.py's table for ops the spec writes as prefix-sum windows or one-hot scatters;
+same output format, same harness, to be folded into it).
+
+  PYTHONPATH=build/python /usr/bin/python3 bench/linear_time_scan.py [--repeat 7] [--sizes 100000 1000000]
+  ... bench/linear_time_scan.py --only cumsum sort        # the cases whose name starts so
+
+Each case runs one op on inputs of about n elements, lazily built and realized in onegrad, eagerly
+in torch. Figures are medians of --repeat calls after one warm-up (the warm-up compiles; later
+calls hit the program cache); the ratio is onegrad's time / torch's. Every case checks that both
+give the same values (floats: to a relative 1e-4, as torch accumulates float32 cumsum in double).
+"""
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+os.environ.setdefault("ONEGRAD_CACHE_DIR", tempfile.mkdtemp(prefix="onegrad-bench-"))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import onegrad  # noqa: E402
+from onegrad import Tensor  # noqa: E402
+
+
+def both(array):
+    return Tensor(array), torch.from_numpy(array)
+
+
+def cumsum(n, rng):
+    x, tx = both(rng.standard_normal(n).astype(np.float32))
+    return (lambda: x.cumsum(0).realize()), (lambda: tx.cumsum(0))
+
+
+def cumprod(n, rng):
+    x, tx = both(rng.uniform(0.9999, 1.0001, n).astype(np.float32))
+    return (lambda: x.cumprod(0).realize()), (lambda: tx.cumprod(0))
+
+
+def cummax(n, rng):
+    x, tx = both(rng.standard_normal(n).astype(np.float32))
+    return (lambda: x.cummax(0).indices.realize()), (lambda: tx.cummax(0).indices)
+
+
+def mask_getitem(n, rng):
+    x, tx = both(rng.standard_normal(n).astype(np.float32))
+    return (lambda: x[x > 0].realize()), (lambda: tx[tx > 0])
+
+
+def nonzero(n, rng):
+    x, tx = both(rng.integers(-1, 2, n).astype(np.int32))
+    return (lambda: x.nonzero().realize()), (lambda: tx.nonzero())
+
+
+def scatter_add(n, rng):
+    t, tt = both(rng.standard_normal(n).astype(np.float32))
+    i, ti = both(rng.integers(0, n, n))
+    v, tv = both(rng.standard_normal(n).astype(np.float32))
+    return (lambda: t.scatter_add(0, i, v).realize()), (lambda: tt.scatter_add(0, ti, tv))
+
+
+def sort(n, rng):
+    x, tx = both(rng.standard_normal(n).astype(np.float32))
+    return (lambda: x.sort().indices.realize()), (lambda: tx.sort(stable=True).indices)
+
+
+def randperm(n, rng):
+    # different generators: compare that both are permutations
+    return (lambda: onegrad.randperm(n).realize()), (lambda: torch.randperm(n))
+
+
+# (name, setup): the rows of the table, in this order.
+CASES = [
+    ("cumsum", cumsum),
+    ("cumprod", cumprod),
+    ("cummax indices", cummax),
+    ("x[x > 0]", mask_getitem),
+    ("nonzero", nonzero),
+    ("scatter_add", scatter_add),
+    ("sort (indices)", sort),
+    ("randperm", randperm),
+]
+
+
+def median_time(fn, repeat):
+    fn()  # warm-up: onegrad compiles here
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def same(name, og, th):
+    a, b = og.numpy(), th.numpy()
+    if name == "randperm":
+        a, b = np.sort(a), np.sort(b)
+    ok = a.shape == b.shape and (np.allclose(a, b, rtol=1e-4, atol=1e-4) if a.dtype.kind == "f" else np.array_equal(a, b))
+    if not ok:
+        raise SystemExit(f"{name}: values differ: onegrad {a.shape} vs torch {b.shape}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--sizes", type=int, nargs="+", default=[10**5, 10**6])
+    p.add_argument("--only", nargs="*", default=None, help="run the cases whose name starts with one of these")
+    args = p.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f}, torch {torch.__version__} on {torch.get_num_threads()} threads, "
+          f"medians of {args.repeat}")
+    print("| op | n | onegrad | torch | onegrad/torch |")
+    print("|---|---|---|---|---|")
+    rng = np.random.default_rng(0)
+    for name, setup in CASES:
+        if args.only and not any(name.startswith(o) for o in args.only):
+            continue
+        for n in args.sizes:
+            og_fn, torch_fn = setup(n, rng)
+            same(name, og_fn(), torch_fn())
+            t_og, t_torch = median_time(og_fn, args.repeat), median_time(torch_fn, args.repeat)
+            print(f"| {name} | {n:,} | {t_og * 1e3:.3f} ms | {t_torch * 1e3:.3f} ms | {t_og / t_torch:.2f} |")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "schedule/scan_rules.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
 #include "uop/reduce_identity.h"
@@ -106,16 +107,19 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
   for (size_t i = 0; i < r.scope.size(); i++)
     if (std::find(deps.begin(), deps.end(), r.scope[i].get()) != deps.end()) depth = i + 1;
   for (size_t i = 0; i < depth; i++) evaluations *= double(r.scope[i]->src[0]->const_value().as_int());
-  evaluations_[u] += evaluations;
 
   Ops op = ra.op;
   DType dt = u->dtype;
   return Plan{{Request{u->src[0].get(), std::move(child_idx), r.valid, std::move(scope)}},
-              [op, dt, ranges](const std::vector<UOpRef>& v) {
+              [this, u, evaluations, op, dt, ranges](const std::vector<UOpRef>& v) {
                 if (ranges.empty()) return v[0];
                 std::vector<UOpRef> src{v[0]};
                 src.insert(src.end(), ranges.begin(), ranges.end());
-                return UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{op, {}});
+                // A prefix window becomes a scan; arange's count folds to index math, no loop, so it
+                // costs nothing (scan_rules.h): a folded use does not make the REDUCE realized.
+                UOpRef reduce = scans_from_windows(UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{op, {}}));
+                if (reduce->op == Ops::REDUCE) evaluations_[u] += evaluations;
+                return reduce;
               }};
 }
 

@@ -4,7 +4,6 @@
 
 #include "schedule/callify.h"
 #include "schedule/kernel_builder.h"
-#include "schedule/scan_rules.h"
 #include "schedule/scatter_rules.h"
 #include "uop/errors.h"
 
@@ -93,8 +92,9 @@ Schedule rangeify(const UOpRef& function) {
       ScheduledKernel k = entry.first->op == Ops::STORE ? kb.build_store(entry.first)
                                                         : kb.build(entry.first, realized.at(entry.first));
       k.reason = entry.second;
-      // prefix windows (n^2 work as built) become scans (n), one-hot scatters (K*D) indexed updates (K+D)
-      k.ast = scatters_from_onehot(scans_from_windows(k.ast));
+      // (prefix windows became scans as the builder made them) one-hot scatters, K*D work as built,
+      // become indexed updates, K+D
+      k.ast = scatters_from_onehot(k.ast);
       s.kernels.push_back(std::move(k));
     }
     bool grew = false;

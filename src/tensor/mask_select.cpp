@@ -70,7 +70,8 @@ Tensor mask_positions(const Tensor& mask) {
   Tensor flat = mask.reshape({m});
   if (!flat.dtype().is_bool()) flat = flat.ne(Tensor::scalar(ConstValue::from_int(0), flat.dtype(), flat.device()));
   int64_t count = true_count(flat);
-  Tensor pos = Tensor::arange(0, m, 1, dtypes::int64, mask.device()).reshape({m, 1});
+  // realized: the positions are data here, and the scatter's arange stays index math
+  Tensor pos = Tensor::arange(0, m, 1, dtypes::int64, mask.device()).reshape({m, 1}).contiguous();
   return compact_rows(pos, flat, count).reshape({count});
 }
 

@@ -63,7 +63,8 @@ std::pair<Tensor, Tensor> radix_sort_rows(Tensor keys, int bits) {
   int64_t m = s[0], n = s[1];
   DType u = keys.dtype();
   DType it = m * n < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
-  Tensor perm = Tensor::arange(0, n, 1, dtypes::int64, keys.device()).reshape({1, n}).expand({m, n});
+  // realized: the positions' arange is data here, and stays index math where the scatters compare
+  Tensor perm = Tensor::arange(0, n, 1, dtypes::int64, keys.device()).reshape({1, n}).expand({m, n}).contiguous();
   Tensor col = Tensor::arange(0, n, 1, it, keys.device()).reshape({1, n});
   Tensor row = Tensor::arange(0, m, 1, it, keys.device()).reshape({m, 1}).mul(ConstValue::from_int(n));
   for (int b = 0; b < bits; b++) {

@@ -9,7 +9,7 @@ same output format, same harness, to be folded into it).
 Each case runs one op on inputs of about n elements, lazily built and realized in onegrad, eagerly
 in torch. Figures are medians of --repeat calls after one warm-up (the warm-up compiles; later
 calls hit the program cache); the ratio is onegrad's time / torch's. Every case checks that both
-give the same values (floats: to a relative 1e-4, as torch accumulates float32 cumsum in double).
+give the same values (floats: to a relative 1e-3 or 1e-4 of the largest value, as torch accumulates float32 scans in double).
 """
 import argparse
 import os
@@ -100,7 +100,9 @@ def same(name, og, th):
     a, b = og.numpy(), th.numpy()
     if name == "randperm":
         a, b = np.sort(a), np.sort(b)
-    ok = a.shape == b.shape and (np.allclose(a, b, rtol=1e-4, atol=1e-4) if a.dtype.kind == "f" else np.array_equal(a, b))
+    # floats: onegrad's float32 scans round once per step, torch's accumulate in double
+    scale = 1e-4 * max(1.0, float(np.abs(b).max())) if b.size else 0.0
+    ok = a.shape == b.shape and (np.allclose(a, b, rtol=1e-3, atol=scale) if a.dtype.kind == "f" else np.array_equal(a, b))
     if not ok:
         raise SystemExit(f"{name}: values differ: onegrad {a.shape} vs torch {b.shape}")
 

@@ -50,3 +50,11 @@ __all__ += ["kernels", "Kernel", "Opt", "OptError"]  # kernel inspection (issue 
 __all__ += ["device_memory_stats", "reset_peak_memory"]  # memory plan (issue 6)
 __all__ += ["tir"]  # TIR (issue 7)
 __all__ += ["sort", "argsort", "topk", "unique", "masked_select", "nonzero"]  # sorting and mask selection
+
+# torch-style top-level functions (zeros, exp, sum, cat, tensor, from_numpy, ...) and dtypes (float32,
+# long, ...): onegrad/_toplevel.py. Last: sum, max, all, int, ... shadow the builtins from here on.
+from . import _toplevel  # noqa: E402
+from ._toplevel import *  # noqa: E402,F401,F403
+from .errors import ValueRangeError  # noqa: E402
+__all__ += _toplevel.__all__ + ["ValueRangeError"]
+globals().update({_n: getattr(_toplevel, _n) for _n in _toplevel._SHADOWS_BUILTINS})

@@ -2,13 +2,14 @@
 index tuples. Kept apart from tensor.py so the Tensor class reads as the API it is.
 """
 
+import math
 import numbers
 import operator
 
 import numpy as np
 
 from .dtype import DType, dtypes, to_dtype
-from .errors import DTypeError, ShapeError
+from .errors import DTypeError, ShapeError, ValueRangeError
 
 
 def is_scalar(x) -> bool:
@@ -29,7 +30,7 @@ def py_scalar(x):
 
 def _kind_of_nested(data, path="data"):
     """The widest kind of the numbers in a nested list ("b" < "i" < "f"), None if there are none,
-    and the smallest and largest int seen (to catch ints that do not fit the chosen dtype)."""
+    and the smallest and largest number seen (to catch numbers that do not fit the chosen dtype)."""
     kind, lo, hi = None, None, None
     stack = [(data, path)]
     rank = {"b": 0, "i": 1, "f": 2}
@@ -50,7 +51,12 @@ def _kind_of_nested(data, path="data"):
             lo = v if lo is None else min(lo, v)
             hi = v if hi is None else max(hi, v)
         elif isinstance(x, numbers.Real):
-            k = "f"
+            k, v = "f", float(x)
+            if math.isnan(v):  # NaN fits no int dtype: keep it as the bound that check_fits meets
+                lo = hi = v
+            else:
+                lo = v if lo is None or (not math.isnan(lo) and v < lo) else lo
+                hi = v if hi is None or (not math.isnan(hi) and v > hi) else hi
         else:
             raise TypeError(f"Tensor: {where} is a {type(x).__name__}; expected numbers in nested lists")
         if kind is None or rank[k] > rank[kind]:
@@ -65,22 +71,27 @@ def _int_range(dt: DType):
 
 def infer_dtype(data) -> DType:
     """The dtype of Python data, like torch but with tinygrad's defaults: any float -> float32,
-    else any int -> int32, else bool; an empty list -> float32."""
-    kind, _, _ = _kind_of_nested(data)
-    return {"b": dtypes.bool, "i": dtypes.default_int, None: dtypes.default_float}.get(kind, dtypes.default_float)
+    else any int -> int32, or int64 when one does not fit int32 (torch's ints are int64), else
+    bool; an empty list -> float32."""
+    kind, lo, hi = _kind_of_nested(data)
+    if kind == "i":
+        mn, mx = _int_range(dtypes.default_int)
+        return dtypes.default_int if mn <= lo and hi <= mx else dtypes.int64
+    return {"b": dtypes.bool, None: dtypes.default_float}.get(kind, dtypes.default_float)
 
 
 def check_fits(data, dt: DType, inferred: bool) -> None:
-    """OverflowError when an int in `data` does not fit int dtype `dt`, instead of wrapping
-    silently (numpy 1.24 wraps with a DeprecationWarning)."""
+    """ValueRangeError (an OverflowError) when a number in `data` does not fit int dtype `dt`
+    (a float's truncation counts; NaN and inf fit none), instead of wrapping silently as numpy
+    1.24 does."""
     kind, lo, hi = _kind_of_nested(data)
     if not dt.is_int or lo is None:
         return
     mn, mx = _int_range(dt)
-    if lo < mn or hi > mx:
-        bad = lo if lo < mn else hi
-        hint = "; pass dtype=dtypes.int64" if inferred else ""
-        raise OverflowError(f"Tensor: {bad} does not fit {dt.name}{hint}")
+    for bad in (lo, hi):
+        if math.isnan(bad) or math.isinf(bad) or not mn <= int(bad) <= mx:
+            hint = "; pass dtype=dtypes.uint64" if inferred and isinstance(bad, int) and 0 <= bad < 2**64 else ""
+            raise ValueRangeError(f"Tensor: the value {bad} does not fit {dt.name}{hint}")
 
 
 def to_numpy(data, dtype) -> np.ndarray:
@@ -96,8 +107,12 @@ def to_numpy(data, dtype) -> np.ndarray:
 
 
 def c_contiguous(arr: np.ndarray) -> np.ndarray:
-    """arr in row-major order, the layout C++ copies from. Not np.ascontiguousarray: it turns a
-    0-d array into a 1-d one."""
+    """arr in row-major order and native byte order, the layout C++ copies from byte for byte. Any
+    other numpy layout is copied into it: strided, 0-stride (broadcast_to), negative-stride, Fortran
+    order, and big-endian data (">f4": read as is, its bytes would be garbage). Not
+    np.ascontiguousarray: it turns a 0-d array into a 1-d one."""
+    if not arr.dtype.isnative:
+        arr = arr.astype(arr.dtype.newbyteorder("="))
     return arr if arr.flags.c_contiguous else arr.copy(order="C")
 
 

@@ -104,10 +104,25 @@ _ALIASES = {"char": "int8", "short": "int16", "int": "int32", "long": "int64", "
             "bf16": "bfloat16", "float": "float32", "f32": "float32", "double": "float64", "f64": "float64"}
 
 
+def _torch_dtype_name(x):
+    """torch.float32 -> "float32" for a torch.dtype (recognized without importing torch), else None."""
+    t = type(x)
+    if t.__name__ == "dtype" and t.__module__ == "torch":
+        return str(x).removeprefix("torch.")
+    return None
+
+
 def to_dtype(x) -> DType:
-    """A DType from a DType, a name ("float32", "half"), or a numpy dtype / scalar type."""
+    """A DType from a DType, a name ("float32", "half"), a numpy dtype / scalar type, or a torch
+    dtype (torch.float32; those onegrad lacks, such as complex64, raise DTypeError)."""
     if isinstance(x, DType):
         return x
+    torch_name = _torch_dtype_name(x)
+    if torch_name is not None:
+        dt = _BY_NAME.get(torch_name)
+        if dt is None:
+            raise DTypeError(f"torch.{torch_name} has no onegrad dtype")
+        return dt
     if isinstance(x, str):
         dt = _BY_NAME.get(_ALIASES.get(x, x))
         if dt is None:

@@ -42,6 +42,11 @@ class DTypeError(Error, TypeError):
     """An op not defined for a dtype, or a dtype that does not exist."""
 
 
+class ValueRangeError(DTypeError, OverflowError):
+    """A number that does not fit the dtype it must take (2**40 as int32, 1000 into int8): refused,
+    never wrapped. Also an OverflowError, as Python's own int conversions raise."""
+
+
 class DeviceError(Error, RuntimeError):
     """An unknown device, or tensors on different devices in one op."""
 

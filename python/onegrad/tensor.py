@@ -17,7 +17,7 @@ from . import _C
 from ._convert import (_NO_DIM, axis_arg, c_contiguous, check_fits, index_items, infer_dtype, int_list, is_scalar, py_scalar,
                        shape_args, to_numpy)
 from .dtype import DType, dtypes, from_name, to_dtype
-from .errors import DeviceError, IndexShapeError, ShapeError
+from .errors import DeviceError, IndexShapeError, ShapeError, ValueRangeError
 
 
 def _device(device) -> str:
@@ -66,10 +66,12 @@ class Tensor:
             # A constant node, not a buffer: it folds into the kernels that use it.
             target = dt or infer_dtype(data)
             check_fits(data, target, inferred=dt is None)
-            self._t = _C.Tensor.scalar(py_scalar(data), target.name, dev)
+            self._t = _C.Tensor.scalar(_rounded(py_scalar(data), target), target.name, dev)
         elif isinstance(data, (list, tuple)):
             target = dt or infer_dtype(data)
             self._t = _from_numpy(to_numpy(data, target), target, dev)
+        elif hasattr(data, "__dlpack__"):  # a torch (or other DLPack) tensor: copied, as torch.tensor
+            self._t = _torch_api.from_dlpack_object(data, dt, dev)
         else:
             raise TypeError(f"Tensor: cannot make a tensor from {type(data).__name__}")
         if requires_grad:
@@ -100,22 +102,31 @@ class Tensor:
 
     @staticmethod
     def full(shape, fill_value, dtype=None, device=None) -> "Tensor":
-        """dtype defaults to the value's own (int32, float32 or bool), as torch.full."""
+        """dtype defaults to the value's own (int32, or int64 past int32; float32; bool), as torch.full.
+        A value that does not fit the dtype raises ValueRangeError (as torch)."""
         shape = int_list(shape, "full") if isinstance(shape, (tuple, list)) else int_list((shape,), "full")
         dt = to_dtype(dtype) if dtype is not None else infer_dtype(fill_value)
         return Tensor._wrap(_C.Tensor.full(shape, py_scalar(fill_value), dt.name, _device(device)))
 
     @staticmethod
     def arange(start, stop=None, step=1, dtype=None, device=None) -> "Tensor":
-        """[start, stop) by step. All-int arguments give int32 (tinygrad's default_int); any float
-        argument gives float32, computed as start + i*step like numpy."""
+        """[start, stop) by step. All-int arguments give int32 (tinygrad's default_int), or int64 when
+        a value does not fit int32 (as torch); any float argument gives float32, computed as
+        start + i*step like numpy. A value that does not fit the dtype raises ValueRangeError."""
         if stop is None:
             start, stop = 0, start
         ints = all(isinstance(v, int) or isinstance(v, np.integer) for v in (start, stop, step))
-        dt = to_dtype(dtype) if dtype is not None else (dtypes.default_int if ints else dtypes.default_float)
+        dt = to_dtype(dtype) if dtype is not None else (None if ints else dtypes.default_float)
         dev = _device(device)
         if ints:
-            return Tensor._wrap(_C.Tensor.arange(int(start), int(stop), int(step), dt.name, dev))
+            start, stop, step = int(start), int(stop), int(step)
+            for v in (start, stop, step):
+                if not -(2**63) <= v < 2**63:
+                    raise ValueRangeError(f"arange: the value {v} does not fit int64")
+            if dt is None:
+                last = start + (max(0, -((start - stop) // step)) - 1) * step if step else start
+                dt = dtypes.default_int if -(2**31) <= min(start, last) and max(start, last) < 2**31 else dtypes.int64
+            return Tensor._wrap(_C.Tensor.arange(start, stop, step, dt.name, dev))
         if step == 0:
             raise ShapeError("arange: step must not be zero")
         n = max(0, math.ceil((stop - start) / step))
@@ -165,7 +176,11 @@ class Tensor:
         return (self[i] for i in range(len(self)))
 
     def __repr__(self) -> str:
-        return f"<Tensor shape={self.shape} dtype={self.dtype.name} device={self.device}>"
+        """As torch prints it (onegrad/_print.py), realizing only the elements shown."""
+        from ._print import tensor_repr
+        return tensor_repr(self)
+
+    __str__ = __repr__
 
     def __bool__(self) -> bool:
         # As numpy: only a single element has a truth value.
@@ -539,9 +554,9 @@ class Tensor:
         """self (as bool) ? x : y. A number next to a tensor takes the tensor's dtype (as in a binary
         op); two numbers take their own dtypes (int32, float32 or bool) and promote."""
         if isinstance(x, Tensor):
-            a, b = x._t, x._other(y)
+            a, b = x._t, x._other(y, "where")
         elif isinstance(y, Tensor):
-            a, b = y._other(x), y._t
+            a, b = y._other(x, "where"), y._t
         else:
             a, b = Tensor(x, device=self.device)._t, Tensor(y, device=self.device)._t
         if a is None or b is None:
@@ -986,6 +1001,11 @@ def _dim_arg(op: str, dim, axis):
         raise TypeError(f"{op}: dim is required")
     return int(d)
 
+# ---- torch's everyday API (size, to, clone, norm, diag, max(dim), ...): onegrad/_torch_api.py
+from . import _torch_api  # noqa: E402
+
+_torch_api.install(Tensor)
+
 # ---- neural-net ops (nn ops area) as Tensor methods: conv2d, max_pool2d, layer_norm, interpolate, ...
 # (onegrad/_nn.py; the same functions are onegrad.nn.functional's under torch's names).
 from . import _nn  # noqa: E402
@@ -998,6 +1018,14 @@ del _name
 def _canonical_device(device: str) -> str:
     """The device name as C++ spells it ("cpu:0" -> "CPU"); DeviceError if unknown."""
     return _C.Tensor.scalar(False, "bool", device).device
+
+
+def _rounded(value, dt: DType):
+    """A float as float16/float32 stores it (1e40 -> inf), as Tensor([1e40]) gives through numpy."""
+    if isinstance(value, float) and dt in (dtypes.float16, dtypes.float32):
+        with np.errstate(over="ignore"):
+            return float(dt.np.type(value))
+    return value
 
 
 def _shape_or_empty(shape) -> list:

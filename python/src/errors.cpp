@@ -4,6 +4,7 @@
 // of onegrad/__init__.py does not matter.
 #include "bind.h"
 #include "codegen/opt.h"
+#include "tensor/literal_check.h"  // ValueRangeError
 #include "uop/errors.h"
 
 namespace onegrad::python {
@@ -35,6 +36,8 @@ void bind_errors(py::module_& m) {
       std::rethrow_exception(p);
     } catch (const ShapeError& e) {
       set_error("ShapeError", e);
+    } catch (const ValueRangeError& e) {  // before its base, DTypeError
+      set_error("ValueRangeError", e);
     } catch (const DTypeError& e) {
       set_error("DTypeError", e);
     } catch (const DeviceError& e) {

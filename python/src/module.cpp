@@ -22,6 +22,10 @@ py::dict dtype_info(const std::string& name) {
 
 }  // namespace
 
+// Declared here rather than in bind.h: only this file calls it.
+void bind_dlpack(py::module_& m);  // _C.from_dlpack: a copy of a DLPack tensor (dlpack_bind.cpp)
+void bind_torch_api(py::module_& m);  // _C.mm, bmm, diag, norm (torch_api_bind.cpp)
+
 }  // namespace onegrad::python
 
 PYBIND11_MODULE(_C, m) {
@@ -40,6 +44,8 @@ PYBIND11_MODULE(_C, m) {
   python::bind_kernel(m);  // kernel inspection (issue 6)
   python::bind_memory(m);  // device memory stats (issue 6, memory plan)
   python::bind_tir(m);  // TIR (issue 7)
+  python::bind_dlpack(m);  // Tensor(torch_tensor): _C.from_dlpack (dlpack_bind.cpp)
+  python::bind_torch_api(m);
   m.def("dtype_info", &python::dtype_info);
   m.def("promote_types", [](const std::string& a, const std::string& b) {
     return promote_types(python::to_dtype(a), python::to_dtype(b)).name();

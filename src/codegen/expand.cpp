@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codegen/group_reduce.h"
 #include "codegen/kernel_axes.h"
 #include "rewrite/graph_rewrite.h"
 #include "uop/errors.h"
@@ -73,8 +74,10 @@ UOpRef unroll_reduce(Match& m) {
 
 }  // namespace
 
-UOpRef expand(const UOpRef& sink) {
-  if (!sink || sink->op != Ops::SINK) throw InternalError("expand: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
+UOpRef expand(const UOpRef& input) {
+  if (!input || input->op != Ops::SINK) throw InternalError("expand: expects a kernel SINK, got " + (input ? input->brief() : "null"));
+  // Levels of partial sums first, so an UNROLL unrolls the level its axis belongs to.
+  UOpRef sink = nest_group_reduces(input);
   std::vector<UOpRef> axes = kernel_axes(sink);
   if (std::none_of(axes.begin(), axes.end(), [](const UOpRef& r) { return expanded_type(axis_type(r)); })) return sink;
   for (const UOpRef& r : axes)

@@ -8,6 +8,9 @@
 //     For float ADD/MUL this reassociates the reduction (each k-block is summed first, then added to
 //     the accumulator); for MAX and integers the result is identical.
 //
+//   GROUP_REDUCE g (a reduce axis): first, the reduction is nested into levels of partial sums
+//     (codegen/group_reduce.h), and g becomes a plain REDUCE axis of the outer level.
+//
 // Scalar copies: codegen/vectorize.h turns the copies of an UPCAST axis over consecutive addresses
 // into vector values after Instruction Selection. docs/kernel_opts.md.
 #pragma once

@@ -39,6 +39,11 @@ void check_split_target(const UOpRef& sink, const Opt& opt, AxisType from) {
     case AxisType::THREAD:
       if (from != AxisType::LOOP && from != AxisType::GLOBAL) fail("THREAD splits a GLOBAL or LOOP axis, not " + from_name);
       return;
+    // On the CPU a GROUP_REDUCE axis is a level of partial sums (codegen/group_reduce.h): the
+    // reduction over the axes inside it restarts from its identity at each of its iterations.
+    case AxisType::GROUP_REDUCE:
+      if (from != AxisType::REDUCE && from != AxisType::GROUP_REDUCE) fail("GROUP_REDUCE splits a REDUCE or GROUP_REDUCE axis, not " + from_name);
+      return;
     default: fail("the CPU backend has no " + std::string(axis_type_name(opt.target)) + " axes (no workgroups, local memory or warps)");
   }
 }

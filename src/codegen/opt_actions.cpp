@@ -26,7 +26,8 @@ const std::vector<ActionRow>& action_table() {
       // a THREAD part outermost gives each worker one contiguous block of the axis
       {OptOp::SPLIT, AxisType::THREAD, {2, 4, 8, 16}, {true}},
       {OptOp::SPLIT, AxisType::LOCAL, {2, 4, 8, 16}, {false}},
-      {OptOp::SPLIT, AxisType::GROUP_REDUCE, {2, 4, 8, 16}, {false}},
+      // No GROUP_REDUCE row: levels of partial sums are the precision rule's (codegen/reduce_precision.h),
+      // cut after the search's opts whatever they are; a search over them would trade only precision.
       {OptOp::PADTO, AxisType::LOOP, {8, 16, 32}, {false}},
       {OptOp::SWAP, AxisType::LOOP, {}, {false}},
       {OptOp::NOLOCALS, AxisType::LOOP, {}, {false}},

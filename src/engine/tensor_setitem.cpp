@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "tensor/advanced_indexing.h"
+#include "tensor/literal_check.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
@@ -206,6 +207,7 @@ Tensor& Tensor::assign(const Tensor& value) {
 }
 
 void Tensor::setitem(const std::vector<IndexItem>& index, Scalar value) {
+  check_literal("setitem", value, dtype());
   setitem(index, Tensor::scalar(value, dtype(), device_));
 }
 

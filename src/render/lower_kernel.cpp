@@ -8,6 +8,7 @@
 #include "codegen/kernel_axes.h"
 #include "codegen/linearize.h"
 #include "codegen/opt.h"
+#include "codegen/reduce_precision.h"
 #include "codegen/reduce_to_acc.h"
 #include "codegen/simplify_kernel.h"
 #include "codegen/threefry.h"
@@ -64,6 +65,10 @@ LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name, const st
   count_params(sink, k.spec);
   k.opts = opts;
   k.optimized = apply_opts(sink, opts);
+  // Float sums in levels of partial sums, whatever chose the opts (NOOPT and BEAM included).
+  std::vector<Opt> precision = precision_opts(k.optimized);
+  k.optimized = apply_opts(k.optimized, precision);
+  k.opts.insert(k.opts.end(), precision.begin(), precision.end());
   k.simplified = simplify_kernel(expand(k.optimized));
   // Instruction selection: the decomposed ops the C renderer lacks (by default float32/float16/
   // bfloat16 EXP2, LOG2, SIN) become their decompositions (render/c_renderer.h: c_capabilities).

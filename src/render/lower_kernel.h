@@ -2,6 +2,7 @@
 // runtime's ProgramCache out. The passes, in order (docs/codegen.md):
 //
 //   apply_opts        Optimize: the OptOps chosen for the kernel     (codegen/opt.h)
+//   precision_opts    then float sums cut into levels of partial sums (codegen/reduce_precision.h)
 //   expand            UPCAST/UNROLL ranges -> copies                 (codegen/expand.h)
 //   simplify_kernel   symbolic simplification of the index math      (codegen/simplify_kernel.h)
 //   select_instructions  decomposed ops the C backend lacks -> their decompositions (codegen/isel.h)
@@ -18,7 +19,7 @@
 namespace onegrad {
 
 struct LoweredKernel {
-  std::vector<Opt> opts;  // the opts applied
+  std::vector<Opt> opts;  // the opts applied: those given, then precision_opts'
   UOpRef optimized;       // the kernel after the opts (kernel form with UPCAST/UNROLL axes)
   UOpRef simplified;  // the kernel after simplify_kernel and select_instructions (kernel form)
   UOpRef lowered;     // after lower_reduces: no REDUCE left
@@ -34,7 +35,8 @@ struct LoweredKernel {
 // codegen/vectorize.h), as text: caches of lowered kernels keyed by AST include it.
 std::string lowering_settings_key();
 
-// `opts` are applied first (OptError when one does not apply); the engine passes default_opts.
+// `opts` are applied first (OptError when one does not apply; the engine passes default_opts), then
+// precision_opts of the result, whatever the opts were.
 LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name = "", const std::vector<Opt>& opts = {});
 
 // The opts the engine gives a kernel: none with NOOPT=1; with OPT_RANDOM=seed a random legal

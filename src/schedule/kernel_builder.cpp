@@ -1,8 +1,8 @@
 #include "schedule/kernel_builder.h"
 
 #include <algorithm>
-#include <limits>
 
+#include "schedule/fold_reduce.h"
 #include "schedule/scan_rules.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
@@ -98,7 +98,8 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
     scope.push_back(rng);
   }
   // The cost model: fused, this REDUCE is evaluated once per iteration of the loops around it, up to
-  // the innermost loop its index depends on (codegen hoists it out of the loops further in).
+  // the innermost loop its index depends on (codegen hoists it out of the loops further in). A
+  // reduction that fold_reduce removes (an arange, a one-hot gather) is no loop and costs nothing.
   std::vector<const UOp*> deps;
   for (const UOpRef& e : r.idx) collect_ranges(e, deps);
   collect_ranges(r.valid, deps);
@@ -115,11 +116,12 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
                 if (ranges.empty()) return v[0];
                 std::vector<UOpRef> src{v[0]};
                 src.insert(src.end(), ranges.begin(), ranges.end());
-                // A prefix window becomes a scan; arange's count folds to index math, no loop, so it
-                // costs nothing (scan_rules.h): a folded use does not make the REDUCE realized.
-                UOpRef reduce = scans_from_windows(UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{op, {}}));
-                if (reduce->op == Ops::REDUCE) evaluations_[u] += evaluations;
-                return reduce;
+                UOpRef reduce = UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{op, {}});
+                UOpRef folded = fold_reduce_enabled() ? fold_reduce(reduce) : reduce;
+                // A prefix window left becomes a scan (scan_rules.h): n work, not n^2.
+                if (fold_reduce_enabled() && folded->op == Ops::REDUCE) folded = scans_from_windows(folded);
+                if (folded->op == Ops::REDUCE) evaluations_[u] += evaluations;
+                return folded;
               }};
 }
 

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "schedule/callify.h"
+#include "schedule/fold_reduce.h"
 #include "schedule/kernel_builder.h"
 #include "schedule/scatter_rules.h"
 #include "uop/errors.h"
@@ -94,7 +95,7 @@ Schedule rangeify(const UOpRef& function) {
       k.reason = entry.second;
       // (prefix windows became scans as the builder made them) one-hot scatters, K*D work as built,
       // become indexed updates, K+D
-      k.ast = scatters_from_onehot(k.ast);
+      if (fold_reduce_enabled()) k.ast = scatters_from_onehot(k.ast);  // FOLD_REDUCE=0: the oracle
       s.kernels.push_back(std::move(k));
     }
     bool grew = false;

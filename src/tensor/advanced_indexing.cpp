@@ -27,21 +27,22 @@ std::vector<std::byte> read_bytes(const Tensor& t) {
   return hook(t);
 }
 
-// Element i of raw integer data of dtype dt, as an int64 (uint64 above 2^63 saturates: it is out of
-// range for any axis anyway).
-int64_t int_at(const std::vector<std::byte>& b, DType dt, size_t i) {
-  const std::byte* p = b.data() + i * size_t(dt.itemsize());
+// Element i of raw integer data of `width` bytes, as an int64 (uint64 above 2^63 saturates: it is
+// out of range for any axis anyway). The dtype's width and sign come in read once: per element,
+// asking the dtype cost more than the check.
+int64_t int_at(const std::vector<std::byte>& b, size_t width, bool is_unsigned, size_t i) {
+  const std::byte* p = b.data() + i * width;
   auto get = [p]<class T>(T) {
     T v;
     std::memcpy(&v, p, sizeof(T));
     return v;
   };
-  switch (dt.itemsize()) {
-    case 1: return dt.is_unsigned() ? int64_t(get(uint8_t{})) : int64_t(get(int8_t{}));
-    case 2: return dt.is_unsigned() ? int64_t(get(uint16_t{})) : int64_t(get(int16_t{}));
-    case 4: return dt.is_unsigned() ? int64_t(get(uint32_t{})) : int64_t(get(int32_t{}));
+  switch (width) {
+    case 1: return is_unsigned ? int64_t(get(uint8_t{})) : int64_t(get(int8_t{}));
+    case 2: return is_unsigned ? int64_t(get(uint16_t{})) : int64_t(get(int16_t{}));
+    case 4: return is_unsigned ? int64_t(get(uint32_t{})) : int64_t(get(int32_t{}));
     default: {
-      if (!dt.is_unsigned()) return get(int64_t{});
+      if (!is_unsigned) return get(int64_t{});
       uint64_t v = get(uint64_t{});
       return v > uint64_t(INT64_MAX) ? INT64_MAX : int64_t(v);
     }
@@ -67,8 +68,11 @@ void check_known_bounds(const Tensor& idx, int64_t n, size_t axis) {
     b = arg.storage->host;
   }
   if (b.empty()) b = read_bytes(idx);
-  for (size_t i = 0; i < size_t(idx.numel()); i++) {
-    int64_t v = int_at(b, idx.dtype(), i);
+  // numel() once: it rebuilds the shape, which cost more than the check itself per element
+  size_t width = size_t(idx.dtype().itemsize());
+  bool is_unsigned = idx.dtype().is_unsigned();
+  for (size_t i = 0, count = size_t(idx.numel()); i < count; i++) {
+    int64_t v = int_at(b, width, is_unsigned, i);
     if (v < -n || v >= n)
       throw ShapeError("getitem: index " + std::to_string(v) + " is out of bounds for axis " + std::to_string(axis) +
                        " with size " + std::to_string(n));

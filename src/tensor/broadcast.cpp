@@ -1,5 +1,8 @@
 #include "tensor/broadcast.h"
 
+#include <unordered_set>
+
+#include "tensor/literal_check.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -35,7 +38,7 @@ void check_same_device(const std::string& op, const std::vector<Tensor>& ts) {
 DType scalar_dtype(DType t, const Scalar& s) {
   if (t.is_float()) return t;
   if (s.is_float()) return dtypes::float32;
-  return t.is_bool() ? dtypes::int32 : t;
+  return t.is_bool() ? int_literal_dtype("scalar", s) : t;
 }
 
 Tensor scalar_like(const Tensor& t, const Scalar& s) { return Tensor::scalar(s, scalar_dtype(t.dtype(), s), t.device()); }
@@ -43,16 +46,24 @@ Tensor scalar_like(const Tensor& t, const Scalar& s) { return Tensor::scalar(s, 
 Tensor scalar_operand(const std::string& op, const Tensor& t, const Scalar& s, bool is_bool) {
   DType dt = t.dtype();
   if (is_bool) return Tensor::scalar(s, dtypes::bool_, t.device());
-  if ((op == "div" || op == "rdiv") && !dt.is_float()) return Tensor::scalar(s, dtypes::float32, t.device());
-  bool selects = op == "maximum" || op == "minimum" || op == "clamp";
-  // PyTorch's overflow check: an unsigned dtype also takes negatives down to -2^(bits-1), which wrap.
-  i128 lo = dt.is_unsigned() ? -(i128(1) << (dt.bits() - 1)) : dt.int_min();
-  if (selects && dt.is_int() && s.is_int() && (s.as_int() < lo || s.as_int() > dt.int_max()))
-    throw DTypeError(op + ": the value " + s.str() + " does not fit " + dt.name());
-  return scalar_like(t, s);
+  if ((op == "div" || op == "rdiv") && !dt.is_float())
+    return Tensor::scalar(cast_value(s, dtypes::float32), dtypes::float32, t.device());
+  // An int that does not fit an int tensor's dtype wraps in a ring op (+, -, *, &, |, ^) as in
+  // PyTorch: the result is the exact one wrapped to the dtype, as if the tensor's arithmetic had
+  // overflowed. In any other op the wrapped number would change the answer (int8 `x < 1000` would
+  // compare with -24), so it is refused; so is a number a select (where, maximum, minimum, clamp)
+  // would store and cannot. A float tensor's number is rounded (1e6 is inf in float16), as PyTorch.
+  static const std::unordered_set<std::string> ring = {"add", "radd", "sub", "rsub", "mul", "rmul",
+                                                       "bitwise_and", "rbitwise_and", "bitwise_or",
+                                                       "rbitwise_or", "bitwise_xor", "rbitwise_xor"};
+  static const std::unordered_set<std::string> selects = {"where", "maximum", "minimum", "clamp"};
+  DType sd = scalar_dtype(dt, s);
+  if (selects.count(op) || (sd.is_int() && !ring.count(op))) check_literal(op, s, sd);
+  return Tensor::scalar(cast_value(s, sd), sd, t.device());
 }
 
-Tensor full_like(const Tensor& t, const Scalar& v) { return Tensor::full(t.shape(), v, t.dtype(), t.device()); }
+// Internal constants wrap on purpose (bitwise_not's all-ones mask is -1 for every int dtype).
+Tensor full_like(const Tensor& t, const Scalar& v) { return Tensor::full(t.shape(), cast_value(v, t.dtype()), t.dtype(), t.device()); }
 
 DType promote_all(const std::vector<Tensor>& ts) {
   DType dt = ts.at(0).dtype();

@@ -24,10 +24,10 @@ DType scalar_dtype(DType t, const Scalar& s);
 // The scalar as a 0-d tensor of that dtype on t's device.
 Tensor scalar_like(const Tensor& t, const Scalar& s);
 // The 0-d operand a Python-like number becomes next to `t` in the binary op `op` (docs/tensor.md
-// "Promotion vs PyTorch"): scalar_like, except that a bool number is a bool tensor (so sub rejects
-// it, as PyTorch), true division of an int or bool tensor by any number computes in float32, and an
-// int that does not fit t's int dtype, which wraps in arithmetic as in PyTorch, raises DTypeError in
-// the ops that select it (maximum, minimum, clamp), as in PyTorch.
+// "Promotion vs PyTorch"): scalar_like, except that a bool number is a bool tensor (so sub rejects it)
+// and true division of an int or bool tensor computes in float32. An int that does not fit t's int
+// dtype wraps in the ring ops (add, sub, mul, bitwise and/or/xor, and "radd"...) as in PyTorch, and
+// raises ValueRangeError elsewhere; so does a number a select (where, max/min, clamp) cannot store.
 Tensor scalar_operand(const std::string& op, const Tensor& t, const Scalar& s, bool is_bool = false);
 // A tensor of t's shape, dtype and device filled with v (CONST, RESHAPE, EXPAND).
 Tensor full_like(const Tensor& t, const Scalar& v);

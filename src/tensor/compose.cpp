@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tensor/broadcast.h"
+#include "tensor/literal_check.h"
 #include "tensor/shape_util.h"
 #include "tensor/spec_compositions.h"
 #include "tensor/tensor.h"
@@ -66,11 +67,16 @@ Tensor Tensor::softmax(int64_t axis) const {
 // *step + start in the target dtype.
 Tensor Tensor::arange(int64_t start, int64_t stop, int64_t step, DType dtype, const std::string& device) {
   if (step == 0) throw ShapeError("arange: step must not be zero");
+  // i128: stop - start and the last value can leave int64 (arange(-2^62, 2^62, 2^62)).
+  i128 span = step > 0 ? i128(stop) - start : i128(start) - stop, k = step > 0 ? step : -i128(step);
+  i128 n128 = span <= 0 ? 0 : (span + k - 1) / k;
+  ConstValue first = ConstValue::from_int(start), last = ConstValue::from_int(start + (n128 - 1) * step);
   check_tensor_dtype("arange", dtype);
   if (dtype.is_bool()) throw DTypeError("arange: not supported for bool");
-  int64_t span = step > 0 ? stop - start : start - stop, k = step > 0 ? step : -step;
-  int64_t n = span <= 0 ? 0 : (span + k - 1) / k;
+  int64_t n = int64_t(n128);
   if (n == 0) return Tensor::zeros({0}, dtype, device);
+  check_literal("arange", first, dtype);
+  check_literal("arange", last, dtype);
   Tensor ramp = spec::arange(n, device).cast(dtype);
   if (step != 1) ramp = ramp.mul(ConstValue::from_int(step));
   if (start != 0) ramp = ramp.add(ConstValue::from_int(start));

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "tensor/broadcast.h"
+#include "tensor/literal_check.h"
 #include "tensor/shape_util.h"
 #include "tensor/spec_compositions.h"
 #include "tensor/tensor.h"
@@ -204,6 +205,7 @@ Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Tensor& src) cons
 Tensor Tensor::scatter(int64_t dim, const Tensor& index, Scalar value) const {
   Scatter sc("scatter", *this, dim, index);
   check_same_device("scatter", {*this, index});
+  check_literal("scatter", value, dtype());
   return sc.finish(sc.hit().where(Tensor::scalar(value, dtype(), device_), sc.self));
 }
 
@@ -269,6 +271,7 @@ Tensor Tensor::masked_fill(const Tensor& mask, const Tensor& value) const {
 }
 
 Tensor Tensor::masked_fill(const Tensor& mask, Scalar value) const {
+  check_literal("masked_fill", value, dtype());
   return masked_fill(mask, Tensor::scalar(value, dtype(), device_));
 }
 

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "tensor/broadcast.h"
+#include "tensor/literal_check.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
@@ -110,6 +111,7 @@ Tensor Tensor::pad(std::vector<std::pair<int64_t, int64_t>> padding, Scalar valu
   if (out == s) return *this;
   Tensor zero_padded(UOp::create(Ops::PAD, {uop_, UOp::shape_operand(offsets), UOp::shape_operand(out)}), device_);
   // The value as the tensor's dtype decides: 0.5 pads an int tensor with zeros; -0.0 is not +0.0.
+  check_literal("pad", value, dtype());
   ConstValue v = cast_value(value, dtype());
   if (!v.truthy() && !(v.is_float() && std::signbit(v.as_double()))) return zero_padded;
   Tensor mask = Tensor::ones(s, dtypes::bool_, device_).pad(padding);

@@ -74,7 +74,8 @@ PoolPlan plan_pool(const std::string& op, const Tensor& input, int64_t nd, const
 
 // Windows of `t` (padded by `pads`, then the output axes cut to pl.out): (N, C, o..., k...).
 Tensor plan_windows(const PoolPlan& pl, const Tensor& t, Scalar pad_value) {
-  Tensor w = t.pad(pl.pads, pad_value).pool_windows(pl.k, pl.s, pl.d);
+  // cast_value: -inf saturates to an int dtype's lowest value (pad refuses literals that do not fit).
+  Tensor w = t.pad(pl.pads, cast_value(pad_value, t.dtype())).pool_windows(pl.k, pl.s, pl.d);
   Pads cut;
   Dims ws = w.shape();
   size_t lead = ws.size() - 2 * pl.k.size();
@@ -273,7 +274,7 @@ Tensor adaptive_axis(const Tensor& x, int64_t axis, int64_t out, bool is_max) {
   Tensor last = move_axis_last(x, axis).unsqueeze(-2);  // (..., 1, in)
   Tensor r;
   if (is_max) {
-    r = mask.where(last, Tensor::full({}, neg_inf(), x.dtype(), dev)).max({-1});
+    r = mask.where(last, Tensor::full({}, cast_value(neg_inf(), x.dtype()), x.dtype(), dev)).max({-1});
   } else {
     Tensor zero = Tensor::zeros({}, x.dtype(), dev);
     Tensor count = end.sub(start).reshape({out}).cast(x.dtype());

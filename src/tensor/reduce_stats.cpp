@@ -26,8 +26,11 @@ bool has_empty_axis(const Dims& s, const Dims& axes) {
   return std::any_of(axes.begin(), axes.end(), [&](int64_t a) { return s[a] == 0; });
 }
 
-// var and its mean, as PyTorch: sum((x - mean)^2) / max(0, N - correction). Half floats are
-// computed in float32 and cast back (their sums accumulate there anyway).
+// var and its mean, as PyTorch: sum((x - mean)^2) / max(0, N - correction), by the corrected
+// two-pass formula (sum(d^2) - sum(d)^2 / N with d = x - mean): the float mean is off by up to half
+// an ulp of the mean, which adds its square to every d^2 (a mean of 1000 and a variance of 1e-4:
+// 4e-6 relative); sum(d)^2 / N is exactly that excess, measured. Half floats are computed in
+// float32 and cast back (their sums accumulate there anyway).
 std::pair<Tensor, Tensor> variance(const std::string& op, const Tensor& t, const Dims& axes, double correction,
                                    bool keepdim) {
   if (!t.dtype().is_float())
@@ -39,7 +42,10 @@ std::pair<Tensor, Tensor> variance(const std::string& op, const Tensor& t, const
   Tensor x = half ? t.cast(dtypes::float32) : t;
   Tensor mean = x.mean(ax, true);
   Tensor d = x.sub(mean);
-  Tensor var = d.mul(d).sum(ax, keepdim).div(ConstValue::from_float(std::max(0.0, double(count) - correction)));
+  Tensor sd = d.sum(ax, keepdim);
+  // (relu: where every d is equal, rounding can leave -0.000001 of nothing; MAX keeps a NaN)
+  Tensor ss = d.mul(d).sum(ax, keepdim).sub(sd.mul(sd).div(ConstValue::from_float(double(count)))).relu();
+  Tensor var = ss.div(ConstValue::from_float(std::max(0.0, double(count) - correction)));
   if (!keepdim) mean = mean.reshape(drop_axes(s, ax));
   return {var.cast(t.dtype()), mean.cast(t.dtype())};
 }

@@ -3,6 +3,7 @@
 #include "tensor/tensor.h"
 
 #include "tensor/device_name.h"
+#include "tensor/literal_check.h"
 #include "tensor/shape_util.h"
 #include "uop/errors.h"
 
@@ -67,6 +68,7 @@ Tensor Tensor::empty(std::vector<int64_t> shape, DType dtype, const std::string&
 
 Tensor Tensor::scalar(Scalar v, DType dtype, const std::string& device) {
   check_tensor_dtype("scalar", dtype);
+  check_literal("scalar", v, dtype);
   return Tensor(UOp::const_(dtype, v), canonical_device(device, "scalar"));
 }
 
@@ -84,6 +86,7 @@ Tensor broadcast_constant(const char* op, const Dims& shape, Scalar value, DType
 }  // namespace
 
 Tensor Tensor::full(std::vector<int64_t> shape, Scalar value, DType dtype, const std::string& device) {
+  check_literal("full", value, dtype);
   return broadcast_constant("full", shape, value, dtype, device);
 }
 

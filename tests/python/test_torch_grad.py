@@ -120,7 +120,7 @@ def test_same_leaf_twice_accumulates(rng):
 REDUCE = {
     "sum": (lambda x: x.sum(1), lambda x: x.sum(1)), "sum_all": (lambda x: x.sum(), lambda x: x.sum()),
     "mean": (lambda x: x.mean((0, 2)), lambda x: x.mean((0, 2))),
-    "max": (lambda x: x.max(1), lambda x: x.amax(1)), "min": (lambda x: x.min(-1), lambda x: x.amin(-1)),
+    "max": (lambda x: x.max(1).values, lambda x: x.amax(1)), "min": (lambda x: x.min(-1).values, lambda x: x.amin(-1)),
     "prod": (lambda x: x.prod(1), lambda x: x.prod(1)),
     "var": (lambda x: x.var(1), lambda x: x.var(1)), "std": (lambda x: x.std(2, keepdim=True), lambda x: x.std(2, keepdim=True)),
     "softmax": (lambda x: x.softmax(1), lambda x: x.softmax(1)),

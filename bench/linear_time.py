@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Ops the spec writes as one-hot or prefix-sum compositions, timed side by side with PyTorch.
+
+  PYTHONPATH=build/python /usr/bin/python3 bench/linear_time.py [--repeat 7] [--sizes 100000 1000000]
+  ... bench/linear_time.py --only gather embedding        # the cases whose name starts so
+
+Each case runs one op on inputs of about n elements (the output has n elements), lazily built and
+realized in onegrad, eagerly in torch. Figures are medians of --repeat calls after one warm-up (so
+onegrad's compile is excluded: the warm-up compiles, later calls hit the program cache); the ratio
+is onegrad's time / torch's (below 1: onegrad is faster). Every case also checks that both give
+the same values. The table of cases is CASES below: add a row (name, setup) where setup(n, rng)
+returns (onegrad_fn, torch_fn), each computing the op and returning its result (onegrad realized).
+"""
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+os.environ.setdefault("ONEGRAD_CACHE_DIR", tempfile.mkdtemp(prefix="onegrad-bench-"))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import onegrad  # noqa: E402
+import onegrad.nn.functional as F  # noqa: E402
+from onegrad import Tensor  # noqa: E402
+
+ROW = 64  # the row length of the 2-D cases: n elements are n // ROW rows
+
+
+def both(array):
+    """The same data as an onegrad and a torch tensor."""
+    return Tensor(array), torch.from_numpy(array)
+
+
+def arange(n, rng):
+    return (lambda: Tensor.arange(n).realize()), (lambda: torch.arange(n))
+
+
+def getitem_1d(n, rng):
+    x, tx = both(rng.standard_normal(n).astype(np.float32))
+    i, ti = both(rng.integers(-n, n, size=n))
+    return (lambda: x[i].realize()), (lambda: tx[ti])
+
+
+def getitem_2d(n, rng):
+    rows = n // ROW
+    x, tx = both(rng.standard_normal((rows, ROW)).astype(np.float32))
+    i, ti = both(rng.integers(0, rows, size=rows))
+    return (lambda: x[i].realize()), (lambda: tx[ti])
+
+
+def gather(n, rng):
+    rows = n // ROW
+    x, tx = both(rng.standard_normal((rows, ROW)).astype(np.float32))
+    i, ti = both(rng.integers(0, ROW, size=(rows, ROW)))
+    return (lambda: x.gather(1, i).realize()), (lambda: tx.gather(1, ti))
+
+
+def index_select(n, rng):
+    rows = n // ROW
+    x, tx = both(rng.standard_normal((rows, ROW)).astype(np.float32))
+    i, ti = both(rng.integers(0, rows, size=rows))
+    return (lambda: x.index_select(0, i).realize()), (lambda: tx.index_select(0, ti))
+
+
+def embedding(n, rng):
+    vocab = 10000
+    w, tw = both(rng.standard_normal((vocab, ROW)).astype(np.float32))
+    i, ti = both(rng.integers(0, vocab, size=(n // ROW // 8, 8)))
+    return (lambda: F.embedding(i, w).realize()), (lambda: torch.nn.functional.embedding(ti, tw))
+
+
+def one_hot(n, rng):
+    classes = 10
+    i, ti = both(rng.integers(0, classes, size=n // classes))
+    return (lambda: F.one_hot(i, classes).realize()), (lambda: torch.nn.functional.one_hot(ti, classes))
+
+
+# (name, setup): the rows of the table, in this order.
+CASES = [
+    ("arange", arange),
+    ("x[idx] 1-D", getitem_1d),
+    ("x[idx] 2-D rows", getitem_2d),
+    ("gather dim 1", gather),
+    ("index_select", index_select),
+    ("embedding", embedding),
+    ("one_hot", one_hot),
+]
+
+
+def median_time(fn, repeat):
+    fn()  # warm-up: onegrad compiles here
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def same(og, th):
+    a, b = og.numpy(), th.numpy()
+    if a.shape != b.shape or not np.array_equal(a, b):
+        raise SystemExit(f"values differ: onegrad {a.shape} vs torch {b.shape}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--sizes", type=int, nargs="+", default=[10**5, 10**6])
+    p.add_argument("--only", nargs="*", default=None, help="run the cases whose name starts with one of these")
+    args = p.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f}, torch {torch.__version__} on {torch.get_num_threads()} threads, "
+          f"medians of {args.repeat}")
+    print(f"| op | n | onegrad | torch | onegrad/torch |")
+    print(f"|---|---|---|---|---|")
+    rng = np.random.default_rng(0)
+    for name, setup in CASES:
+        if args.only and not any(name.startswith(o) for o in args.only):
+            continue
+        for n in args.sizes:
+            og_fn, torch_fn = setup(n, rng)
+            same(og_fn(), torch_fn())
+            t_og, t_torch = median_time(og_fn, args.repeat), median_time(torch_fn, args.repeat)
+            print(f"| {name} | {n:,} | {t_og * 1e3:.3f} ms | {t_torch * 1e3:.3f} ms | {t_og / t_torch:.2f} |")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -8,7 +8,8 @@ Each case runs one op on inputs of about n elements (the output has n elements),
 realized in onegrad, eagerly in torch. Figures are medians of --repeat calls after one warm-up (so
 onegrad's compile is excluded: the warm-up compiles, later calls hit the program cache); the ratio
 is onegrad's time / torch's (below 1: onegrad is faster). Every case also checks that both give
-the same values. The table of cases is CASES below: add a row (name, setup) where setup(n, rng)
+the same values (float scans to a tolerance: torch accumulates float32 in double; randperm: both
+are permutations). The table of cases is CASES below: add a row (name, setup) where setup(n, rng)
 returns (onegrad_fn, torch_fn), each computing the op and returning its result (onegrad realized).
 """
 import argparse
@@ -79,6 +80,48 @@ def one_hot(n, rng):
     return (lambda: F.one_hot(i, classes).realize()), (lambda: torch.nn.functional.one_hot(ti, classes))
 
 
+def cumsum(n, rng):
+    x, tx = both(rng.standard_normal(n).astype(np.float32))
+    return (lambda: x.cumsum(0).realize()), (lambda: tx.cumsum(0))
+
+
+def cumprod(n, rng):
+    x, tx = both(rng.uniform(0.9999, 1.0001, n).astype(np.float32))
+    return (lambda: x.cumprod(0).realize()), (lambda: tx.cumprod(0))
+
+
+def cummax(n, rng):
+    x, tx = both(rng.standard_normal(n).astype(np.float32))
+    return (lambda: x.cummax(0).indices.realize()), (lambda: tx.cummax(0).indices)
+
+
+def mask_getitem(n, rng):
+    x, tx = both(rng.standard_normal(n).astype(np.float32))
+    return (lambda: x[x > 0].realize()), (lambda: tx[tx > 0])
+
+
+def nonzero(n, rng):
+    x, tx = both(rng.integers(-1, 2, n).astype(np.int32))
+    return (lambda: x.nonzero().realize()), (lambda: tx.nonzero())
+
+
+def scatter_add(n, rng):
+    t, tt = both(rng.standard_normal(n).astype(np.float32))
+    i, ti = both(rng.integers(0, n, n))
+    v, tv = both(rng.standard_normal(n).astype(np.float32))
+    return (lambda: t.scatter_add(0, i, v).realize()), (lambda: tt.scatter_add(0, ti, tv))
+
+
+def sort(n, rng):
+    x, tx = both(rng.standard_normal(n).astype(np.float32))
+    return (lambda: x.sort().indices.realize()), (lambda: tx.sort(stable=True).indices)
+
+
+def randperm(n, rng):
+    # different generators: compare that both are permutations
+    return (lambda: onegrad.randperm(n).realize()), (lambda: torch.randperm(n))
+
+
 # (name, setup): the rows of the table, in this order.
 CASES = [
     ("arange", arange),
@@ -88,6 +131,14 @@ CASES = [
     ("index_select", index_select),
     ("embedding", embedding),
     ("one_hot", one_hot),
+    ("cumsum", cumsum),
+    ("cumprod", cumprod),
+    ("cummax indices", cummax),
+    ("x[x > 0]", mask_getitem),
+    ("nonzero", nonzero),
+    ("scatter_add", scatter_add),
+    ("sort (indices)", sort),
+    ("randperm", randperm),
 ]
 
 
@@ -101,10 +152,18 @@ def median_time(fn, repeat):
     return statistics.median(times)
 
 
-def same(og, th):
+def same(name, og, th):
     a, b = og.numpy(), th.numpy()
-    if a.shape != b.shape or not np.array_equal(a, b):
-        raise SystemExit(f"values differ: onegrad {a.shape} vs torch {b.shape}")
+    if name == "randperm":  # different generators: both must be permutations
+        a, b = np.sort(a), np.sort(b)
+    if a.dtype.kind == "f" and name in ("cumsum", "cumprod"):
+        # onegrad's float32 scans round once per step; torch's accumulate in double
+        scale = 1e-4 * max(1.0, float(np.abs(b).max())) if b.size else 0.0
+        ok = a.shape == b.shape and np.allclose(a, b, rtol=1e-3, atol=scale)
+    else:
+        ok = a.shape == b.shape and np.array_equal(a, b)
+    if not ok:
+        raise SystemExit(f"{name}: values differ: onegrad {a.shape} vs torch {b.shape}")
 
 
 def main():
@@ -123,7 +182,7 @@ def main():
             continue
         for n in args.sizes:
             og_fn, torch_fn = setup(n, rng)
-            same(og_fn(), torch_fn())
+            same(name, og_fn(), torch_fn())
             t_og, t_torch = median_time(og_fn, args.repeat), median_time(torch_fn, args.repeat)
             print(f"| {name} | {n:,} | {t_og * 1e3:.3f} ms | {t_torch * 1e3:.3f} ms | {t_og / t_torch:.2f} |")
             sys.stdout.flush()

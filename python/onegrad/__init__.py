@@ -28,6 +28,7 @@ from ._random import (bernoulli, initial_seed, manual_seed, multinomial, normal,
 # compose (issue 4 item 4): torch-style free functions
 from ._compose import (dot, einsum, eye, gather, index_select, linspace, masked_fill, matmul, outer, scatter,
                        scatter_add, scatter_reduce, tril, triu, where)
+from ._sort import argsort, masked_select, nonzero, sort, topk, unique  # sorting and mask selection
 
 # kernel inspection (issue 6): the kernels a program would run, and opts on them
 from .kernel import Kernel, Opt, kernels
@@ -52,6 +53,7 @@ __all__ += ["kernels", "Kernel", "Opt", "OptError"]  # kernel inspection (issue 
 __all__ += ["device_memory_stats", "reset_peak_memory"]  # memory plan (issue 6)
 __all__ += ["tir"]  # TIR (issue 7)
 __all__ += ["settings"]  # settings (CHECK_INDEX, DEBUG, ...)
+__all__ += ["sort", "argsort", "topk", "unique", "masked_select", "nonzero"]  # sorting and mask selection
 
 # torch-style top-level functions (zeros, exp, sum, cat, tensor, from_numpy, ...) and dtypes (float32,
 # long, ...): onegrad/_toplevel.py. Last: sum, max, all, int, ... shadow the builtins from here on.

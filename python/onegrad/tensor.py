@@ -831,6 +831,34 @@ class Tensor:
     def index_select(self, dim=None, index=None, axis=None) -> "Tensor":
         return Tensor._wrap(self._t.index_select(_dim_arg("index_select", dim, axis), self._index(index)))
 
+    def sort(self, dim=-1, descending=False, stable=False):
+        from ._sort import sort
+        return sort(self, dim, descending, stable)
+
+    def argsort(self, dim=-1, descending=False, stable=False) -> "Tensor":
+        from ._sort import argsort
+        return argsort(self, dim, descending, stable)
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        from ._sort import topk
+        return topk(self, k, dim, largest, sorted)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        from ._sort import unique
+        return unique(self, sorted, return_inverse, return_counts, dim)
+
+    def masked_select(self, mask) -> "Tensor":
+        """The elements where mask (bool, broadcast with this tensor) is true, 1-D (torch.masked_select)."""
+        return Tensor._wrap(self._t.masked_select(self._operand(mask)))
+
+    def nonzero(self, *, as_tuple=False):
+        """Coordinates of the non-zero elements, (count, ndim) int64; as_tuple: one (count,) tensor per
+        dim (a 0-d tensor counts as 1-D there, as torch.nonzero)."""
+        if as_tuple:
+            t = self._t if self.ndim > 0 else self.reshape(1)._t
+            return tuple(Tensor._wrap(c) for c in t.nonzero_tuple())
+        return Tensor._wrap(self._t.nonzero())
+
     def masked_fill(self, mask, value) -> "Tensor":
         """value (a number or a 0-d tensor) where mask (bool, broadcast to this shape) is true."""
         m = self._operand(mask)

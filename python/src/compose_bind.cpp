@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include "bind.h"
+#include "tensor/sort.h"
 #include "tensor/spec_compositions.h"
 
 namespace onegrad::python {
@@ -24,6 +25,9 @@ void bind_compose(py::module_& m) {
       .def("masked_fill_value", [](const Tensor& t, const Tensor& mask, py::handle v) {
         return t.masked_fill(mask, to_scalar(v));
       })
+      .def("masked_select", &Tensor::masked_select)
+      .def("nonzero", &Tensor::nonzero)
+      .def("nonzero_tuple", &Tensor::nonzero_tuple)
       .def("tril", &Tensor::tril)
       .def("triu", &Tensor::triu)
       .def_static("linspace", [](double start, double end, int64_t steps, const std::string& dt, const std::string& dev) {
@@ -38,6 +42,19 @@ void bind_compose(py::module_& m) {
   spec.def("arange", &spec::arange, py::arg("n"), py::arg("device") = "CPU");
   spec.def("gather", &spec::gather);
   spec.def("scatter_add", &spec::scatter_add);
+  // sorting (tensor/sort.h): (values, indices) pairs and unique's optional parts as tuples
+  m.def("sort", [](const Tensor& x, int64_t dim, bool descending) {
+    Sorted s = sort(x, dim, descending);
+    return std::make_pair(s.values, s.indices);
+  });
+  m.def("topk", [](const Tensor& x, int64_t k, int64_t dim, bool largest) {
+    Sorted s = topk(x, k, dim, largest);
+    return std::make_pair(s.values, s.indices);
+  });
+  m.def("unique", [](const Tensor& x, bool inverse, bool counts) {
+    Unique u = unique(x, inverse, counts);
+    return std::make_tuple(u.values, u.inverse, u.counts);
+  });
 }
 
 }  // namespace onegrad::python

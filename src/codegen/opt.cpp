@@ -272,6 +272,39 @@ std::string opts_text(const std::vector<Opt>& opts) {
   return out + "]";
 }
 
+namespace {
+
+// A scan (docs/kernel-form.md, "Scans") carries its accumulator from one iteration of its loop to
+// the next, and a store to an address read from memory (a scatter) may write one element from
+// several iterations: such a kernel's loops run whole and in order, so no opt changes them.
+void check_in_order(const UOpRef& sink, const Opt& opt) {
+  bool takes_axis = opt.op == OptOp::SPLIT || opt.op == OptOp::PADTO || opt.op == OptOp::SWAP;
+  if (takes_axis && runs_in_order(sink))
+    throw OptError(where(sink, opt) + ": the kernel runs in order (a scan or a store to an address read from memory)");
+}
+
+}  // namespace
+
+std::vector<UOpRef> scanned_ranges(const UOpRef& sink) {
+  std::vector<UOpRef> out;
+  for (const UOp* u : sink->toposort())
+    if (u->op == Ops::REDUCE)
+      for (size_t i = 1; i < u->src.size(); i++)
+        if (u->src[i]->op == Ops::RANGE && axis_type(u->src[i]) == AxisType::LOOP &&
+            std::find(out.begin(), out.end(), u->src[i]) == out.end())
+          out.push_back(u->src[i]);
+  return out;
+}
+
+bool runs_in_order(const UOpRef& sink) {
+  if (!scanned_ranges(sink).empty()) return true;
+  for (const UOp* u : sink->toposort())
+    if (u->op == Ops::STORE && u->src[0]->op == Ops::INDEX && indexed_memory(*u->src[0])->op == Ops::PARAM)
+      for (const UOp* a : u->src[0]->src[1]->toposort())
+        if (a->op == Ops::LOAD) return true;
+  return false;
+}
+
 UOpRef apply_opt(const UOpRef& sink, const Opt& opt) {
   if (!sink || sink->op != Ops::SINK) throw InternalError("apply_opt: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
   std::vector<UOpRef> axes = kernel_axes(sink);
@@ -279,6 +312,7 @@ UOpRef apply_opt(const UOpRef& sink, const Opt& opt) {
   if (takes_axis && (opt.axis < 0 || opt.axis >= int64_t(axes.size())))
     throw OptError(where(sink, opt) + ": axis " + std::to_string(opt.axis) + " is out of range (the kernel has " +
                    std::to_string(axes.size()) + " axes)");
+  check_in_order(sink, opt);
   switch (opt.op) {
     case OptOp::SPLIT: return split(sink, axes, opt);
     case OptOp::SWAP: return swap(sink, axes, opt);

@@ -23,6 +23,7 @@ struct ReduceContext {
     std::vector<UOpRef> reduced, open;
   };
   std::unordered_map<UOpRef, Claim> claimed;
+  std::vector<UOpRef> loops;  // the kernel's LOOP ranges (a scan resets inside every one around it)
 };
 
 int64_t range_id(const UOpRef& r) { return r->arg.get<RangeArg>().id; }
@@ -86,11 +87,33 @@ UOpRef element0(const UOpRef& buf, int64_t lanes) {
   return UOp::create(Ops::INDEX, buf->dtype, {buf, i});
 }
 
+// A REDUCE's accumulator: a REG buffer, reset to the identity in the loops `open` and updated by
+// `value` in the loops `loops` (the STORE `update`; its users order themselves after it).
+struct Accumulator {
+  UOpRef acc, update;
+  int64_t lanes;
+};
+
+Accumulator accumulate(ReduceContext& ctx, const UOp& red, const UOpRef& value, const std::vector<UOpRef>& open,
+                       const std::vector<UOpRef>& loops) {
+  DType dt = red.dtype;
+  Ops op = red.arg.get<ReduceArg>().op;
+  const int64_t lanes = vector_lanes(red);
+  UOpRef acc = UOp::create(Ops::BUFFER, dt.ptr(AddrSpace::REG), {},
+                           BufferArg{ctx.next_acc++, lanes, dt, Device(), AddrSpace::REG});
+  // (a vector accumulator's reset stores the scalar identity to every lane)
+  UOpRef init = UOp::create(Ops::STORE, dtypes::void_, {element0(after(acc, open), lanes), reduce_identity(op, dt)});
+  std::vector<UOpRef> deps{init};
+  deps.insert(deps.end(), loops.begin(), loops.end());
+  UOpRef slot = element0(after(acc, deps), lanes);
+  UOpRef current = UOp::create(Ops::LOAD, dt, {slot});
+  return {acc, UOp::create(Ops::STORE, dtypes::void_, {slot, UOp::create(op, dt, {current, value})}), lanes};
+}
+
 // REDUCE(value, r...) {op} -> the accumulator's value after the reduce loops
 UOpRef reduce_to_acc(Match& m) {
   ReduceContext& ctx = m.ctx<ReduceContext>();
   const UOpRef& red = m.root();
-  const ReduceArg& arg = red->arg.get<ReduceArg>();
   DType dt = red->dtype;
   UOpRef value = red->src[0];
   std::vector<UOpRef> ranges(red->src.begin() + 1, red->src.end());
@@ -114,18 +137,43 @@ UOpRef reduce_to_acc(Match& m) {
   }
   for (const UOpRef& r : ranges) ctx.claimed.emplace(r, ReduceContext::Claim{ranges, open});
 
-  const int64_t lanes = vector_lanes(*red);
-  UOpRef acc = UOp::create(Ops::BUFFER, dt.ptr(AddrSpace::REG), {},
-                           BufferArg{ctx.next_acc++, lanes, dt, Device(), AddrSpace::REG});
-  // (a vector accumulator's reset stores the scalar identity to every lane)
-  UOpRef init = UOp::create(Ops::STORE, dtypes::void_, {element0(after(acc, open), lanes), reduce_identity(arg.op, dt)});
-  std::vector<UOpRef> deps{init};
-  deps.insert(deps.end(), ranges.begin(), ranges.end());
-  UOpRef slot = element0(after(acc, deps), lanes);
-  UOpRef current = UOp::create(Ops::LOAD, dt, {slot});
-  UOpRef body = UOp::create(Ops::STORE, dtypes::void_, {slot, UOp::create(arg.op, dt, {current, value})});
+  Accumulator a = accumulate(ctx, *red, value, open, ranges);
+  UOpRef body = a.update;
   for (const UOpRef& r : ranges) body = UOp::create(Ops::END, dtypes::void_, {body, r});
-  return UOp::create(Ops::LOAD, dt, {element0(after(acc, {body}), lanes)});
+  return UOp::create(Ops::LOAD, dt, {element0(after(a.acc, {body}), a.lanes)});
+}
+
+// A REDUCE over loops its users stay inside is a scan (docs/kernel-form.md, "Scans"): the value
+// at iteration i of those loops is the reduction over iterations 0..i. The scanned loops are the
+// kernel's own LOOP ranges, never REDUCE ones (the opts leave a scan's kernel alone, opt.cpp).
+bool is_scan(const UOp& u) {
+  if (u.src.size() < 2 || !u.arg.is<ReduceArg>()) return false;
+  for (size_t i = 1; i < u.src.size(); i++)
+    if (u.src[i]->op != Ops::RANGE || u.src[i]->arg.get<RangeArg>().type != AxisType::LOOP) return false;
+  return true;
+}
+
+// REDUCE(value, i...) {op} over open loops -> the accumulator, reset outside the loops and read
+// right after each update:
+//   init = STORE(INDEX(AFTER(acc, ranges the value uses outside i...), 0), identity)
+//   upd  = STORE(INDEX(AFTER(acc, init, i...), 0), LOAD(INDEX(AFTER(acc, init, i...), 0)) op value)
+//   out  = LOAD(INDEX(AFTER(acc, upd), 0))
+UOpRef scan_to_acc(Match& m) {
+  ReduceContext& ctx = m.ctx<ReduceContext>();
+  const UOpRef& red = m.root();
+  DType dt = red->dtype;
+  std::vector<UOpRef> scanned(red->src.begin() + 1, red->src.end());
+  std::vector<UOpRef> open = open_ranges(red->src[0], scanned);
+  // Kernel form numbers a store's loops outermost first: every LOOP with a smaller id than the
+  // scanned ones encloses them, and each of its iterations starts the scan again (out[a, b, i]
+  // is the scan over i even when the value does not read b).
+  int64_t first = range_id(scanned[0]);
+  for (const UOpRef& r : scanned) first = std::min(first, range_id(r));
+  for (const UOpRef& r : ctx.loops)
+    if (range_id(r) < first && std::find(open.begin(), open.end(), r) == open.end()) open.push_back(r);
+  std::sort(open.begin(), open.end(), [](const UOpRef& a, const UOpRef& b) { return range_id(a) < range_id(b); });
+  Accumulator a = accumulate(ctx, *red, red->src[0], open, scanned);
+  return UOp::create(Ops::LOAD, dt, {element0(after(a.acc, {a.update}), a.lanes)});
 }
 
 bool reduces_over_nothing(const UOp& u) { return u.src.size() == 1; }
@@ -133,6 +181,7 @@ bool reduces_over_nothing(const UOp& u) { return u.src.size() == 1; }
 const PatternMatcher& reduce_rules() {
   static const PatternMatcher pm({
       {"reduce_over_nothing", UPat::op(Ops::REDUCE).where(reduces_over_nothing), [](Match& m) { return m.root()->src[0]; }},
+      {"scan_to_acc", UPat::op(Ops::REDUCE).where(is_scan), scan_to_acc},
       {"reduce_to_acc", UPat::op(Ops::REDUCE).where([](const UOp& u) { return u.src.size() > 1 && u.arg.is<ReduceArg>(); }),
        reduce_to_acc},
   });
@@ -141,21 +190,13 @@ const PatternMatcher& reduce_rules() {
 
 }  // namespace
 
-UOpRef reduce_identity(Ops op, DType dtype) {
-  switch (op) {
-    case Ops::ADD: return UOp::const_int(dtype, 0);
-    case Ops::MUL: return UOp::const_int(dtype, 1);
-    case Ops::MAX:
-      if (dtype.is_float()) return UOp::const_float(dtype, -std::numeric_limits<double>::infinity());
-      return UOp::const_int(dtype, dtype.int_min());  // bool: false
-    default: throw InternalError("lower_reduces: REDUCE op must be ADD, MAX or MUL, not " + std::string(op_name(op)));
-  }
-}
-
 UOpRef lower_reduces(const UOpRef& sink, RewriteTrace* trace) {
   ReduceContext ctx;
   for (const UOp* u : sink->toposort())
-    if (u->op == Ops::RANGE) ctx.next_range_id = std::max(ctx.next_range_id, u->arg.get<RangeArg>().id + 1);
+    if (u->op == Ops::RANGE) {
+      ctx.next_range_id = std::max(ctx.next_range_id, u->arg.get<RangeArg>().id + 1);
+      if (u->arg.get<RangeArg>().type == AxisType::LOOP) ctx.loops.push_back(u->ref());
+    }
   RewriteOptions opts;
   opts.mode = RewriteMode::BottomUp;
   opts.ctx = &ctx;

@@ -2,12 +2,9 @@
 // initialised, updated inside the reduce loops, and read after them.
 #pragma once
 #include "rewrite/graph_rewrite.h"
+#include "uop/reduce_identity.h"  // the accumulators' initial values
 
 namespace onegrad {
-
-// The value a reduction starts from: 0 for ADD, 1 for MUL, and for MAX the smallest value of the
-// dtype (-inf for floats, the minimum for ints, false for bool).
-UOpRef reduce_identity(Ops op, DType dtype);
 
 // Lower every REDUCE(value, r...) {op} of a kernel to (spec: BUFFER with addrspace REG, AFTER, END):
 //

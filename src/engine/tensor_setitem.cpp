@@ -116,6 +116,13 @@ ConstValue lowest_of(DType dt) {
 std::optional<Store> advanced_store(const std::string& op, const Tensor& t, const std::vector<IndexItem>& index,
                                     const Tensor& value, const std::string& device) {
   BasicIndexed b = basic_index(t, index);
+  // One mask alone: the values go in place by a scan and a scatter (mask_select.cpp), linear.
+  if (b.advanced.size() == 1 && b.advanced[0].index.dtype().is_bool() && b.advanced[0].index.ndim() > 0) {
+    const AdvancedIndex& a = b.advanced[0];
+    Tensor v = broadcast_value(op, value, masked_rows(b.view, a.index, a.axis).shape(), t.dtype());
+    if (b.view.numel() == 0) return std::nullopt;
+    return Store{b.view, masked_rows_assign(b.view, a.index, a.axis, v)};
+  }
   ResolvedIndices r = resolve_advanced(b.view, std::move(b.advanced), "setitem");
   GatherLayout g = gather_layout(r);
   if (has_index_check(g.flat.uop())) g.flat.realize();  // a bad index raises before anything is written

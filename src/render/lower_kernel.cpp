@@ -7,6 +7,7 @@
 #include "codegen/isel.h"
 #include "codegen/kernel_axes.h"
 #include "codegen/linearize.h"
+#include "codegen/opt.h"
 #include "codegen/reduce_precision.h"
 #include "codegen/reduce_to_acc.h"
 #include "codegen/simplify_kernel.h"
@@ -52,6 +53,7 @@ std::string lowering_settings_key() {
 
 std::vector<Opt> default_opts(const UOpRef& sink) {
   if (setting("NOOPT", 0) != 0) return {};
+  if (runs_in_order(sink)) return {};  // a scan's or a scatter's loops run whole and in order (codegen/opt.h)
   if (int64_t seed = setting("OPT_RANDOM", 0); seed != 0) return random_opts(sink, uint64_t(seed) ^ sink->hash());
   return default_kernel_opts(sink, cpu_threads());
 }

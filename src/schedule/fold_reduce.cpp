@@ -15,17 +15,6 @@ namespace onegrad {
 
 bool fold_reduce_enabled() { return setting("FOLD_REDUCE", 1) != 0; }
 
-UOpRef reduce_identity_of(Ops op, DType dt) {
-  switch (op) {
-    case Ops::ADD: return UOp::const_int(dt, 0);
-    case Ops::MUL: return UOp::const_int(dt, 1);
-    case Ops::MAX:
-      return dt.is_float() ? UOp::const_float(dt, -std::numeric_limits<double>::infinity())
-                           : UOp::const_int(dt, dt.int_min());  // bool: false; unsigned: 0
-    default: throw InternalError("rangeify: REDUCE with op " + std::string(op_name(op)) + " (ADD, MAX or MUL)");
-  }
-}
-
 namespace {
 
 struct Reduction {
@@ -72,7 +61,7 @@ Guarded read_guarded(UOpRef v, Ops op, DType dt) {
   std::vector<DType> casts;
   DType cur = dt;
   while (true) {
-    if (v->op == Ops::WHERE && is_value(v->src[2], reduce_identity_of(op, cur))) {
+    if (v->op == Ops::WHERE && is_value(v->src[2], reduce_identity(op, cur))) {
       conjuncts(v->src[0], g.conds);
       v = v->src[1];
       continue;
@@ -202,7 +191,7 @@ UOpRef fold_one_range(const UOpRef& reduce, RangeFold fold) {
     const UOpRef& r = reduce->src[i];
     if (r->op != Ops::RANGE) continue;
     RangeSolver s(r);
-    UOpRef v = fold(reduce->src[0], Reduction{op, reduce->dtype, reduce_identity_of(op, reduce->dtype), r->src[0]}, s);
+    UOpRef v = fold(reduce->src[0], Reduction{op, reduce->dtype, reduce_identity(op, reduce->dtype), r->src[0]}, s);
     if (!v) continue;
     std::vector<UOpRef> src{v};
     for (size_t j = 1; j < reduce->src.size(); j++)

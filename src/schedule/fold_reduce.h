@@ -20,17 +20,18 @@
 #pragma once
 #include "rewrite/graph_rewrite.h"
 #include "rewrite/pattern_matcher.h"
+#include "uop/reduce_identity.h"
 #include "uop/uop.h"
 
 namespace onegrad {
 
-// FOLD_REDUCE=0 turns the rules off in Rangeify, leaving the compositions as loops: the oracle the
+// FOLD_REDUCE=0 turns the rules off in Rangeify (these, and the scan and scatter rules of
+// scan_rules.h and scatter_rules.h), leaving the compositions as loops: the oracle the
 // tests compare the folded kernels with (set it before the first realize of a graph: schedules are
 // cached by graph).
 bool fold_reduce_enabled();
 
-// The value of a reduction over no elements: 0 (ADD), 1 (MUL), the dtype's minimum (MAX).
-UOpRef reduce_identity_of(Ops op, DType dt);
+// reduce_identity (uop/reduce_identity.h): the value of a reduction over no elements.
 
 const PatternMatcher& fold_reduce_rules();
 

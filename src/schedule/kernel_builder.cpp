@@ -3,8 +3,10 @@
 #include <algorithm>
 
 #include "schedule/fold_reduce.h"
+#include "schedule/scan_rules.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
+#include "uop/reduce_identity.h"
 
 namespace onegrad {
 
@@ -80,7 +82,7 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
   // bound 0 around it, and nothing read from an empty buffer).
   for (int64_t axis : ra.axes)
     if (in_shape[size_t(axis)] == 0) {
-      UOpRef identity = reduce_identity_of(ra.op, u->dtype);
+      UOpRef identity = reduce_identity(ra.op, u->dtype);
       return Plan{{}, [identity](const std::vector<UOpRef>&) { return identity; }};
     }
   IndexVec child_idx = r.idx;
@@ -116,6 +118,8 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
                 src.insert(src.end(), ranges.begin(), ranges.end());
                 UOpRef reduce = UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{op, {}});
                 UOpRef folded = fold_reduce_enabled() ? fold_reduce(reduce) : reduce;
+                // A prefix window left becomes a scan (scan_rules.h): n work, not n^2.
+                if (fold_reduce_enabled() && folded->op == Ops::REDUCE) folded = scans_from_windows(folded);
                 if (folded->op == Ops::REDUCE) evaluations_[u] += evaluations;
                 return folded;
               }};

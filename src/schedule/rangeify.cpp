@@ -3,7 +3,9 @@
 #include <map>
 
 #include "schedule/callify.h"
+#include "schedule/fold_reduce.h"
 #include "schedule/kernel_builder.h"
+#include "schedule/scatter_rules.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -91,6 +93,9 @@ Schedule rangeify(const UOpRef& function) {
       ScheduledKernel k = entry.first->op == Ops::STORE ? kb.build_store(entry.first)
                                                         : kb.build(entry.first, realized.at(entry.first));
       k.reason = entry.second;
+      // (prefix windows became scans as the builder made them) one-hot scatters, K*D work as built,
+      // become indexed updates, K+D
+      if (fold_reduce_enabled()) k.ast = scatters_from_onehot(k.ast);  // FOLD_REDUCE=0: the oracle
       s.kernels.push_back(std::move(k));
     }
     bool grew = false;

@@ -1,8 +1,9 @@
 // Advanced indexing: integer tensor indices as a one-hot gather (the spec's gather, Common Ops as
-// Compositions), bool masks turned into integer indices first (PyTorch's nonzero). docs/tensor.md
-// "getitem" has the decisions: ints wrap from the end; values out of range raise, at once when the
-// index is host data, else through an index check when the result is realized (index_check.h); a
-// mask's true count is realized because it is a shape.
+// Compositions), bool masks turned into integer indices first (PyTorch's nonzero, mask_select.cpp);
+// a mask alone selects its rows directly (a scan and a scatter). docs/tensor.md "getitem" has the
+// decisions: ints wrap from the end; values out of range raise, at once when the index is host data,
+// else through an index check when the result is realized (index_check.h); a mask's true count is
+// realized because it is a shape.
 #include "tensor/advanced_indexing.h"
 
 #include <algorithm>
@@ -78,31 +79,6 @@ void check_known_bounds(const Tensor& idx, int64_t n, size_t axis) {
       throw ShapeError("getitem: index " + std::to_string(v) + " is out of bounds for axis " + std::to_string(axis) +
                        " with size " + std::to_string(n));
   }
-}
-
-// spec: Common Ops as Compositions, prefix_sum (inclusive), of a 1-D tensor of n >= 1 elements.
-Tensor prefix_sum_spec(const Tensor& t) {
-  int64_t n = t.shape()[0];
-  Tensor x = t.pad({{n - 1, 0}});                                    // (2n-1,)
-  x = x.reshape({1, 2 * n - 1}).expand({n + 1, 2 * n - 1});          // tile
-  x = x.reshape({(n + 1) * (2 * n - 1)}).shrink({{0, 2 * n * n}});   // trim
-  x = x.reshape({n, 2 * n}).shrink({{0, n}, {0, n}});                // windows
-  return x.sum({1});
-}
-
-// The flat positions (int64, increasing) of the true elements of a mask: PyTorch's nonzero on the
-// flattened mask. The count is a shape, so it is realized; the positions are a composition: with c
-// the inclusive prefix sum of the mask, the j-th true element sits at #{i : c[i] <= j}.
-Tensor mask_positions(const Tensor& mask) {
-  int64_t m = mask.numel();
-  if (m == 0) return Tensor::zeros({0}, dtypes::int64, mask.device());
-  Tensor flat = mask.reshape({m}).cast(dtypes::int32);
-  std::vector<std::byte> b = read_bytes(flat.sum());  // int64
-  int64_t count;
-  std::memcpy(&count, b.data(), sizeof(count));
-  Tensor c = prefix_sum_spec(flat);  // int64
-  Tensor j = Tensor::arange(0, count, 1, dtypes::int64, mask.device()).reshape({count, 1});
-  return c.reshape({1, m}).le(j).sum({1});
 }
 
 std::string shapes_text(const std::vector<Tensor>& ts) {
@@ -215,6 +191,9 @@ GatherLayout gather_layout(const ResolvedIndices& r) {
 }
 
 Tensor advanced_getitem(const Tensor& x, std::vector<AdvancedIndex> advanced) {
+  // One mask alone: its rows, compacted by a scan and a scatter (mask_select.cpp), no gather.
+  if (advanced.size() == 1 && advanced[0].index.dtype().is_bool() && advanced[0].index.ndim() > 0)
+    return masked_rows(x, advanced[0].index, advanced[0].axis);
   ResolvedIndices r = resolve_advanced(x, std::move(advanced));
   GatherLayout g = gather_layout(r);
   // The indexed axes first, merged into one of K elements; the flat index selects along it.

@@ -55,6 +55,16 @@ struct GatherLayout {
 };
 GatherLayout gather_layout(const ResolvedIndices& r);
 
+// Selection by bool masks (mask_select.cpp), each a scan and a scatter, realizing the true count:
+// the flat positions (int64, increasing) of the true (non-zero) elements of a mask;
+Tensor mask_positions(const Tensor& mask);
+// rows (m, r) whose mask (m,) bool is true, in order, given their count: (count, r);
+Tensor compact_rows(const Tensor& rows, const Tensor& mask, int64_t count);
+// x[..., mask, ...] with the mask's dims at x's axes [axis, axis + mask.ndim()).
+Tensor masked_rows(const Tensor& x, const Tensor& mask, size_t axis);
+// x with x[..., mask, ...] replaced by `value` (shaped like that selection): the new contents.
+Tensor masked_rows_assign(const Tensor& x, const Tensor& mask, size_t axis, const Tensor& value);
+
 // Reads back the bytes of a tensor (realizing it). Installed by the engine (tensor_realize.cpp):
 // the tensor layer builds graphs only, but a bool mask's true count decides a shape.
 using ReadBytesHook = std::vector<std::byte> (*)(const Tensor&);

@@ -117,6 +117,34 @@ struct Scatter {
   Tensor finish(const Tensor& r) const {
     return with_index_check(zero_d ? r.reshape({}) : r, index, index_bounds(op, dim, K));
   }
+
+  // The flat position in the input of each index entry (O row-major, as (numel O,)): its own
+  // coordinates with `dim`'s replaced by the index value, or -1 where that value is outside [0, K)
+  // (the spec's scatter_add matches no position then). Realized: the scatter reads it as data.
+  Tensor flat_targets() const {
+    int64_t total = dims_numel(s);
+    DType it = total < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
+    Tensor wide = index.cast(dtypes::int64);
+    Tensor inside = wide.ge(Tensor::scalar(ConstValue::from_int(0), dtypes::int64, self.device()))
+                        .logical_and(wide.lt(Tensor::scalar(ConstValue::from_int(K), dtypes::int64, self.device())));
+    Tensor flat;
+    int64_t stride = 1;
+    for (size_t i = s.size(); i-- > 0;) {
+      Tensor coord;
+      if (int64_t(i) == dim) {
+        coord = inside.where(index.cast(it), Tensor::scalar(ConstValue::from_int(0), it, self.device()));
+      } else {
+        Dims at(o.size(), 1);
+        at[i] = o[i];
+        coord = Tensor::arange(0, o[i], 1, it, self.device()).reshape(at).expand(o);
+      }
+      if (stride != 1) coord = coord.mul(ConstValue::from_int(stride));
+      flat = flat.uop() ? flat.add(coord) : coord;
+      stride *= s[i];
+    }
+    Tensor none = Tensor::scalar(ConstValue::from_int(-1), it, self.device());
+    return inside.where(flat, none).reshape({dims_numel(o)}).contiguous();
+  }
 };
 
 }  // namespace
@@ -189,11 +217,16 @@ Tensor Tensor::scatter(int64_t dim, const Tensor& index, Scalar value) const {
   return sc.finish(sc.hit().where(Tensor::scalar(value, dtype(), device_), sc.self));
 }
 
+// The spec's 1-D scatter_add over the flattened input, each entry at its flat target: realized
+// alone, its kernel is the one-hot form Rangeify's onehot_to_scatter runs as an indexed update
+// (docs/schedule.md, "Scatters"), K + D work.
 Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
   Scatter sc("scatter_add", *this, dim, index);
   Tensor v = sc.source(src);
-  Tensor total = spec::masked_values(v, sc.mask).sum({sc.dim});
-  return sc.finish(sc.self.add(sc.place(total)).cast(dtype()));
+  if (sc.nothing()) return *this;
+  int64_t total = dims_numel(sc.s);
+  Tensor r = spec::scatter_add(sc.self.reshape({total}), sc.flat_targets(), v.reshape({dims_numel(sc.o)}));
+  return sc.finish(r.contiguous().reshape(sc.s));
 }
 
 // The reduction over the hits; places without a hit keep the input. include_self folds the input's

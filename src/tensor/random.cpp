@@ -3,6 +3,7 @@
 // host and reaches the kernels as a 2-element uint64 buffer (seed, offset), so a second draw of the
 // same shape reuses the compiled kernels.
 #include "tensor/random.h"
+#include "tensor/sort.h"
 
 #include <cmath>
 #include <limits>
@@ -218,10 +219,9 @@ Tensor randperm(int64_t n, DType dtype, const std::string& device) {
                                               ConstValue::from_int(std::max<int64_t>(n - 1, 0)))))
     throw ShapeError("randperm: n=" + std::to_string(n) + " does not fit " + dtype.name());
   if (n == 0) return Tensor::zeros({0}, dtype, device);
-  // the words are computed once (contiguous), not once per comparison
-  Tensor w = random_bits({n}, device).contiguous();
-  Tensor rank = w.reshape({1, n}).lt(w.reshape({n, 1})).sum({1});  // rank_i = #{j : w_j < w_i}
-  return rank.cast(dtype);
+  // the sorting permutation of n random words: Threefry is a bijection of the counter for a fixed
+  // key, so the words are distinct and the permutation uniform. A radix sort: 64 linear passes.
+  return argsort(random_bits({n}, device).contiguous()).cast(dtype);
 }
 
 Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement) {

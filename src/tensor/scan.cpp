@@ -2,7 +2,10 @@
 // cumprod, cummax and cummin, all from the spec's prefix_sum (Common Ops as Compositions). The
 // scanned axis is moved last; prefix_sum's pad / tile / trim / window steps turn each row of n
 // values into an (n, n) view whose row i holds the n values ending at i (padding before the
-// start); one reduction over the window's last axis gives the scan.
+// start, with the reduction's identity); one reduction over the window's last axis gives the scan.
+// That is the definition; Rangeify's window_to_scan rule (docs/schedule.md, "Scans") runs it as
+// a running accumulator in n steps, when the scanned axis is the innermost loop of its kernel:
+// hence the result is realized in that layout before the axis moves back.
 #include <limits>
 
 #include "tensor/broadcast.h"
@@ -57,7 +60,10 @@ class AxisLast {
     for (size_t i = 0; i < order_.size(); i++) back_[order_[i]] = int64_t(i);
   }
   Tensor in() const { return scalar_ ? x_.reshape({1}) : x_.permute(order_); }
-  Tensor out(const Tensor& r) const { return scalar_ ? r.reshape({}) : r.permute(back_); }
+  Tensor out(const Tensor& r) const {
+    if (scalar_) return r.reshape({});
+    return order_.back() == int64_t(order_.size()) - 1 ? r : r.contiguous().permute(back_);
+  }
 
  private:
   Tensor x_;
@@ -82,24 +88,23 @@ Scalar lowest(DType dt) {
   return ConstValue::from_int(dt.int_min());
 }
 
-// cummax on the last axis. Values: the max of each window (padding is the lowest value, which
-// never wins over a real element). Index: the LAST k of the window equal to the max (PyTorch's
-// `x >= running max` update), or once a NaN has been seen, of the last NaN (PyTorch: a NaN
-// always updates). Window position k of row i is element i - (n-1) + k.
+// cummax on the last axis, as two window reductions (two scans once rewritten). Values: the max of
+// each window m[i] (padding is the lowest value, which never wins over a real element). Index:
+// PyTorch's loop moves it to j when x[j] >= m[j-1] or x[j] is NaN; x[j] >= m[j-1] is x[j] == m[j]
+// (m[j] = max(m[j-1], x[j])), also once m is NaN (then x[j] == m[j] is false, as PyTorch's >=).
+// So the index is the max over j <= i of (j where j updates, else the lowest int32): the window max
+// of those marks, with the same padding.
 std::pair<Tensor, Tensor> cummax_last(const Tensor& x) {
   Dims s = x.shape();
   int64_t n = s.back();
   if (n == 0) return {x, x.cast(dtypes::int64)};
-  Tensor w = windows(x, lowest(x.dtype()));
-  Tensor v = reduce_raw(w, Ops::MAX, {int64_t(s.size())}, true);  // (..., n, 1)
-  Tensor hit = w.eq(v);
-  // MAX propagates NaN: a NaN value says the window holds one, and then its NaNs hit
-  if (x.dtype().is_float()) hit = v.isnan().where(w.isnan(), hit);
-  Tensor k_pos = Tensor::arange(0, n, 1, dtypes::int32, x.device());
-  Tensor k = reduce_raw(hit.where(k_pos, scalar_like(k_pos, ConstValue::from_int(-1))), Ops::MAX,
-                        {int64_t(s.size())}, false);  // (..., n)
-  Tensor idx = k.add(k_pos).sub(ConstValue::from_int(n - 1)).cast(dtypes::int64);
-  return {v.reshape(s), idx};
+  Tensor v = reduce_raw(windows(x, lowest(x.dtype())), Ops::MAX, {int64_t(s.size())}, false);  // (..., n)
+  Tensor updates = x.eq(v);
+  if (x.dtype().is_float()) updates = updates.logical_or(x.isnan());
+  Tensor pos = Tensor::arange(0, n, 1, dtypes::int32, x.device());
+  Tensor marks = updates.where(pos, scalar_like(pos, lowest(dtypes::int32)));
+  Tensor idx = reduce_raw(windows(marks, lowest(dtypes::int32)), Ops::MAX, {int64_t(s.size())}, false);
+  return {v, idx.cast(dtypes::int64)};
 }
 
 // min as the max of the order-reversed values (as Tensor::min): negation for floats, bitwise not

@@ -257,6 +257,10 @@ class Tensor {
   Tensor index_select(int64_t dim, const Tensor& index) const;  // index 1-D (or 0-d)
   Tensor masked_fill(const Tensor& mask, Scalar value) const;   // mask bool, broadcast to this shape
   Tensor masked_fill(const Tensor& mask, const Tensor& value) const;  // value 0-d
+  // Selection by a mask (mask_select.cpp: a scan and a scatter; the true count is realized).
+  Tensor masked_select(const Tensor& mask) const;  // the elements where the broadcast bool mask is true, 1-D
+  Tensor nonzero() const;                          // (count, ndim) int64 coordinates of non-zero elements
+  std::vector<Tensor> nonzero_tuple() const;       // one (count,) int64 tensor per dim (as_tuple=True)
   Tensor tril(int64_t diagonal = 0) const;
   Tensor triu(int64_t diagonal = 0) const;
   // torch's values: start + i*step for the first half, end - (steps-1-i)*step for the second

@@ -162,7 +162,7 @@ class Generator {
     j_ = UOp::variable("j" + std::to_string(id), 0, 5);
     DType dt = pick(0, 1) ? dtypes::int32 : dtypes::int8;
     Ops op = std::vector<Ops>{Ops::ADD, Ops::ADD, Ops::MAX, Ops::MUL}[size_t(pick(0, 3))];
-    UOpRef id_ = reduce_identity_of(op, dt);
+    UOpRef id_ = reduce_identity(op, dt);
     UOpRef payload = this->payload(dt, n);
     UOpRef mask = cond(n);
     if (pick(0, 1)) mask = UOp::alu(Ops::AND, {mask, cond(n)});

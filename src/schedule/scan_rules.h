@@ -1,0 +1,14 @@
+// Scans from windows (DESIGN decision 10): the spec's prefix_sum reduces, for every output element
+// i, a window of the n inputs ending at i. Built as written that is n^2 work; this pass finds the
+// window reduce in a kernel and rewrites it into a scan, a REDUCE over the open loop i
+// (docs/kernel-form.md, "Scans"), which Codegen lowers to one accumulator carried across the
+// loop: n work. docs/schedule.md, "Scans" has the rule and its proof.
+#pragma once
+#include "rewrite/graph_rewrite.h"
+
+namespace onegrad {
+
+// The kernel with every window reduce that is a prefix reduction turned into a scan.
+UOpRef scans_from_windows(const UOpRef& sink, RewriteTrace* trace = nullptr);
+
+}  // namespace onegrad

@@ -1,0 +1,110 @@
+// onehot_to_scatter (docs/schedule.md, "Scatters"). The kernel of the spec's scatter_add is
+//
+//   for k < K:  out[k] = F(A(k), REDUCE{ADD}(body(d, idx(d) == k), d))
+//
+// with F an ADD of A and the reduction, maybe cast (T + the sum, in the sum's dtype), and body
+// the value added when its index hits k and 0 when it does not. Then, for the sequential loops
+//
+//   for k < K:  out[k] = F(A(k), 0)
+//   for d < D:  if 0 <= idx(d) < K:  out[idx(d)] = F(out[idx(d)] as A, body(d, true))
+//
+// each out[k] ends as T[k] plus the values whose index is k, added in increasing d: the same sum
+// up to the order of float additions (torch's CPU loop adds in this order too), and exactly the
+// same for integers (F's casts wrap modulo 2^bits either way). The conditions, each checked:
+//   - the kernel is one loop k storing out[k], and its value holds one REDUCE{ADD} over one range d;
+//   - body reads k only through one comparison `a == b` with b == k (as exact index math) and a
+//     free of k; body with the comparison false folds to 0, with it true is free of k;
+//   - F is ADD(A, R) or CAST(ADD(A, R)) and A does not use R.
+// A kernel that stores to an address read from memory runs in order: it takes no opts (codegen/opt.h).
+#include "schedule/scatter_rules.h"
+
+#include "schedule/known_values.h"
+#include "uop/substitute.h"
+
+namespace onegrad {
+
+namespace {
+
+bool is_range(const UOp& u, AxisType t) { return u.op == Ops::RANGE && u.arg.get<RangeArg>().type == t && u.src[0]->is_const(); }
+
+// The only node of `e` satisfying `pred`, or nullptr when there are none or several.
+template <class Pred>
+const UOp* only(const UOpRef& e, Pred pred) {
+  const UOp* found = nullptr;
+  for (const UOp* u : e->toposort())
+    if (pred(*u)) {
+      if (found) return nullptr;
+      found = u;
+    }
+  return found;
+}
+
+UOpRef onehot_to_scatter(Match& m) {
+  const UOpRef& sink = m.root();
+  const UOpRef& end = sink->src[0];
+  if (end->op != Ops::END || end->src.size() != 2 || !is_range(*end->src[1], AxisType::LOOP)) return nullptr;
+  const UOpRef& k = end->src[1];
+  const UOpRef& store = end->src[0];
+  if (store->op != Ops::STORE || store->src.size() != 2 || store->src[0]->op != Ops::INDEX) return nullptr;
+  const UOpRef& target = store->src[0];
+  if (target->src[0]->op != Ops::PARAM || target->src[1] != k) return nullptr;
+  const UOpRef& f = store->src[1];
+  // F = [CAST](ADD(A, R))
+  const UOpRef& sum = f->op == Ops::CAST ? f->src[0] : f;
+  if (sum->op != Ops::ADD) return nullptr;
+  const UOp* red = only(f, [](const UOp& u) { return u.op == Ops::REDUCE; });
+  if (!red || red->arg.get<ReduceArg>().op != Ops::ADD || red->src.size() != 2 ||
+      !is_range(*red->src[1], AxisType::REDUCE))
+    return nullptr;
+  int ri = sum->src[0].get() == red ? 0 : sum->src[1].get() == red ? 1 : -1;
+  if (ri < 0) return nullptr;
+  const UOpRef& a_k = sum->src[1 - ri];
+  if (mentions(a_k, red)) return nullptr;
+  const UOpRef& d = red->src[1];
+  const UOpRef& body = red->src[0];
+  // body reads k through one comparison a == b(k)
+  const UOp* cmp = only(body, [&](const UOp& u) { return u.op == Ops::CMPEQ && mentions(u.ref(), k.get()); });
+  if (!cmp) return nullptr;
+  int bi = mentions(cmp->src[1], k.get()) ? 1 : 0;
+  const UOpRef& a = cmp->src[1 - bi];
+  if (mentions(a, k.get()) || mentions(cmp->src[bi], d.get()) || exact_index(cmp->src[bi]) != k) return nullptr;
+  UOpRef hit = fold_known(substitute(body, {{cmp, UOp::const_bool(true)}}));
+  UOpRef miss = fold_known(substitute(body, {{cmp, UOp::const_bool(false)}}));
+  if (mentions(hit, k.get()) || !miss->is_const() || miss->const_value().truthy()) return nullptr;
+
+  UOpRef out = target->src[0];
+  int64_t bound = k->src[0]->const_value().as_int();
+  UOpRef copy = UOp::create(Ops::STORE, dtypes::void_,
+                            {target, fold_known(substitute(f, {{red, UOp::const_int(red->dtype, 0)}}))});
+  UOpRef copied = UOp::create(Ops::END, dtypes::void_, {copy, k});
+  UOpRef loop = UOp::range(d->src[0], d->arg.get<RangeArg>().id, AxisType::LOOP);
+  UOpRef at = UOp::create(Ops::CAST, dtypes::index, {substitute(a, {{d.get(), loop}})});
+  UOpRef inside = UOp::create(Ops::AND, dtypes::bool_, {UOp::create(Ops::CMPLT, dtypes::bool_, {UOp::index(-1), at}),
+                                                        UOp::create(Ops::CMPLT, dtypes::bool_, {at, UOp::index(bound)})});
+  UOpRef addr = UOp::create(Ops::INDEX, out->dtype, {UOp::create(Ops::AFTER, out->dtype, {out, copied}), at});
+  DType dt = f->dtype;
+  UOpRef current = UOp::create(Ops::LOAD, dt, {addr, UOp::const_int(dt, 0), inside});
+  UOpRef as_a = current->dtype == a_k->dtype ? current : UOp::create(Ops::CAST, a_k->dtype, {current});
+  UOpRef updated = substitute(f, {{red, substitute(hit, {{d.get(), loop}})}, {a_k.get(), as_a}});
+  UOpRef scatter = UOp::create(Ops::STORE, dtypes::void_, {addr, updated, inside});
+  return sink->with_src({copied, UOp::create(Ops::END, dtypes::void_, {scatter, loop})});
+}
+
+const PatternMatcher& scatter_rules() {
+  static const PatternMatcher pm({
+      {"onehot_to_scatter", UPat::op(Ops::SINK).where([](const UOp& u) { return u.src.size() == 1; }), onehot_to_scatter},
+  });
+  return pm;
+}
+
+}  // namespace
+
+UOpRef scatters_from_onehot(const UOpRef& sink, RewriteTrace* trace) {
+  // a rule on the kernel itself: only the root is offered
+  RuleHit hit = scatter_rules().rewrite(sink, nullptr);
+  if (!hit.result) return sink;
+  if (trace) trace->entries.push_back({hit.rule->name, sink, hit.result});
+  return hit.result;
+}
+
+}  // namespace onegrad

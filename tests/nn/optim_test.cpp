@@ -8,25 +8,14 @@
 #include "engine/realize_graph.h"
 #include "nn/lr_scheduler.h"
 #include "nn/optimizer.h"
+#include "optim_testing.h"
 #include "tensor/tensor_testing.h"
 
 using namespace onegrad;
 using namespace onegrad::nn;
 using onegrad::testing::Dims;
-
-namespace {
-
-Tensor param(std::vector<float> v) {
-  Tensor t = Tensor::from_vector(v, {int64_t(v.size())}, dtypes::float32);
-  t.requires_grad_();
-  return t;
-}
-
-void set_grad(Tensor& p, std::vector<float> g) {
-  p.set_grad(Tensor::from_vector(g, {int64_t(g.size())}, dtypes::float32));
-}
-
-}  // namespace
+using onegrad::testing::param;
+using onegrad::testing::set_grad;
 
 TEST(Optim, SGDWithMomentumStepsInPlace) {
   Tensor w = param({1, 2});

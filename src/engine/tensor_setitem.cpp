@@ -116,8 +116,11 @@ ConstValue lowest_of(DType dt) {
 std::optional<Store> advanced_store(const std::string& op, const Tensor& t, const std::vector<IndexItem>& index,
                                     const Tensor& value, const std::string& device) {
   BasicIndexed b = basic_index(t, index);
-  // One mask alone: the values go in place by a scan and a scatter (mask_select.cpp), linear.
-  if (b.advanced.size() == 1 && b.advanced[0].index.dtype().is_bool() && b.advanced[0].index.ndim() > 0) {
+  // One mask alone: the values go in place by a scan and a scatter (mask_select.cpp), linear. The
+  // scatter moves the values as integer bits, which carry no gradient: a value that needs one takes
+  // the one-hot form below, whose gradient reaches it.
+  if (b.advanced.size() == 1 && b.advanced[0].index.dtype().is_bool() && b.advanced[0].index.ndim() > 0 &&
+      !(grad_enabled() && value.requires_grad())) {
     const AdvancedIndex& a = b.advanced[0];
     Tensor v = broadcast_value(op, value, masked_rows(b.view, a.index, a.axis).shape(), t.dtype());
     if (b.view.numel() == 0) return std::nullopt;

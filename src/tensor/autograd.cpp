@@ -12,6 +12,7 @@
 #include "tensor/broadcast.h"
 #include "tensor/grad_slot.h"
 #include "tensor/gradient.h"
+#include "tensor/index_check.h"
 #include "tensor/shape_util.h"
 #include "tensor/write_history.h"
 #include "uop/buffer_storage.h"
@@ -117,8 +118,9 @@ void Tensor::note_realized(Tensor* t, const UOpRef& old) {
   std::vector<Tensor*> live = live_tensors();
   if (t->slot_ && t->slot_->requires_grad) {
     t->slot_->aliases.push_back(old);
-  } else if (live_leaves.load() > 0 && old->op != Ops::AFTER &&  // a write keeps its own history
-             
+  } else if (live_leaves.load() > 0 &&
+             // a write (an untagged AFTER) keeps its own history; an index check is the value's
+             (old->op != Ops::AFTER || index_check_record(*old)) &&
              !(no_history && std::find(no_history->begin(), no_history->end(), t) != no_history->end())) {
     std::unordered_map<const UOp*, bool> memo;
     if (reaches_leaf(with_history(old), leaf_nodes(live), memo, nullptr)) {

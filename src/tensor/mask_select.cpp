@@ -52,6 +52,9 @@ Tensor compact_rows(const Tensor& rows, const Tensor& mask, int64_t count) {
   int64_t m = s[0], r = s[1];
   DType dt = rows.dtype();
   if (count == 0 || r == 0) return Tensor::zeros({count, r}, dt, rows.device());
+  // The scatter below moves bits, which carry no gradient: rows that need one are gathered at the
+  // true positions instead (index_select, whose gradient is the matching scatter).
+  if (grad_enabled() && rows.requires_grad()) return rows.index_select(0, mask_positions(mask));
   DType it = m * r < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
   // target[j, q] = (c[j] - 1) * r + q where mask[j], else -1 (outside: the scatter drops it)
   Tensor c = mask.cast(it).cumsum(0).cast(it).reshape({m, 1});

@@ -130,8 +130,12 @@ Sorted sort(const Tensor& x, int64_t dim, bool descending) {
     return {x, rows.out(idx, original)};
   }
   auto [sorted, perm] = radix_sort_rows(keys, key_bits(x.dtype()));
+  Tensor indices = rows.out(perm, original);
+  // Values rebuilt from the keys carry no gradient: an input that needs one is gathered in the
+  // sorted order instead (gather's gradient is the matching scatter).
+  if (grad_enabled() && x.requires_grad()) return {x.gather(rows.dim, indices), indices};
   if (descending) sorted = sorted.bitwise_not();
-  return {rows.out(from_key(sorted, x.dtype()), original), rows.out(perm, original)};
+  return {rows.out(from_key(sorted, x.dtype()), original), indices};
 }
 
 Tensor argsort(const Tensor& x, int64_t dim, bool descending) { return sort(x, dim, descending).indices; }

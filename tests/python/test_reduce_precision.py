@@ -9,6 +9,13 @@ either way: torch's own error here ranges from 0.01 to about 11 ulps (10^7 x 0.1
 column sums of a (10^6, 4) 0.1f: 11 ulps) and so does ours; a sequential sum errs by thousands of
 ulps (10^6 x 0.1f: 2.4e-3 relative, 20000 ulps), so the test fails without the partial sums.
 
+Sums whose terms cancel (normal and mixed-sign data) get a third allowance: the rounding errors of
+any summation order are on the scale of the partial sums, which for random signs grow like a random
+walk, sqrt(sum x^2), while the result can be far smaller; torch's error there is one draw of that
+spread, sometimes a lucky one (3 ulps where the next seed gives 30). So ours may also err by
+4 x 2^-24 x sqrt(sum x^2) (over N for a mean). For constant and uniform data that term is far below
+an ulp of the result, so those cases keep the strict criterion that the sequential sum fails.
+
 The same holds under NOOPT=1, BEAM=1, OPT_RANDOM and CPU_THREADS=2 (a THREAD split): the levels are
 cut after whatever opts a kernel got."""
 
@@ -57,6 +64,23 @@ OPS = {
 }
 
 
+WALK_EPS = 4 * 2.0**-24
+SUMS = {"sum": None, "mean": None, "sum(0)": 0, "mean(0)": 0, "sum(1)": 1, "mean(1)": 1}
+
+
+def walk_scale(op, x):
+    """sqrt(sum x^2) over the reduced axes (over N for a mean), the largest over the outputs: the size
+    of the partial sums of random-sign terms. 0 for the ops that are not sums."""
+    if op not in SUMS:
+        return 0.0
+    axis = SUMS[op]
+    sq = np.square(x.astype(np.float64))
+    walk = np.sqrt(sq.sum() if axis is None else sq.sum(axis))
+    if op.startswith("mean"):
+        walk = walk / (x.size if axis is None else x.shape[axis])
+    return float(np.max(walk))
+
+
 def check(op, x, ours):
     """ours: onegrad's float32 result for OPS[op] on x; asserts the criterion of the module doc."""
     ref = OPS[op](torch.from_numpy(x).double()).numpy()
@@ -66,7 +90,7 @@ def check(op, x, ours):
     our_err = float(np.abs(ours - ref).max())
     torch_err = float(np.abs(theirs - ref).max())
     ulp = float(np.spacing(np.float32(np.abs(ref).max())))
-    assert our_err <= max(2 * torch_err, FEW_ULPS * ulp), (
+    assert our_err <= max(2 * torch_err, FEW_ULPS * ulp, WALK_EPS * walk_scale(op, x)), (
         f"{op} of {x.shape}: error {our_err:.3g} ({our_err / ulp:.2f} ulps), torch's {torch_err:.3g} ({torch_err / ulp:.2f} ulps)")
 
 

@@ -396,3 +396,28 @@ def test_top_level_max_min_and_builtins_are_kept_out_of_star():
     exec("from onegrad import *", names)
     assert "sum" not in names and "max" not in names and "float" not in names and "zeros" in names
     assert "float32" in names and "tensor" in names
+
+
+def test_dlpack_dtype_without_an_onegrad_dtype_is_refused():
+    with pytest.raises(onegrad.DTypeError, match=r"Tensor: a DLPack tensor of dtype \(code 5, 64 bits, 1 lanes\) "
+                                                 r"has no onegrad dtype"):
+        Tensor(torch.zeros(2, dtype=torch.complex64))
+
+
+def test_dlpack_capsule_already_consumed_is_refused():
+    capsule = torch.utils.dlpack.to_dlpack(torch.zeros(2))
+    torch.utils.dlpack.from_dlpack(capsule)  # consumes it
+
+    class Spent:
+        def __dlpack__(self):
+            return capsule
+
+    with pytest.raises(onegrad.DTypeError, match="Tensor: __dlpack__ did not return an unused DLPack capsule"):
+        Tensor(Spent())
+
+
+def test_norm_nuc_and_normalize_out_are_refused_by_name():
+    with pytest.raises(NotImplementedError, match=r"norm: p='nuc' \(the nuclear norm\) needs singular values"):
+        Tensor([[1.0, 2.0], [3.0, 4.0]]).norm(p="nuc")
+    with pytest.raises(NotImplementedError, match="normalize: out= is not supported; use the returned tensor"):
+        onegrad.nn.functional.normalize(Tensor([[1.0, 2.0]]), out=Tensor([[0.0, 0.0]]))

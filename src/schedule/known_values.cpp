@@ -1,6 +1,9 @@
 #include "schedule/known_values.h"
 
+#include <unordered_map>
+
 #include "rewrite/graph_rewrite.h"
+#include "schedule/range_bounds.h"
 #include "symbolic/simplify.h"
 #include "uop/substitute.h"
 
@@ -52,12 +55,30 @@ bool mentions(const UOpRef& e, const UOp* n) {
   return false;
 }
 
+namespace {
+
+// Whether u's graph reads no memory and holds no reduction, remembered per node for the walks that
+// ask it of every node of a graph (each asked anew would walk its subgraph again).
+bool reads_no_memory(const UOp& u, std::unordered_map<const UOp*, bool>& memo) {
+  if (auto it = memo.find(&u); it != memo.end()) return it->second;
+  for (const UOp* n : u.toposort()) {
+    if (memo.count(n)) continue;
+    bool v = !(n->op == Ops::LOAD || n->op == Ops::INDEX || n->op == Ops::REDUCE || (n->op == Ops::PARAM && n->dtype.is_ptr));
+    for (const UOpRef& s : n->src) v = v && memo.at(s.get());
+    memo[n] = v;
+  }
+  return memo.at(&u);
+}
+
+bool is_index_math(const UOp& u, std::unordered_map<const UOp*, bool>& memo) {
+  return (u.dtype == dtypes::index || u.dtype.is_bool()) && reads_no_memory(u, memo);
+}
+
+}  // namespace
+
 bool is_index_math(const UOp& u) {
-  if (u.dtype != dtypes::index && !u.dtype.is_bool()) return false;
-  for (const UOp* n : u.toposort())
-    if (n->op == Ops::LOAD || n->op == Ops::INDEX || n->op == Ops::REDUCE || (n->op == Ops::PARAM && n->dtype.is_ptr))
-      return false;
-  return true;
+  std::unordered_map<const UOp*, bool> memo;
+  return is_index_math(u, memo);
 }
 
 UOpRef fold_known(const UOpRef& v) {
@@ -67,15 +88,18 @@ UOpRef fold_known(const UOpRef& v) {
 }
 
 UOpRef replace_in_index_math(const UOpRef& v, const UOp* from, const UOpRef& to) {
+  // The walk asks both questions of every node it visits top-down: remembered, they cost one walk.
   struct Ctx {
     const UOp* from;
     const UOpRef& to;
-  } ctx{from, to};
+    RangeSolver uses_from;
+    std::unordered_map<const UOp*, bool> plain;
+  } ctx{from, to, RangeSolver(from->ref()), {}};
   static const PatternMatcher put({
       {"replace_in_index_math", UPat::any(), [](Match& m) -> UOpRef {
-         const Ctx& c = m.ctx<Ctx>();
+         Ctx& c = m.ctx<Ctx>();
          const UOpRef& u = m.root();
-         if (!mentions(u, c.from) || !is_index_math(*u)) return nullptr;
+         if (!c.uses_from.uses(u.get()) || !is_index_math(*u, c.plain)) return nullptr;
          m.stop_descending();
          return simplify(substitute(u, {{c.from, c.to}}));
        }},

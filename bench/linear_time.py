@@ -14,10 +14,8 @@ returns (onegrad_fn, torch_fn), each computing the op and returning its result (
 """
 import argparse
 import os
-import statistics
 import sys
 import tempfile
-import time
 
 os.environ.setdefault("ONEGRAD_CACHE_DIR", tempfile.mkdtemp(prefix="onegrad-bench-"))
 
@@ -26,6 +24,7 @@ import torch  # noqa: E402
 
 import onegrad  # noqa: E402
 import onegrad.nn.functional as F  # noqa: E402
+from tensor_vs_numpy_torch import median_time  # noqa: E402  (bench/ is on sys.path when run as a script)
 from onegrad import Tensor  # noqa: E402
 
 ROW = 64  # the row length of the 2-D cases: n elements are n // ROW rows
@@ -142,14 +141,9 @@ CASES = [
 ]
 
 
-def median_time(fn, repeat):
+def warm_median_time(fn, repeat):
     fn()  # warm-up: onegrad compiles here
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return median_time(fn, repeat)
 
 
 def same(name, og, th):
@@ -183,7 +177,7 @@ def main():
         for n in args.sizes:
             og_fn, torch_fn = setup(n, rng)
             same(name, og_fn(), torch_fn())
-            t_og, t_torch = median_time(og_fn, args.repeat), median_time(torch_fn, args.repeat)
+            t_og, t_torch = warm_median_time(og_fn, args.repeat), warm_median_time(torch_fn, args.repeat)
             print(f"| {name} | {n:,} | {t_og * 1e3:.3f} ms | {t_torch * 1e3:.3f} ms | {t_og / t_torch:.2f} |")
             sys.stdout.flush()
 

@@ -60,11 +60,6 @@ def _is_dtype(x) -> bool:
         return False
 
 
-def _canonical_device(device) -> str:
-    """The device as C++ spells it ("cpu" -> "CPU", torch.device("cpu") -> "CPU"); DeviceError if unknown."""
-    return _C.Tensor.scalar(False, "bool", str(device)).device
-
-
 def to(self, *args, **kwargs):
     """torch's forms: to(dtype), to(device), to(device, dtype), to(other_tensor), with dtype=,
     device=, copy= and non_blocking= keywords. Returns self when nothing changes (copy=True
@@ -89,7 +84,8 @@ def to(self, *args, **kwargs):
         copy = copy or flags[1]
     out = self
     if device is not None:
-        dev = _canonical_device(device)
+        from .tensor import _canonical_device
+        dev = _canonical_device(str(device))  # torch.device("cpu") -> "cpu" -> "CPU"
         if dev != self.device:
             raise DeviceError(f"to: copying from {self.device} to {dev} is not supported")
     if dtype is not None and to_dtype(dtype) != self.dtype:

@@ -146,10 +146,11 @@ def _output_size(output_size, nd, op):
 
 def _adaptive(self, output_size, nd, kind, return_indices=False):
     op = f"adaptive_{kind}{nd}d"
-    if return_indices:
-        raise NotImplementedError(f"{op}: return_indices is not supported")
+    size = _output_size(output_size, nd, op)
     fn = self._t.adaptive_max_pool if kind == "max_pool" else self._t.adaptive_avg_pool
-    return self._wrap(fn(_output_size(output_size, nd, op)))
+    if return_indices:  # the values keep their gradient; the int64 indices have none
+        return self._wrap(fn(size)), self._wrap(self._t.adaptive_max_pool_indices(size))
+    return self._wrap(fn(size))
 
 
 def adaptive_avg_pool1d(self, output_size): return _adaptive(self, output_size, 1, "avg_pool")

@@ -15,7 +15,7 @@ import numpy as np
 from . import _C
 from ._convert import _NO_DIM, axis_arg
 from .dtype import _torch_dtype_name, dtypes, to_dtype
-from .errors import DeviceError, DTypeError, IndexShapeError
+from .errors import DTypeError, IndexShapeError, ShapeError
 
 # torch.return_types.max / .min: a named tuple of the values and their int64 indices.
 MaxResult = collections.namedtuple("max", ["values", "indices"])
@@ -34,13 +34,10 @@ def size(self, dim=None):
     """The shape as a tuple, or one dim's size (negative dims count from the end)."""
     if dim is None:
         return self.shape
-    d, nd = operator.index(dim), self.ndim
-    if nd == 0:
-        raise IndexShapeError(f"size: dimension {d} given but the tensor has no dimensions")
-    if not -nd <= d < nd:
-        raise IndexShapeError(f"size: dimension out of range (expected to be in range of [{-nd}, {nd - 1}], "
-                              f"but got {d})")
-    return self.shape[d]
+    try:
+        return _C.size(self._t, operator.index(dim))
+    except ShapeError as e:
+        raise IndexShapeError(str(e)) from None
 
 
 def dim(self) -> int:
@@ -84,12 +81,9 @@ def to(self, *args, **kwargs):
         copy = copy or flags[1]
     out = self
     if device is not None:
-        from .tensor import _canonical_device
-        dev = _canonical_device(str(device))  # torch.device("cpu") -> "cpu" -> "CPU"
-        if dev != self.device:
-            raise DeviceError(f"to: copying from {self.device} to {dev} is not supported")
+        _C.to_device(self._t, str(device))  # the check alone: torch.device("cpu") -> "cpu" -> "CPU"
     if dtype is not None and to_dtype(dtype) != self.dtype:
-        out = self.cast(to_dtype(dtype))
+        out = _tensor()._wrap(_C.to_dtype(self._t, to_dtype(dtype).name))
     return out.clone() if copy and out is self else out
 
 
@@ -99,7 +93,7 @@ def cpu(self):
 
 def clone(self, memory_format=None):
     """A copy: later writes into either (setitem) do not show in the other; gradients flow through."""
-    return _tensor()._wrap(self._t.contiguous())
+    return _tensor()._wrap(_C.clone(self._t))
 
 
 def type_as(self, other):
@@ -227,7 +221,7 @@ def amin(self, dim=None, keepdim=False):
     return self._reduce("min", None if isinstance(dim, (tuple, list)) and len(dim) == 0 else dim, keepdim)
 
 
-def _max_min(name, result, arg, elementwise):
+def _max_min(name, result, elementwise):
     def reduce(self, dim=None, keepdim=False, *, axis=None):
         if isinstance(dim, _tensor()):
             return getattr(self, elementwise)(dim)  # torch.max(a, b): the elementwise maximum
@@ -236,7 +230,8 @@ def _max_min(name, result, arg, elementwise):
             return self._reduce(name, axis_arg(name, axis, _NO_DIM if dim is None else dim), keepdim)
         if axis is not None:
             raise TypeError(f"{name}: give axis or dim, not both")
-        return result(self._reduce(name, dim, keepdim), getattr(self, arg)(dim, keepdim))
+        values, indices = getattr(_C, f"{name}_dim")(self._t, operator.index(dim), bool(keepdim))
+        return result(_tensor()._wrap(values), _tensor()._wrap(indices))
     reduce.__name__ = name
     reduce.__doc__ = (f"{name}() over all elements, {name}(dim) -> ({name}_values, int64 indices) as torch "
                       f"(the first position on ties), {name}(axis=...) -> the values alone (tinygrad), "
@@ -245,8 +240,8 @@ def _max_min(name, result, arg, elementwise):
 
 
 # Not named max/min here: that would shadow the builtins this module uses.
-max_values_indices = _max_min("max", MaxResult, "argmax", "maximum")
-min_values_indices = _max_min("min", MinResult, "argmin", "minimum")
+max_values_indices = _max_min("max", MaxResult, "maximum")
+min_values_indices = _max_min("min", MinResult, "minimum")
 
 
 def _with_dtype(fn):

@@ -1,5 +1,5 @@
 // onegrad._C.nn: the layer math of src/nn that Tensor has no method for (norm_layers.h,
-// attention_layer.h), so the Python layers in onegrad/nn stay thin and compute what the C++
+// attention_layer.h, prelu.h, loss_functions.h), so the Python layers in onegrad/nn stay thin and compute what the C++
 // layers compute.
 #include <pybind11/stl.h>
 
@@ -7,7 +7,9 @@
 #include "nn/attention_layer.h"
 #include "nn/checkpoint.h"
 #include "nn/linear.h"
+#include "nn/loss_functions.h"
 #include "nn/norm_layers.h"
+#include "nn/prelu.h"
 
 namespace onegrad::python {
 
@@ -43,6 +45,13 @@ void bind_nn(py::module_& m) {
         py::arg("running_var"), py::arg("num_batches_tracked"), py::arg("momentum"));
   n.def("embedding", &nn::embedding, py::arg("weight"), py::arg("indices"));
   n.def("rms_norm", &nn::rms_norm, py::arg("x"), py::arg("normalized_shape"), py::arg("weight"), py::arg("eps"));
+  n.def("prelu", &nn::prelu, py::arg("x"), py::arg("weight"));
+  n.def("smooth_l1_loss", &nn::smooth_l1_loss, py::arg("input"), py::arg("target"), py::arg("reduction"),
+        py::arg("beta"));
+  n.def("huber_loss", &nn::huber_loss, py::arg("input"), py::arg("target"), py::arg("reduction"), py::arg("delta"));
+  n.def("kl_div", &nn::kl_div, py::arg("input"), py::arg("target"), py::arg("reduction"), py::arg("log_target"));
+  n.def("cosine_embedding_loss", &nn::cosine_embedding_loss, py::arg("input1"), py::arg("input2"),
+        py::arg("target"), py::arg("margin"), py::arg("reduction"));
   n.def("multi_head_attention",
         [](const Tensor& q, const Tensor& k, const Tensor& v, int64_t heads, const Tensor& in_w,
            const std::optional<Tensor>& in_b, const Tensor& out_w, const std::optional<Tensor>& out_b,

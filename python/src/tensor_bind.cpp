@@ -209,6 +209,7 @@ void bind_tensor(py::module_& m) {
       .def("avg_pool", &Tensor::avg_pool)
       .def("adaptive_avg_pool", &Tensor::adaptive_avg_pool)
       .def("adaptive_max_pool", &Tensor::adaptive_max_pool)
+      .def("adaptive_max_pool_indices", &Tensor::adaptive_max_pool_indices)
       .def("batch_norm", &Tensor::batch_norm)
       .def("layer_norm", &Tensor::layer_norm)
       .def("group_norm", &Tensor::group_norm)

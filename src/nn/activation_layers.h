@@ -1,5 +1,6 @@
-// Parameter-free layers as modules (torch.nn.ReLU, GELU, Tanh, Sigmoid, Identity, Flatten,
-// MaxPool2d, AvgPool2d, Dropout): each forwards to one Tensor op.
+// Parameter-free layers as modules (torch.nn.ReLU, GELU, Tanh, Sigmoid, SiLU, LeakyReLU, ELU,
+// Softplus, Softmax, LogSoftmax, Identity, Flatten, MaxPool2d, AvgPool2d, Dropout): each forwards to
+// one Tensor op. (PReLU, which learns its slopes, is prelu.h.)
 #pragma once
 #include "nn/module.h"
 
@@ -30,6 +31,54 @@ class Sigmoid : public Module {
  public:
   Tensor forward(const Tensor& x) override { return x.sigmoid(); }
   std::string name() const override { return "Sigmoid"; }
+};
+
+class SiLU : public Module {
+ public:
+  Tensor forward(const Tensor& x) override { return x.silu(); }
+  std::string name() const override { return "SiLU"; }
+};
+
+class LeakyReLU : public Module {
+ public:
+  explicit LeakyReLU(double negative_slope = 0.01) : negative_slope(negative_slope) {}
+  Tensor forward(const Tensor& x) override { return x.leaky_relu(negative_slope); }
+  std::string name() const override { return "LeakyReLU"; }
+  double negative_slope;
+};
+
+class ELU : public Module {
+ public:
+  explicit ELU(double alpha = 1.0) : alpha(alpha) {}
+  Tensor forward(const Tensor& x) override { return x.elu(alpha); }
+  std::string name() const override { return "ELU"; }
+  double alpha;
+};
+
+// log(1 + exp(beta·x)) / beta, and x itself where beta·x > threshold.
+class Softplus : public Module {
+ public:
+  explicit Softplus(double beta = 1.0, double threshold = 20.0) : beta(beta), threshold(threshold) {}
+  Tensor forward(const Tensor& x) override { return x.softplus(beta, threshold); }
+  std::string name() const override { return "Softplus"; }
+  double beta, threshold;
+};
+
+// Over axis `dim` (negative counts from the end). torch's dim=None guess is Python's alone.
+class Softmax : public Module {
+ public:
+  explicit Softmax(int64_t dim) : dim(dim) {}
+  Tensor forward(const Tensor& x) override { return x.softmax(dim); }
+  std::string name() const override { return "Softmax"; }
+  int64_t dim;
+};
+
+class LogSoftmax : public Module {
+ public:
+  explicit LogSoftmax(int64_t dim) : dim(dim) {}
+  Tensor forward(const Tensor& x) override { return x.log_softmax(dim); }
+  std::string name() const override { return "LogSoftmax"; }
+  int64_t dim;
 };
 
 class Identity : public Module {

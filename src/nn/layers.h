@@ -7,4 +7,5 @@
 #include "nn/loss_layers.h"
 #include "nn/module.h"
 #include "nn/norm_layers.h"
+#include "nn/prelu.h"
 #include "nn/sequential.h"

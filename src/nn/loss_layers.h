@@ -1,7 +1,9 @@
-// Losses as modules (torch.nn.CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, BCEWithLogitsLoss):
-// forward(input, target) over the Tensor methods of loss.cpp. A class weight (and
+// Losses as modules (torch.nn.CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, BCEWithLogitsLoss,
+// SmoothL1Loss, HuberLoss, KLDivLoss, CosineEmbeddingLoss): forward(input, target) over the Tensor
+// methods of loss.cpp and the functions of loss_functions.h. A class weight (and
 // BCEWithLogitsLoss's pos_weight) is a buffer, as in torch's state dicts.
 #pragma once
+#include "nn/loss_functions.h"
 #include "nn/module.h"
 
 namespace onegrad::nn {
@@ -60,6 +62,55 @@ class BCEWithLogitsLoss : public Loss {
   Tensor forward(const Tensor& input, const Tensor& target) override;
   std::string name() const override { return "BCEWithLogitsLoss"; }
   std::optional<Tensor> weight, pos_weight;
+};
+
+class SmoothL1Loss : public Loss {
+ public:
+  explicit SmoothL1Loss(std::string reduction = "mean", double beta = 1.0) : Loss(std::move(reduction)), beta(beta) {}
+  Tensor forward(const Tensor& input, const Tensor& target) override {
+    return smooth_l1_loss(input, target, reduction, beta);
+  }
+  std::string name() const override { return "SmoothL1Loss"; }
+  double beta;
+};
+
+class HuberLoss : public Loss {
+ public:
+  explicit HuberLoss(std::string reduction = "mean", double delta = 1.0) : Loss(std::move(reduction)), delta(delta) {}
+  Tensor forward(const Tensor& input, const Tensor& target) override {
+    return huber_loss(input, target, reduction, delta);
+  }
+  std::string name() const override { return "HuberLoss"; }
+  double delta;
+};
+
+// reduction may also be "batchmean" (kl_div).
+class KLDivLoss : public Loss {
+ public:
+  explicit KLDivLoss(std::string reduction = "mean", bool log_target = false)
+      : Loss(std::move(reduction)), log_target(log_target) {}
+  Tensor forward(const Tensor& input, const Tensor& target) override {
+    return kl_div(input, target, reduction, log_target);
+  }
+  std::string name() const override { return "KLDivLoss"; }
+  bool log_target;
+};
+
+// Three inputs: forward(input1, input2, target), as torch's.
+class CosineEmbeddingLoss : public Module {
+ public:
+  explicit CosineEmbeddingLoss(double margin = 0.0, std::string reduction = "mean")
+      : margin(margin), reduction(std::move(reduction)) {}
+  using Module::forward;
+  Tensor forward(const Tensor& input1, const Tensor& input2, const Tensor& target) {
+    return cosine_embedding_loss(input1, input2, target, margin, reduction);
+  }
+  Tensor operator()(const Tensor& input1, const Tensor& input2, const Tensor& target) {
+    return forward(input1, input2, target);
+  }
+  std::string name() const override { return "CosineEmbeddingLoss"; }
+  double margin;
+  std::string reduction;
 };
 
 }  // namespace onegrad::nn

@@ -6,12 +6,12 @@
 // index out of range is an index check on the result (index_check.h: IndexError when realized; with
 // CHECK_INDEX=0 it picks nothing, its loss and weight 0); a probability outside [0, 1] is not checked.
 #include <algorithm>
-#include <sstream>
 
 #include "tensor/broadcast.h"
 #include "tensor/shape_util.h"
 #include "tensor/dtype_util.h"
 #include "tensor/index_check.h"
+#include "tensor/loss_args.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 
@@ -19,36 +19,7 @@ namespace onegrad {
 
 namespace {
 
-// 1.5 as "1.5" (std::to_string gives "1.500000").
-std::string number_text(double v) {
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
-
-enum class Reduction { None, Mean, Sum };
-
-Reduction parse_reduction(const std::string& op, const std::string& r) {
-  if (r == "none") return Reduction::None;
-  if (r == "mean") return Reduction::Mean;
-  if (r == "sum") return Reduction::Sum;
-  throw ArgumentError(op + ": '" + r + "' is not a valid value for reduction (none, mean, sum)");
-}
-
-Tensor reduce_loss(const Tensor& loss, Reduction r) {
-  if (r == Reduction::Sum) return loss.sum();
-  if (r == Reduction::Mean) return loss.mean();
-  return loss;
-}
-
 Tensor zero_like(const Tensor& t) { return scalar_like(t, ConstValue::from_int(0)); }
-
-// Input and target of an elementwise loss: one float dtype (promoted; ints give float32).
-std::pair<Tensor, Tensor> float_pair(const Tensor& a, const Tensor& b) {
-  DType dt = promote_types(a.dtype(), b.dtype());
-  if (!dt.is_float()) dt = dtypes::float32;
-  return {a.cast(dt), b.cast(dt)};
-}
 
 // input and target must have one shape (PyTorch's binary cross entropies).
 void check_same_shape(const std::string& op, const Tensor& input, const Tensor& target) {

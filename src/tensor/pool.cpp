@@ -283,14 +283,21 @@ Tensor adaptive_axis(const Tensor& x, int64_t axis, int64_t out, bool is_max) {
   return move_last_to(r, axis);
 }
 
-Tensor adaptive_pool(const std::string& kind, const Tensor& input, Dims output_size, bool is_max) {
+// The checked arguments of an adaptive pool: the input with a batch axis and one output size per
+// spatial axis (-1 resolved to the input's size).
+struct AdaptivePlan {
+  Tensor x;
+  bool batched = false;
+  Dims out;
+};
+
+AdaptivePlan plan_adaptive(const std::string& op, const Tensor& input, Dims output_size) {
   int64_t nd = int64_t(output_size.size());
-  std::string op = "adaptive_" + kind + std::to_string(nd) + "d";
   if (nd < 1) throw ShapeError(op + ": output_size must have at least one value");
   check_float(op, "input", input);
-  bool batched = false;
-  Tensor x = with_batch_axis(op, input, size_t(nd), batched);
-  Dims s = x.shape();
+  AdaptivePlan pl;
+  pl.x = with_batch_axis(op, input, size_t(nd), pl.batched);
+  Dims s = pl.x.shape();
   for (int64_t i = 0; i < nd; i++) {
     int64_t axis = int64_t(s.size()) - nd + i;
     if (output_size[i] == -1) output_size[i] = s[axis];
@@ -299,17 +306,54 @@ Tensor adaptive_pool(const std::string& kind, const Tensor& input, Dims output_s
     if (s[axis] == 0)
       throw ShapeError(op + ": input " + shape_text(input.shape()) + " has an empty spatial axis");
   }
-  for (int64_t i = 0; i < nd; i++) {
-    int64_t axis = int64_t(s.size()) - nd + i;
-    if (output_size[i] == 0) {
-      Dims z = x.shape();
-      z[axis] = 0;
-      x = Tensor::zeros(z, x.dtype(), x.device());
-    } else {
-      x = adaptive_axis(x, axis, output_size[i], is_max);
-    }
-  }
-  return batched ? x : x.squeeze(0);
+  pl.out = std::move(output_size);
+  return pl;
+}
+
+// x with the spatial axes at output size 0 emptied; nullopt when none is.
+std::optional<Tensor> empty_output(const AdaptivePlan& pl, DType dtype) {
+  Dims z = pl.x.shape();
+  bool empty = false;
+  for (size_t i = 0; i < pl.out.size(); i++)
+    if (pl.out[i] == 0) z[z.size() - pl.out.size() + i] = 0, empty = true;
+  if (!empty) return std::nullopt;
+  for (size_t i = 0; i < pl.out.size(); i++) z[z.size() - pl.out.size() + i] = pl.out[i];
+  Tensor t = Tensor::zeros(z, dtype, pl.x.device());
+  return pl.batched ? t : t.squeeze(0);
+}
+
+Tensor adaptive_pool(const std::string& kind, const Tensor& input, Dims output_size, bool is_max) {
+  std::string op = "adaptive_" + kind + std::to_string(output_size.size()) + "d";
+  AdaptivePlan pl = plan_adaptive(op, input, std::move(output_size));
+  if (auto e = empty_output(pl, input.dtype())) return *e;
+  Tensor x = pl.x;
+  int64_t nd = int64_t(pl.out.size());
+  for (int64_t i = 0; i < nd; i++) x = adaptive_axis(x, x.ndim() - nd + i, pl.out[size_t(i)], is_max);
+  return pl.batched ? x : x.squeeze(0);
+}
+
+// One spatial axis of adaptive_max_pool_indices: each window's max and the flat index (`idx` carries
+// them) torch's row-major scan keeps: the first position holding the max, or the last NaN when the
+// window has one (torch takes every NaN it meets). First is the smallest flat index and last the
+// largest, and a min (max) over a rectangle is the min (max) of its rows', so pooling axis by axis
+// keeps the position the scan of the whole window keeps.
+std::pair<Tensor, Tensor> adaptive_argmax_axis(const Tensor& v, const Tensor& idx, int64_t axis, int64_t out) {
+  const std::string& dev = v.device();
+  int64_t in = v.shape()[size_t(axis)];
+  Tensor o = Tensor::arange(0, out, 1, dtypes::int64, dev).reshape({out, 1});
+  Tensor i = Tensor::arange(0, in, 1, dtypes::int64, dev).reshape({1, in});
+  Tensor n_out = Tensor::scalar(ConstValue::from_int(out), dtypes::int64, dev);
+  Tensor start = o.mul(ConstValue::from_int(in)).idiv(n_out);
+  Tensor end = o.add(ConstValue::from_int(1)).mul(ConstValue::from_int(in)).add(ConstValue::from_int(out - 1)).idiv(n_out);
+  Tensor mask = i.ge(start).logical_and(i.lt(end));    // (out, in): output o's window
+  Tensor vals = move_axis_last(v, axis).unsqueeze(-2);  // (..., 1, in)
+  Tensor idxs = move_axis_last(idx, axis).unsqueeze(-2);
+  Tensor m = mask.where(vals, Tensor::full({}, cast_value(neg_inf(), v.dtype()), v.dtype(), dev)).max({-1}, true);
+  Tensor big = Tensor::full({}, ConstValue::from_int(std::numeric_limits<int64_t>::max()), dtypes::int64, dev);
+  Tensor first_max = mask.logical_and(vals.eq(m)).where(idxs, big).min({-1});
+  Tensor nan = mask.logical_and(vals.isnan());
+  Tensor last_nan = nan.where(idxs, Tensor::full({}, ConstValue::from_int(-1), dtypes::int64, dev)).max({-1});
+  return {move_last_to(m.squeeze(-1), axis), move_last_to(nan.any({-1}).where(last_nan, first_max), axis)};
 }
 
 }  // namespace
@@ -322,6 +366,19 @@ Tensor Tensor::adaptive_avg_pool(std::vector<int64_t> output_size) const {
 
 Tensor Tensor::adaptive_max_pool(std::vector<int64_t> output_size) const {
   return adaptive_pool("max_pool", *this, std::move(output_size), true);
+}
+
+Tensor Tensor::adaptive_max_pool_indices(std::vector<int64_t> output_size) const {
+  std::string op = "adaptive_max_pool" + std::to_string(output_size.size()) + "d";
+  AdaptivePlan pl = plan_adaptive(op, *this, std::move(output_size));
+  if (auto e = empty_output(pl, dtypes::int64)) return *e;
+  Dims s = pl.x.shape();
+  int64_t nd = int64_t(pl.out.size()), plane = 1;
+  for (int64_t i = 0; i < nd; i++) plane *= s[s.size() - size_t(nd) + size_t(i)];
+  Dims spatial(s.end() - nd, s.end());
+  Tensor v = pl.x, idx = Tensor::arange(0, plane, 1, dtypes::int64, device()).reshape(spatial).expand(s);
+  for (int64_t i = 0; i < nd; i++) std::tie(v, idx) = adaptive_argmax_axis(v, idx, v.ndim() - nd + i, pl.out[size_t(i)]);
+  return pl.batched ? idx : idx.squeeze(0);
 }
 
 }  // namespace onegrad

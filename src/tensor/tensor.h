@@ -6,6 +6,7 @@
 // Bad input (shape mismatch, bad axis, wrong dtype, unknown device) throws ShapeError, DTypeError or
 // DeviceError whose message names the op and the shapes involved.
 #pragma once
+#include <concepts>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -84,6 +85,32 @@ class Tensor {
   int64_t numel() const;
   DType dtype() const;
   std::string device() const;
+  // ---- PyTorch's names (src/tensor/torch_api.cpp; docs/tensor.md "PyTorch names")
+  std::vector<int64_t> size() const { return shape(); }
+  int64_t size(int64_t dim) const;  // negative counts from the end; ShapeError out of range
+  int64_t dim() const { return ndim(); }
+  Tensor to(const std::string& device) const;  // this on the same device; DeviceError for another
+  Tensor to(DType dtype) const;                // this when the dtype is the same, else cast(dtype)
+  Tensor cpu() const { return to(std::string("CPU")); }
+  Tensor clone() const;  // a copy of the values: later writes into either do not show in the other
+  Tensor expand_as(const Tensor& other) const { return expand(other.shape()); }
+  Tensor type_as(const Tensor& other) const { return to(other.dtype()); }
+  Tensor new_zeros(std::vector<int64_t> shape) const;  // this dtype and device
+  Tensor new_ones(std::vector<int64_t> shape) const;
+  Tensor new_full(std::vector<int64_t> shape, Scalar value) const;
+  Tensor amax(std::vector<int64_t> axes = {}, bool keepdim = false) const { return max(std::move(axes), keepdim); }
+  Tensor amin(std::vector<int64_t> axes = {}, bool keepdim = false) const { return min(std::move(axes), keepdim); }
+  // x.max(1) is torch's max over one dim: (values, int64 indices of the first extreme). A template so
+  // that a braced list, x.max({1}), still picks the reduction over the listed axes below.
+  template <std::integral I>
+    requires(!std::same_as<I, bool>)
+  std::pair<Tensor, Tensor> max(I dim, bool keepdim = false) const { return max_dim(int64_t(dim), keepdim); }
+  template <std::integral I>
+    requires(!std::same_as<I, bool>)
+  std::pair<Tensor, Tensor> min(I dim, bool keepdim = false) const { return min_dim(int64_t(dim), keepdim); }
+  std::pair<Tensor, Tensor> max_dim(int64_t dim, bool keepdim = false) const;
+  std::pair<Tensor, Tensor> min_dim(int64_t dim, bool keepdim = false) const;
+  // ---- end PyTorch's names
 
   // ---- movement (no data moves; ShapeError names the op and shapes)
   Tensor reshape(std::vector<int64_t> shape) const;  // one -1 is inferred
@@ -343,6 +370,9 @@ class Tensor {
   // Adaptive pools over the last output_size.size() axes; -1 keeps that axis's size.
   Tensor adaptive_avg_pool(std::vector<int64_t> output_size) const;
   Tensor adaptive_max_pool(std::vector<int64_t> output_size) const;
+  // The int64 flat index in the input plane of each adaptive_max_pool result (the first of equal
+  // maxima; a NaN counts as the max), PyTorch's return_indices.
+  Tensor adaptive_max_pool_indices(std::vector<int64_t> output_size) const;
   // (N, C, ...) normalized per channel: batch statistics when training (biased variance; running
   // stats are not updated), else running_mean / running_var.
   Tensor batch_norm(const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "tensor/device_name.h"
 #include "tensor/shape_util.h"
 #include "uop/errors.h"
 
@@ -77,6 +78,47 @@ Tensor norm(const Tensor& x, double p, const std::vector<int64_t>& axes, bool ke
   if (p == 1) return a.sum(axes, keepdim);
   auto c = [&](double v) { return Tensor::scalar(ConstValue::from_float(v), x.dtype(), x.device()); };
   return a.pow(c(p)).sum(axes, keepdim).pow(c(1.0 / p));
+}
+
+// ---- Tensor's PyTorch names (tensor.h): each is a core op under torch's name and checks.
+
+int64_t Tensor::size(int64_t dim) const {
+  int64_t nd = ndim();
+  if (nd == 0) throw ShapeError("size: dimension " + std::to_string(dim) + " given but the tensor has no dimensions");
+  if (dim < -nd || dim >= nd)
+    throw ShapeError("size: dimension out of range (expected to be in range of [" + std::to_string(-nd) + ", " +
+                     std::to_string(nd - 1) + "], but got " + std::to_string(dim) + ")");
+  return shape()[size_t(dim < 0 ? dim + nd : dim)];
+}
+
+// Tensors live on one device each and nothing copies between devices yet, so to(device) only
+// accepts (any spelling of) the tensor's own device.
+Tensor Tensor::to(const std::string& dev) const {
+  std::string want = canonical_device(dev, "to");
+  if (want != device()) throw DeviceError("to: copying from " + device() + " to " + want + " is not supported");
+  return *this;
+}
+
+Tensor Tensor::to(DType dt) const { return dt == dtype() ? *this : cast(dt); }
+
+// contiguous() of a buffer (or of a view of one, or of detach() of one) realizes to that very
+// buffer, which a later write into either would reach; MAX(x, x) is the same values (and gradient:
+// the tie splits evenly between two equal arguments) computed into a buffer of its own, as
+// setitem's snapshot does.
+Tensor Tensor::clone() const { return Tensor(UOp::create(Ops::MAX, dtype(), {uop_, uop_}), device_).contiguous(); }
+
+Tensor Tensor::new_zeros(std::vector<int64_t> shape) const { return zeros(std::move(shape), dtype(), device()); }
+Tensor Tensor::new_ones(std::vector<int64_t> shape) const { return ones(std::move(shape), dtype(), device()); }
+Tensor Tensor::new_full(std::vector<int64_t> shape, Scalar value) const {
+  return full(std::move(shape), value, dtype(), device());
+}
+
+std::pair<Tensor, Tensor> Tensor::max_dim(int64_t dim, bool keepdim) const {
+  return {max({dim}, keepdim), argmax(dim, keepdim)};
+}
+
+std::pair<Tensor, Tensor> Tensor::min_dim(int64_t dim, bool keepdim) const {
+  return {min({dim}, keepdim), argmin(dim, keepdim)};
 }
 
 }  // namespace onegrad

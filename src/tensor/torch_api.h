@@ -1,6 +1,7 @@
 // PyTorch's everyday linear-algebra names over the core Tensor ops, for C++ callers and the Python
 // binding alike (same checks, same messages): mm and bmm (no broadcasting, torch's shape rules),
-// diag (a vector to a diagonal matrix and back), norm (vector p-norms).
+// diag (a vector to a diagonal matrix and back), norm (vector p-norms). torch_api.cpp also defines
+// Tensor's PyTorch-named methods (tensor.h: size, to, clone, max(dim), ...).
 #pragma once
 #include <cstdint>
 #include <vector>

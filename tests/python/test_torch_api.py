@@ -82,6 +82,15 @@ def test_clone_is_a_copy_with_gradient():
     assert x.grad.tolist() == [2.0, 4.0]
 
 
+def test_a_realized_clone_of_a_buffer_is_a_buffer_of_its_own():
+    # contiguous() of a buffer realizes to that buffer: clone must not, or writes reach both
+    a = Tensor([1.0, 2.0, 3.0]).realize()
+    b, c = a.clone().realize(), a.detach().clone().realize()
+    a[0] = 9.0
+    b[1] = 7.0
+    assert a.tolist() == [9.0, 2.0, 3.0] and b.tolist() == [1.0, 7.0, 3.0] and c.tolist() == [1.0, 2.0, 3.0]
+
+
 def test_type_as_and_expand_as():
     a, b = Tensor([[1.5], [2.5]]), Tensor([1, 2, 3], dtype=dtypes.int8)
     close(a.type_as(b), torch.tensor([[1.5], [2.5]]).type_as(torch.tensor([1], dtype=torch.int8)))

@@ -295,10 +295,6 @@ def test_adaptive_pool_modules_match_torch(rng, name, tf, of, shape):
     run_both(of(), tf(), [rand(rng, *shape)], rng)
 
 
-def test_adaptive_max_pool_return_indices_is_refused():
-    with pytest.raises(NotImplementedError, match="adaptive_max_pool2d: return_indices is not supported"):
-        nn.AdaptiveMaxPool2d(2, return_indices=True)(Tensor(np.zeros((1, 1, 4, 4), np.float32)))
-
 
 # ---- losses
 

@@ -1,5 +1,5 @@
-"""Activations as modules (torch.nn.ReLU, GELU, ...) and torch.nn.MultiheadAttention, whose math
-is src/nn/attention_layer.h's (through _C.nn)."""
+"""Activations as modules (torch.nn.ReLU, GELU, ...) and torch.nn.MultiheadAttention. The math is
+C++'s: Tensor methods, and src/nn's prelu.h and attention_layer.h through _C.nn."""
 
 from .. import _C
 from ..tensor import Tensor
@@ -9,12 +9,35 @@ from .linear import Linear
 from .module import Module, Parameter
 
 
-class ReLU(Module):
-    def __init__(self, inplace=False):
+class _Pointwise(Module):
+    """An activation that is one Tensor method (whose math is C++'s, src/tensor/activations.cpp) called
+    with the module's settings: _params lists torch's arguments, in torch's order, with their defaults.
+    `inplace` is accepted and ignored (docs/torch-differences.md)."""
+    _method, _params = None, ()
+
+    def __init__(self, *args, **kwargs):
         super().__init__()
+        names = [n for n, _ in self._params]
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__}: takes at most {len(names)} arguments, got {len(args)}")
+        values = dict(self._params)
+        values.update(zip(names, args))
+        for k, v in kwargs.items():
+            if k not in values or k in names[:len(args)]:
+                raise TypeError(f"{type(self).__name__}: unexpected or repeated argument {k!r}")
+            values[k] = v
+        for k, v in values.items():
+            setattr(self, k, v)
 
     def forward(self, input):
-        return input.relu()
+        return getattr(input, self._method)(*(getattr(self, n) for n, _ in self._params if n != "inplace"))
+
+    def extra_repr(self):
+        return ", ".join(f"{n}={getattr(self, n)}" for n, _ in self._params if n != "inplace")
+
+
+class ReLU(_Pointwise):
+    _method, _params = "relu", (("inplace", False),)
 
 
 class GELU(Module):
@@ -28,31 +51,29 @@ class GELU(Module):
         return input.gelu(self.approximate)
 
 
-class Tanh(Module):
-    def forward(self, input):
-        return input.tanh()
+class Tanh(_Pointwise):
+    _method = "tanh"
 
 
-class Sigmoid(Module):
-    def forward(self, input):
-        return input.sigmoid()
+class Sigmoid(_Pointwise):
+    _method = "sigmoid"
 
 
-class SiLU(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-
-    def forward(self, input):
-        return input.silu()
+class SiLU(_Pointwise):
+    _method, _params = "silu", (("inplace", False),)
 
 
-class LeakyReLU(Module):
-    def __init__(self, negative_slope=0.01, inplace=False):
-        super().__init__()
-        self.negative_slope = negative_slope
+class LeakyReLU(_Pointwise):
+    _method, _params = "leaky_relu", (("negative_slope", 0.01), ("inplace", False))
 
-    def forward(self, input):
-        return input.leaky_relu(self.negative_slope)
+
+class ELU(_Pointwise):
+    _method, _params = "elu", (("alpha", 1.0), ("inplace", False))
+
+
+class Softplus(_Pointwise):
+    """log(1 + exp(beta·x)) / beta, and x itself where beta·x > threshold."""
+    _method, _params = "softplus", (("beta", 1), ("threshold", 20))  # torch 1.13's int defaults
 
 
 class Softmax(Module):
@@ -70,30 +91,6 @@ class Softmax(Module):
 class LogSoftmax(Softmax):
     def forward(self, input):
         return F.log_softmax(input, self.dim)
-
-
-class ELU(Module):
-    def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-
-    def forward(self, input):
-        return input.elu(self.alpha)
-
-    def extra_repr(self):
-        return f"alpha={self.alpha}"
-
-
-class Softplus(Module):
-    def __init__(self, beta=1.0, threshold=20.0):
-        super().__init__()
-        self.beta, self.threshold = beta, threshold
-
-    def forward(self, input):
-        return input.softplus(self.beta, self.threshold)
-
-    def extra_repr(self):
-        return f"beta={self.beta}, threshold={self.threshold}"
 
 
 class PReLU(Module):

@@ -142,7 +142,6 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
 # ---- everyday activations, normalize, im2col and the remaining losses (docs/nn.md "Functions")
 import warnings as _warnings  # noqa: E402
 
-from ..errors import ShapeError as _ShapeError  # noqa: E402
 from .im2col import fold, unfold  # noqa: E402,F401
 from .loss_functions import cosine_embedding_loss, huber_loss, kl_div, smooth_l1_loss  # noqa: E402,F401
 
@@ -186,20 +185,8 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 def prelu(input, weight):
     """x where x > 0, weight·x elsewhere; weight holds one slope or one per channel (axis 1, or
-    axis 0 of a 1-D input), as torch.nn.functional.prelu."""
-    n = weight.numel()
-    if weight.ndim > 1:
-        raise _ShapeError(f"prelu: weight must be 0-D or 1-D, got shape {weight.shape}")
-    if n != 1:
-        channels = 0 if input.ndim == 0 else input.shape[1 if input.ndim >= 2 else 0]
-        if input.ndim == 0 or n != channels:
-            raise _ShapeError(f"prelu: weight has {n} slopes, but the input (shape {input.shape}) has "
-                              f"{channels if input.ndim else 'no'} channels")
-        axis = 1 if input.ndim >= 2 else 0
-        weight = weight.reshape(n, *([1] * (input.ndim - axis - 1)))
-    elif weight.ndim == 1 and input.ndim == 0:
-        weight = weight.reshape(())
-    return (input > 0).where(input, weight * input)
+    axis 0 of a 1-D input), as torch.nn.functional.prelu (src/nn/prelu.h)."""
+    return _Tensor._wrap(_C.nn.prelu(_as_tensor(input)._t, _as_tensor(weight)._t))
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):

@@ -89,6 +89,11 @@ def test_a_realized_clone_of_a_buffer_is_a_buffer_of_its_own():
     a[0] = 9.0
     b[1] = 7.0
     assert a.tolist() == [9.0, 2.0, 3.0] and b.tolist() == [1.0, 7.0, 3.0] and c.tolist() == [1.0, 2.0, 3.0]
+    # the copies built on clone: torch.tensor(t) and to(copy=True)
+    a = Tensor([1.0, 2.0, 3.0]).realize()
+    d, e = onegrad.tensor(a).realize(), a.to(copy=True).realize()
+    a[0] = 9.0
+    assert d.tolist() == [1.0, 2.0, 3.0] and e.tolist() == [1.0, 2.0, 3.0]
 
 
 def test_type_as_and_expand_as():

@@ -10,9 +10,9 @@ from .module import Module, Parameter
 
 
 class _Pointwise(Module):
-    """An activation that is one Tensor method (whose math is C++'s, src/tensor/activations.cpp) called
-    with the module's settings: _params lists torch's arguments, in torch's order, with their defaults.
-    `inplace` is accepted and ignored (docs/torch-differences.md)."""
+    """An activation that is one Tensor method (a C++ Tensor method, as the C++ modules of
+    src/nn/activation_layers.h call) with the module's settings: _params lists torch's arguments, in
+    torch's order, with their defaults. `inplace` is accepted and ignored (docs/torch-differences.md)."""
     _method, _params = None, ()
 
     def __init__(self, *args, **kwargs):

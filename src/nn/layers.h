@@ -7,4 +7,6 @@
 #include "nn/loss_layers.h"
 #include "nn/module.h"
 #include "nn/norm_layers.h"
+#include "nn/recurrent_layers.h"
 #include "nn/sequential.h"
+#include "nn/transformer_layers.h"

@@ -5,17 +5,12 @@
 
 #include "nn/step_boundary.h"
 #include "tensor/random.h"
+#include "tensor/shape_util.h"
 #include "uop/errors.h"
 
 namespace onegrad::nn {
 
 namespace {
-
-std::string tuple_text(const std::vector<int64_t>& s) {  // Python's tuple repr, as torch prints it
-  std::string out = "(";
-  for (size_t i = 0; i < s.size(); i++) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + (s.size() == 1 ? ",)" : ")");
-}
 
 std::string number_text(double v) {  // shortest form, as Python prints a float
   std::ostringstream out;
@@ -25,7 +20,7 @@ std::string number_text(double v) {  // shortest form, as Python prints a float
 
 Tensor row(const Tensor& t, int64_t i) { return t.getitem({IndexItem(i)}); }
 
-std::string list_text(const std::vector<int64_t>& s) {
+std::string list_text(const std::vector<int64_t>& s) {  // torch prints the state's actual size as a list
   std::string out = "[";
   for (size_t i = 0; i < s.size(); i++) out += (i ? ", " : "") + std::to_string(s[i]);
   return out + "]";
@@ -60,7 +55,7 @@ namespace {
 void check_input(const std::string& name, const RecurrentOptions& o, const Tensor& input) {
   if (input.ndim() != 2 && input.ndim() != 3)
     throw ShapeError(name + ": Expected input to be 2-D or 3-D but received " + std::to_string(input.ndim()) +
-                     "-D tensor (shape " + tuple_text(input.shape()) + ")");
+                     "-D tensor (shape " + shape_text(input.shape()) + ")");
   if (input.shape().back() != o.input_size)
     throw ShapeError(name + ": input.size(-1) must be equal to input_size. Expected " + std::to_string(o.input_size) +
                      ", got " + std::to_string(input.shape().back()));
@@ -73,10 +68,10 @@ Tensor check_state(const std::string& name, const std::string& what, const Tenso
   if (t.ndim() != want)
     throw ShapeError(name + ": For " + (batched ? "batched 3-D" : "unbatched 2-D") + " input, " + what +
                      " should also be " + std::to_string(want) + "-D but got " + std::to_string(t.ndim()) +
-                     "-D tensor (shape " + tuple_text(t.shape()) + ")");
+                     "-D tensor (shape " + shape_text(t.shape()) + ")");
   Tensor s = batched ? t : t.unsqueeze(1);
   if (s.shape() != expected)
-    throw ShapeError(name + ": Expected " + what + " size " + tuple_text(expected) + ", got " + list_text(s.shape()));
+    throw ShapeError(name + ": Expected " + what + " size " + shape_text(expected) + ", got " + list_text(s.shape()));
   return s;
 }
 

@@ -64,7 +64,9 @@ void bind_nn_layers(py::module_& n) {
         return std::make_tuple(r.output, r.h_n, r.c_n);
       },
       py::arg("options"), py::arg("weights"), py::arg("input"), py::arg("h_0"), py::arg("c_0"), py::arg("training"));
-  n.def("check_activation", [](const std::string& name, const std::string& layer) { nn::named_activation(name, layer); });
+  // the constructor's check of an activation name, with the C++ layers' message
+  n.def("check_activation",
+        [](const std::string& name, const std::string& layer) { nn::named_activation(name, layer); });
   n.def(
       "transformer_encoder_layer",
       [](const AttentionTuple& self_attn, const LinearTuple& linear1, const LinearTuple& linear2, double ff_dropout,
@@ -87,16 +89,9 @@ void bind_nn_layers(py::module_& n) {
          bool norm_first, const Tensor& tgt, const Tensor& memory, const OptTensor& tgt_mask,
          const OptTensor& memory_mask, const OptTensor& tgt_key_padding_mask,
          const OptTensor& memory_key_padding_mask, bool training) {
-        nn::DecoderLayerParams p{attention(self_attn),
-                                 attention(multihead_attn),
+        nn::DecoderLayerParams p{attention(self_attn), attention(multihead_attn),
                                  feed_forward(linear1, linear2, ff_dropout, activation, "TransformerDecoderLayer"),
-                                 norm(norm1),
-                                 norm(norm2),
-                                 norm(norm3),
-                                 dropout1,
-                                 dropout2,
-                                 dropout3,
-                                 norm_first};
+                                 norm(norm1), norm(norm2), norm(norm3), dropout1, dropout2, dropout3, norm_first};
         return nn::transformer_decoder_layer(p, tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask,
                                              memory_key_padding_mask, training);
       },

@@ -107,8 +107,8 @@ RecurrentOutput recurrent_forward(const RecurrentOptions& o, const std::vector<R
   std::string name = mode_class(o.mode);
   int64_t d = o.directions(), n_states = o.num_layers * d;
   if (int64_t(weights.size()) != n_states)
-    throw ArgumentError(name + ": expected " + std::to_string(n_states) + " sets of weights (num_layers x directions), got " +
-                        std::to_string(weights.size()));
+    throw ArgumentError(name + ": expected " + std::to_string(n_states) +
+                        " sets of weights (num_layers x directions), got " + std::to_string(weights.size()));
   check_input(name, o, input);
   bool batched = input.ndim() == 3;
   Tensor x = batched ? input : input.unsqueeze(o.batch_first ? 0 : 1);

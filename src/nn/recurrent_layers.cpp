@@ -16,7 +16,9 @@ RecurrentLayer::RecurrentLayer(RecurrentOptions o) : options(o) {
     int64_t in = k < d ? o.input_size : o.output_size() * d;
     RecurrentWeights& w = weights.emplace_back(
         RecurrentWeights{init::uniform({gates, in}, bound), init::uniform({gates, o.output_size()}, bound)});
-    auto add = [&](const std::string& kind, Tensor* t) { register_parameter(recurrent_parameter_name(kind, k, o.bidirectional), t); };
+    auto add = [&](const std::string& kind, Tensor* t) {
+      register_parameter(recurrent_parameter_name(kind, k, o.bidirectional), t);
+    };
     add("weight_ih", &w.weight_ih);
     add("weight_hh", &w.weight_hh);
     if (o.bias) {
@@ -58,11 +60,13 @@ RnnMode rnn_mode(const std::string& nonlinearity) {
 
 RNN::RNN(int64_t in, int64_t hidden, int64_t layers, const std::string& nonlinearity, bool bias, bool batch_first,
          double dropout, bool bidirectional)
-    : RecurrentLayer(options_of(rnn_mode(nonlinearity), in, hidden, layers, bias, batch_first, dropout, bidirectional, 0)) {}
+    : RecurrentLayer(
+          options_of(rnn_mode(nonlinearity), in, hidden, layers, bias, batch_first, dropout, bidirectional, 0)) {}
 
 LSTM::LSTM(int64_t in, int64_t hidden, int64_t layers, bool bias, bool batch_first, double dropout, bool bidirectional,
            int64_t proj_size)
-    : RecurrentLayer(options_of(RnnMode::lstm, in, hidden, layers, bias, batch_first, dropout, bidirectional, proj_size)) {}
+    : RecurrentLayer(
+          options_of(RnnMode::lstm, in, hidden, layers, bias, batch_first, dropout, bidirectional, proj_size)) {}
 
 GRU::GRU(int64_t in, int64_t hidden, int64_t layers, bool bias, bool batch_first, double dropout, bool bidirectional)
     : RecurrentLayer(options_of(RnnMode::gru, in, hidden, layers, bias, batch_first, dropout, bidirectional, 0)) {}

@@ -6,8 +6,8 @@ namespace onegrad::nn {
 namespace {
 
 AttentionParams attention_params(const MultiheadAttention& m) {
-  return {m.in_proj_weight, m.in_proj_bias, m.out_proj->weight, m.out_proj->bias,
-          m.num_heads,      m.is_training() ? m.dropout : 0.0, m.batch_first};
+  return {m.in_proj_weight, m.in_proj_bias, m.out_proj->weight, m.out_proj->bias, m.num_heads,
+          m.is_training() ? m.dropout : 0.0, m.batch_first};
 }
 
 LayerNormParams norm_params(const LayerNorm& n) { return {n.normalized_shape, n.weight, n.bias, n.eps}; }
@@ -48,7 +48,7 @@ TransformerEncoderLayer::TransformerEncoderLayer(const TransformerLayerOptions& 
 
 EncoderLayerParams TransformerEncoderLayer::params() const {
   return {attention_params(*self_attn), feed_forward_params(), norm_params(*norm1), norm_params(*norm2),
-          rate(*dropout1),              rate(*dropout2),       norm_first};
+          rate(*dropout1), rate(*dropout2), norm_first};
 }
 
 Tensor TransformerEncoderLayer::forward(const Tensor& src, const std::optional<Tensor>& src_mask,
@@ -70,9 +70,8 @@ TransformerDecoderLayer::TransformerDecoderLayer(const TransformerLayerOptions& 
 
 DecoderLayerParams TransformerDecoderLayer::params() const {
   return {attention_params(*self_attn), attention_params(*multihead_attn), feed_forward_params(),
-          norm_params(*norm1),          norm_params(*norm2),               norm_params(*norm3),
-          rate(*dropout1),              rate(*dropout2),                   rate(*dropout3),
-          norm_first};
+          norm_params(*norm1), norm_params(*norm2), norm_params(*norm3),
+          rate(*dropout1), rate(*dropout2), rate(*dropout3), norm_first};
 }
 
 Tensor TransformerDecoderLayer::forward(const Tensor& tgt, const Tensor& memory, const std::optional<Tensor>& tgt_mask,

@@ -245,4 +245,12 @@ TEST(Recurrent, ErrorsNameTheLayerAndShapes) {
   EXPECT_THROW_MSG(LSTM(4, 5, 1, true, false, 0.0, false, 5), ArgumentError,
                    "LSTM: proj_size (5) has to be smaller than hidden_size (5)");
   EXPECT_THROW_MSG(RNN(4, 5, 1, "gelu"), ArgumentError, "RNN: Unknown nonlinearity 'gelu' (tanh or relu)");
+  EXPECT_THROW_MSG(LSTM(4, 5, 1, true, false, 0.0, false, -1), ArgumentError,
+                   "LSTM: proj_size should be a positive integer or zero to disable projections");
+  EXPECT_THROW_MSG(parse_rnn_mode("LSTMX"), ArgumentError,
+                   "RNN: unknown mode 'LSTMX' (RNN_TANH, RNN_RELU, LSTM or GRU)");
+  // the functional form checks that the weights fit the options (what the Python layers pass)
+  EXPECT_THROW_MSG(recurrent_forward(m.options, {m.weights.front()}, random_input({2, 3, 4}), std::nullopt,
+                                     std::nullopt, false),
+                   ArgumentError, "LSTM: expected 2 sets of weights (num_layers x directions), got 1");
 }

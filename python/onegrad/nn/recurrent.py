@@ -34,8 +34,8 @@ class _RNNBase(Module):
         if not isinstance(dropout, numbers.Number) or isinstance(dropout, bool):
             raise ValueError(f"{name}: dropout should be a number in range [0, 1] representing the probability of "
                              f"an element being zeroed, got {dropout!r}")
-        _C.nn.RecurrentOptions(mode, input_size, hidden_size, num_layers, bias, batch_first, float(dropout),
-                               bidirectional, proj_size)  # the value checks, with torch's wording
+        _C.nn.RecurrentOptions(mode, input_size, hidden_size, num_layers, bool(bias), bool(batch_first),
+                               float(dropout), bool(bidirectional), proj_size)  # the value checks, in torch's words
         if dropout > 0 and num_layers == 1:
             warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
                           f"expects num_layers greater than 1, but got dropout={dropout} and num_layers={num_layers}")
@@ -88,8 +88,8 @@ class _RNNBase(Module):
         return s
 
     def _options(self):
-        return _C.nn.RecurrentOptions(self.mode, self.input_size, self.hidden_size, self.num_layers, self.bias,
-                                      self.batch_first, self.dropout, self.bidirectional, self.proj_size)
+        return _C.nn.RecurrentOptions(self.mode, self.input_size, self.hidden_size, self.num_layers, bool(self.bias),
+                                      bool(self.batch_first), self.dropout, bool(self.bidirectional), self.proj_size)
 
     def forward(self, input, hx=None):
         if not isinstance(input, Tensor):

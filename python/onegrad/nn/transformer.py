@@ -41,7 +41,7 @@ def _rate(dropout):
 
 def _attention(m):
     return (m.in_proj_weight._t, _opt(m.in_proj_bias), m.out_proj.weight._t, _opt(m.out_proj.bias), m.num_heads,
-            float(m.dropout) if m.training else 0.0, m.batch_first)
+            float(m.dropout) if m.training else 0.0, bool(m.batch_first))
 
 
 def _linear(m):

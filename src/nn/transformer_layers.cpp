@@ -1,6 +1,8 @@
 // TransformerEncoderLayer and TransformerDecoderLayer modules (transformer_layers.h).
 #include "nn/transformer_layers.h"
 
+#include <type_traits>
+
 namespace onegrad::nn {
 
 namespace {
@@ -80,6 +82,41 @@ Tensor TransformerDecoderLayer::forward(const Tensor& tgt, const Tensor& memory,
                                         const std::optional<Tensor>& memory_key_padding_mask) {
   return transformer_decoder_layer(params(), tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask,
                                    memory_key_padding_mask, is_training());
+}
+
+template <class Layer>
+TransformerStack<Layer>::TransformerStack(const TransformerLayerOptions& o, int64_t num_layers, bool final_norm) {
+  if (num_layers < 1)
+    throw ArgumentError(std::string(std::is_same_v<Layer, TransformerEncoderLayer> ? "TransformerEncoder"
+                                                                                   : "TransformerDecoder") +
+                        ": num_layers must be a positive integer, got " + std::to_string(num_layers));
+  layers = register_module("layers", std::make_shared<Sequential>());
+  for (int64_t i = 0; i < num_layers; i++) {
+    layer_list.push_back(std::make_shared<Layer>(o));
+    if (i) layer_list.back()->load_state_dict(layer_list.front()->state_dict());  // written in place: own buffers
+    layers->push_back(layer_list.back());
+  }
+  if (final_norm) norm = register_module("norm", layer_norm(o));
+}
+
+template class TransformerStack<TransformerEncoderLayer>;
+template class TransformerStack<TransformerDecoderLayer>;
+
+Tensor TransformerEncoder::forward(const Tensor& src, const std::optional<Tensor>& mask,
+                                   const std::optional<Tensor>& src_key_padding_mask) {
+  Tensor x = src;
+  for (const auto& layer : layer_list) x = layer->forward(x, mask, src_key_padding_mask);
+  return finish(x);
+}
+
+Tensor TransformerDecoder::forward(const Tensor& tgt, const Tensor& memory, const std::optional<Tensor>& tgt_mask,
+                                   const std::optional<Tensor>& memory_mask,
+                                   const std::optional<Tensor>& tgt_key_padding_mask,
+                                   const std::optional<Tensor>& memory_key_padding_mask) {
+  Tensor x = tgt;
+  for (const auto& layer : layer_list)
+    x = layer->forward(x, memory, tgt_mask, memory_mask, tgt_key_padding_mask, memory_key_padding_mask);
+  return finish(x);
 }
 
 }  // namespace onegrad::nn

@@ -1,10 +1,11 @@
 // torch.nn.TransformerEncoderLayer and TransformerDecoderLayer as C++ modules (torch 1.13's options
 // and submodule names: self_attn, multihead_attn, linear1, dropout, linear2, norm1..3,
 // dropout1..3), so state dicts exchange with torch's. The computation is transformer.h's, shared
-// with Python.
+// with Python. TransformerEncoder / TransformerDecoder stack such layers.
 #pragma once
 #include "nn/activation_layers.h"
 #include "nn/norm_layers.h"
+#include "nn/sequential.h"
 #include "nn/transformer.h"
 
 namespace onegrad::nn {
@@ -61,6 +62,40 @@ class TransformerDecoderLayer : public TransformerLayerBase {
   std::shared_ptr<MultiheadAttention> multihead_attn;
   std::shared_ptr<LayerNorm> norm1, norm2, norm3;
   std::shared_ptr<Dropout> dropout1, dropout2, dropout3;
+};
+
+// torch.nn.TransformerEncoder / TransformerDecoder: num_layers layers (children "layers.0", ...) made
+// from one set of options, each with its own parameters and the first's values (torch deep-copies
+// the layer it is given), then, with final_norm, a LayerNorm(d_model) child "norm".
+template <class Layer>
+class TransformerStack : public Module {
+ public:
+  TransformerStack(const TransformerLayerOptions& options, int64_t num_layers, bool final_norm);
+  std::vector<std::shared_ptr<Layer>> layer_list;  // the children of `layers`, typed
+  std::shared_ptr<Sequential> layers;
+  std::shared_ptr<LayerNorm> norm;  // null without final_norm
+
+ protected:
+  Tensor finish(const Tensor& x) const { return norm ? norm->forward(x) : x; }
+};
+
+class TransformerEncoder : public TransformerStack<TransformerEncoderLayer> {
+ public:
+  using TransformerStack::TransformerStack;
+  Tensor forward(const Tensor& src, const std::optional<Tensor>& mask,
+                 const std::optional<Tensor>& src_key_padding_mask = std::nullopt);
+  Tensor forward(const Tensor& src) override { return forward(src, std::nullopt); }
+  std::string name() const override { return "TransformerEncoder"; }
+};
+
+class TransformerDecoder : public TransformerStack<TransformerDecoderLayer> {
+ public:
+  using TransformerStack::TransformerStack;
+  Tensor forward(const Tensor& tgt, const Tensor& memory, const std::optional<Tensor>& tgt_mask = std::nullopt,
+                 const std::optional<Tensor>& memory_mask = std::nullopt,
+                 const std::optional<Tensor>& tgt_key_padding_mask = std::nullopt,
+                 const std::optional<Tensor>& memory_key_padding_mask = std::nullopt);
+  std::string name() const override { return "TransformerDecoder"; }
 };
 
 }  // namespace onegrad::nn

@@ -4,6 +4,7 @@
 // tests/python/test_torch_nn_api_rnn.py compares the same code (through Python) with torch 1.13.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "nn/transformer_layers.h"
@@ -136,4 +137,32 @@ TEST(Transformer, Errors) {
                    "last, got shape (6, 2, 4)");
   EXPECT_THROW_MSG(enc.forward(randn({5, 3, 8}), Tensor::zeros({4, 4}, dtypes::bool_)), ShapeError,
                    "MultiheadAttention: attn_mask must have shape (5, 5) or (6, 5, 5), got (4, 4)");
+}
+
+TEST(Transformer, StacksHoldEqualIndependentCopiesThenTheNorm) {
+  TransformerEncoder enc(small(), 2, /*final_norm=*/true);
+  std::vector<std::string> keys = enc.state_dict().keys();
+  ASSERT_EQ(keys.size(), 2 * 12u + 2);
+  EXPECT_EQ(keys.front(), "layers.0.self_attn.in_proj_weight");
+  EXPECT_EQ(keys[12], "layers.1.self_attn.in_proj_weight");
+  EXPECT_EQ(keys.back(), "norm.bias");
+  Tensor& w0 = enc.layer_list[0]->linear1->weight;
+  Tensor& w1 = enc.layer_list[1]->linear1->weight;
+  EXPECT_EQ(w0.to_vector<float>(), w1.to_vector<float>());  // equal at the start (torch deep-copies)
+  {
+    NoGradGuard off;
+    w0.assign(w0 * 0.0);
+  }
+  std::vector<float> after = w1.to_vector<float>();
+  EXPECT_TRUE(std::any_of(after.begin(), after.end(), [](float v) { return v != 0; }));  // its own buffer
+  enc.eval();
+  Tensor x = randn({5, 2, 8});
+  Tensor want = enc.norm->forward(enc.layer_list[1]->forward(enc.layer_list[0]->forward(x)));
+  expect_close(enc(x), want, 1e-5f);
+  TransformerDecoder dec(small(), 3, false);
+  EXPECT_EQ(dec.state_dict().keys().size(), 3 * 18u);
+  EXPECT_FALSE(dec.norm);
+  EXPECT_EQ(dec.forward(randn({4, 2, 8}), randn({6, 2, 8})).shape(), (Dims{4, 2, 8}));
+  EXPECT_THROW_MSG(TransformerEncoder(small(), 0, false), ArgumentError,
+                   "TransformerEncoder: num_layers must be a positive integer, got 0");
 }

@@ -13,6 +13,8 @@
 
 namespace onegrad::python {
 
+void bind_nn_layers(py::module_& n);  // recurrent and transformer layers (nn_layers_bind.cpp)
+
 namespace {
 
 // A Python module's state dict arrives as (name, tensor) pairs in its order.
@@ -62,6 +64,7 @@ void bind_nn(py::module_& m) {
                                                            batch_first);
           return std::make_pair(r.output, r.weights);
         });
+  bind_nn_layers(n);
 }
 
 }  // namespace onegrad::python

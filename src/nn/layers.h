@@ -8,4 +8,6 @@
 #include "nn/module.h"
 #include "nn/norm_layers.h"
 #include "nn/prelu.h"
+#include "nn/recurrent_layers.h"
 #include "nn/sequential.h"
+#include "nn/transformer_layers.h"

@@ -217,6 +217,20 @@ def test_module_dict_matches_torch_keys_and_order():
         ours.update(["ab"])
 
 
+def test_parameter_dict_shares_the_dict_protocol():
+    ours = nn.ParameterDict({"a": Tensor(np.ones(2, np.float32)), "b": Tensor(np.zeros(3, np.float32))})
+    theirs = tnn.ParameterDict({"a": tnn.Parameter(torch.ones(2)), "b": tnn.Parameter(torch.zeros(3))})
+    ours.update([("c", Tensor(np.ones(1, np.float32)))])
+    theirs.update([("c", tnn.Parameter(torch.ones(1)))])
+    assert list(ours) == list(theirs) == ["a", "b", "c"] and "b" in ours and len(ours) == 3
+    assert ours.pop("b").shape == (3,) and list(ours.state_dict()) == ["a", "c"]
+    with pytest.raises(TypeError, match=r"ParameterDict.update: expected \(name, parameter\) pairs, got str"):
+        ours.update(["ab"])
+    ours.clear()
+    theirs.clear()
+    assert len(ours) == len(theirs) == 0 and list(ours.parameters()) == []
+
+
 def test_module_list_indexing_and_edits():
     ours = nn.ModuleList([nn.Linear(2, 2), nn.ReLU(), nn.Linear(2, 3)])
     theirs = tnn.ModuleList([tnn.Linear(2, 2), tnn.ReLU(), tnn.Linear(2, 3)])

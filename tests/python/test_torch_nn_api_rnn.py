@@ -137,12 +137,15 @@ ENCODERS = [
     ("pre-gelu", dict(norm_first=True, activation="gelu")),
     ("batch-first-eps", dict(batch_first=True, layer_norm_eps=1e-3)),
     ("callable-activation", dict(activation="callable")),
+    ("module-activation", dict(activation="module")),
 ]
 
 
 def _activation_kw(kw, torch_side):
     if kw.get("activation") == "callable":
         return dict(kw, activation=TF.silu if torch_side else F.silu)
+    if kw.get("activation") == "module":  # a child module, called back from C++
+        return dict(kw, activation=tnn.GELU(approximate="tanh") if torch_side else nn.GELU(approximate="tanh"))
     return kw
 
 
@@ -222,3 +225,33 @@ def test_transformer_errors():
         nn.TransformerDecoderLayer(8, 3)
     with pytest.raises(ValueError, match="TransformerEncoder: num_layers must be a positive integer, got 0"):
         nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2), 0)
+
+
+def test_transformer_input_errors(rng):
+    enc = nn.TransformerEncoderLayer(8, 2, 16)
+    with pytest.raises(ShapeError, match=r"TransformerEncoderLayer: src must be 3-D \(batched\) or 2-D \(unbatched\) "
+                                         r"with d_model = 8 features last, got shape \(5, 3, 7\)"):
+        enc(Tensor(rand(rng, 5, 3, 7)))
+    dec = nn.TransformerDecoderLayer(8, 2, 16)
+    with pytest.raises(ShapeError, match=r"TransformerDecoderLayer: memory must be 3-D .* got shape \(6, 2, 4\)"):
+        dec(Tensor(rand(rng, 4, 2, 8)), Tensor(rand(rng, 6, 2, 4)))
+    with pytest.raises(ShapeError, match=r"MultiheadAttention: attn_mask must have shape \(5, 5\) or \(6, 5, 5\), "
+                                         r"got \(4, 4\)"):
+        enc(Tensor(rand(rng, 5, 3, 8)), src_mask=Tensor(np.zeros((4, 4), bool)))
+    with pytest.raises(TypeError, match="TransformerEncoderLayer: activation must be 'relu', 'gelu' or a callable"):
+        nn.TransformerEncoderLayer(8, 2, activation=3)
+
+
+def test_recurrent_state_errors(rng):
+    m = nn.LSTM(4, 5)
+    x = Tensor(rand(rng, 2, 3, 4))
+    with pytest.raises(ShapeError, match=r"LSTM: Expected cx size \(1, 3, 5\), got \[1, 3, 4\]"):
+        m(x, (Tensor(rand(rng, 1, 3, 5)), Tensor(rand(rng, 1, 3, 4))))
+    with pytest.raises(ShapeError, match=r"GRU: For batched 3-D input, hx should also be 3-D but got 2-D tensor "
+                                         r"\(shape \(3, 5\)\)"):
+        nn.GRU(4, 5)(x, Tensor(rand(rng, 3, 5)))
+    with pytest.raises(TypeError, match="RNN: hx must be a Tensor, got list"):
+        nn.RNN(4, 5)(x, [[0.0]])
+    with pytest.raises(TypeError, match="LSTM: expected a Tensor input, got ndarray"):
+        m(rand(rng, 2, 3, 4))
+

@@ -1,7 +1,5 @@
 """torch.nn.Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict and Flatten."""
 
-from collections import OrderedDict
-
 from ..tensor import Tensor
 from .module import Module, Parameter
 
@@ -94,58 +92,75 @@ def _position(idx, n, kind):
     return i % n
 
 
-class ModuleDict(Module):
+class _NamedDict(Module):
+    """The dict protocol of ModuleDict and ParameterDict over one of the module's tables (children
+    or parameters), in insertion order; a subclass names its table and how an entry is stored."""
+
+    _kind = _entry = ""  # "ModuleDict", "module"
+
+    def _table(self):
+        raise NotImplementedError
+
+    def __getitem__(self, key):
+        if key not in self._table():
+            raise KeyError(f"{self._kind}: no {self._entry} named {key!r}")
+        return self._table()[key]
+
+    def __delitem__(self, key):
+        self[key]  # KeyError naming the key when it is absent
+        self._forget(key)
+
+    def __len__(self):
+        return len(self._table())
+
+    def __iter__(self):
+        return iter(self._table())
+
+    def __contains__(self, key):
+        return key in self._table()
+
+    def keys(self):
+        return self._table().keys()
+
+    def items(self):
+        return self._table().items()
+
+    def values(self):
+        return self._table().values()
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
+
+    def clear(self):
+        for key in list(self._table()):
+            del self[key]
+
+    def update(self, entries):
+        items = entries.items() if isinstance(entries, (dict, _NamedDict)) else entries
+        for entry in items:
+            if not isinstance(entry, (tuple, list)) or len(entry) != 2:
+                raise TypeError(f"{self._kind}.update: expected (name, {self._entry}) pairs, got "
+                                f"{type(entry).__name__}")
+            self[entry[0]] = entry[1]
+
+
+class ModuleDict(_NamedDict):
     """Children by name, in insertion order (torch.nn.ModuleDict): d["conv"] = nn.Conv2d(...)."""
+
+    _kind, _entry = "ModuleDict", "module"
 
     def __init__(self, modules=None):
         super().__init__()
         if modules is not None:
             self.update(modules)
 
-    def __getitem__(self, key):
-        if key not in self._modules:
-            raise KeyError(f"ModuleDict: no module named {key!r}")
-        return self._modules[key]
+    def _table(self):
+        return self._modules
 
     def __setitem__(self, key, module):
         self.add_module(key, module)
-
-    def __delitem__(self, key):
-        self[key]  # KeyError naming the key when it is absent
-        del self._modules[key]
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules)
-
-    def __contains__(self, key):
-        return key in self._modules
-
-    def keys(self):
-        return self._modules.keys()
-
-    def items(self):
-        return self._modules.items()
-
-    def values(self):
-        return self._modules.values()
-
-    def pop(self, key):
-        m = self[key]
-        del self[key]
-        return m
-
-    def clear(self):
-        self._modules.clear()
-
-    def update(self, modules):
-        items = modules.items() if isinstance(modules, (dict, ModuleDict)) else modules
-        for entry in items:
-            if not isinstance(entry, (tuple, list)) or len(entry) != 2:
-                raise TypeError(f"ModuleDict.update: expected (name, module) pairs, got {type(entry).__name__}")
-            self[entry[0]] = entry[1]
 
 
 def _as_parameter(value, kind):
@@ -193,53 +208,21 @@ class ParameterList(Module):
                          for i, p in enumerate(self))
 
 
-class ParameterDict(Module):
+class ParameterDict(_NamedDict):
     """Parameters by name, in insertion order (torch.nn.ParameterDict)."""
+
+    _kind, _entry = "ParameterDict", "parameter"
 
     def __init__(self, parameters=None):
         super().__init__()
         if parameters is not None:
             self.update(parameters)
 
-    def __getitem__(self, key):
-        if key not in self._parameters:
-            raise KeyError(f"ParameterDict: no parameter named {key!r}")
-        return self._parameters[key]
+    def _table(self):
+        return self._parameters
 
     def __setitem__(self, key, value):
         self.register_parameter(key, _as_parameter(value, "ParameterDict"))
-
-    def __delitem__(self, key):
-        self[key]
-        self._forget(key)
-
-    def __len__(self):
-        return len(self._parameters)
-
-    def __iter__(self):
-        return iter(self._parameters)
-
-    def __contains__(self, key):
-        return key in self._parameters
-
-    def keys(self):
-        return self._parameters.keys()
-
-    def items(self):
-        return self._parameters.items()
-
-    def values(self):
-        return self._parameters.values()
-
-    def pop(self, key):
-        p = self[key]
-        del self[key]
-        return p
-
-    def update(self, parameters):
-        items = parameters.items() if isinstance(parameters, (dict, OrderedDict, ParameterDict)) else parameters
-        for k, v in items:
-            self[k] = v
 
 
 class Flatten(Module):

@@ -1,12 +1,14 @@
 """torch.nn.TransformerEncoderLayer, TransformerDecoderLayer, TransformerEncoder and
 TransformerDecoder (torch 1.13): the same submodules under the same names (self_attn,
 multihead_attn, linear1, linear2, norm1..3, dropout, dropout1..3), so a torch state dict loads by
-name, and the same post-norm / pre-norm (norm_first) wiring. Masks are MultiheadAttention's: bool
-True (or -inf) where attention is not allowed."""
+name, and the same post-norm / pre-norm (norm_first) wiring. The layers keep the submodules; their
+computation is src/nn/transformer.h's (through _C.nn), the one the C++ layers run. Masks are
+MultiheadAttention's: bool True (or -inf) where attention is not allowed."""
 
 import copy
 from collections import OrderedDict
 
+from .. import _C
 from ..tensor import Tensor
 from . import functional as F
 from .activation import MultiheadAttention
@@ -15,26 +17,43 @@ from .dropout import Dropout
 from .linear import Linear
 from .module import Module, Parameter
 from .normalization import LayerNorm
-from .recurrent import _step_boundary
 
-
+_NAMED = {"relu": F.relu, "gelu": F.gelu}
 
 
 def _activation(name_or_fn, kind):
     if isinstance(name_or_fn, str):
-        if name_or_fn == "relu":
-            return F.relu
-        if name_or_fn == "gelu":
-            return F.gelu
-        raise ValueError(f"{kind}: activation should be relu/gelu, not {name_or_fn}")
+        _C.nn.check_activation(name_or_fn, kind)
+        return _NAMED[name_or_fn]
     if not callable(name_or_fn):
         raise TypeError(f"{kind}: activation must be 'relu', 'gelu' or a callable, got {type(name_or_fn).__name__}")
     return name_or_fn
 
 
+def _opt(t):
+    return None if t is None else t._t
+
+
+def _rate(dropout):
+    """A Dropout child's probability while it trains, else 0."""
+    return float(dropout.p) if dropout.training else 0.0
+
+
+def _attention(m):
+    return (m.in_proj_weight._t, _opt(m.in_proj_bias), m.out_proj.weight._t, _opt(m.out_proj.bias), m.num_heads,
+            float(m.dropout) if m.training else 0.0, bool(m.batch_first))
+
+
+def _linear(m):
+    return m.weight._t, _opt(m.bias)
+
+
+def _norm(m):
+    return list(m.normalized_shape), _opt(m.weight), _opt(m.bias), float(m.eps)
+
+
 class _FeedForwardLayer(Module):
-    """What both layers share: the feed-forward block and its dropouts, the activation, the
-    residual wiring."""
+    """What both layers share: the feed-forward block and its dropouts, the activation."""
 
     def _init_ff(self, d_model, dim_feedforward, dropout, device, dtype):
         self.linear1 = Linear(d_model, dim_feedforward, device=device, dtype=dtype)
@@ -48,12 +67,13 @@ class _FeedForwardLayer(Module):
         else:
             object.__setattr__(self, "activation", fn)
 
-    def _ff_block(self, x, dropout):
-        return dropout(self.linear2(self.dropout(self.activation(self.linear1(x)))))
-
-    @staticmethod
-    def _attend(attn, dropout, q, kv, mask, key_padding_mask):
-        return dropout(attn(q, kv, kv, attn_mask=mask, key_padding_mask=key_padding_mask, need_weights=False)[0])
+    def _ff_args(self):
+        """linear1, linear2, the inner dropout and the activation: a name C++ knows, or a function of _C
+        tensors that calls the Python one."""
+        act = self.activation
+        name = next((k for k, f in _NAMED.items() if act is f), None)
+        return (_linear(self.linear1), _linear(self.linear2), _rate(self.dropout),
+                name or (lambda t: act(Tensor._wrap(t))._t))
 
 
 class TransformerEncoderLayer(_FeedForwardLayer):
@@ -74,16 +94,11 @@ class TransformerEncoderLayer(_FeedForwardLayer):
         self.dropout2 = Dropout(dropout)
         self._set_activation(activation)
 
-    def _sa_block(self, x, mask, key_padding_mask):
-        return self._attend(self.self_attn, self.dropout1, x, x, mask, key_padding_mask)
-
     def forward(self, src, src_mask=None, src_key_padding_mask=None):
-        x = src
-        if self.norm_first:
-            x = _step_boundary(x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask))
-            return _step_boundary(x + self._ff_block(self.norm2(x), self.dropout2))
-        x = _step_boundary(self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask)))
-        return _step_boundary(self.norm2(x + self._ff_block(x, self.dropout2)))
+        return Tensor._wrap(_C.nn.transformer_encoder_layer(
+            _attention(self.self_attn), *self._ff_args(), _norm(self.norm1), _norm(self.norm2),
+            _rate(self.dropout1), _rate(self.dropout2), bool(self.norm_first), src._t, _opt(src_mask),
+            _opt(src_key_padding_mask), self.training))
 
 
 class TransformerDecoderLayer(_FeedForwardLayer):
@@ -110,18 +125,11 @@ class TransformerDecoderLayer(_FeedForwardLayer):
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None):
-        x = tgt
-        if self.norm_first:
-            h = self.norm1(x)
-            x = _step_boundary(x + self._attend(self.self_attn, self.dropout1, h, h, tgt_mask, tgt_key_padding_mask))
-            x = _step_boundary(x + self._attend(self.multihead_attn, self.dropout2, self.norm2(x), memory, memory_mask,
-                                           memory_key_padding_mask))
-            return _step_boundary(x + self._ff_block(self.norm3(x), self.dropout3))
-        x = _step_boundary(self.norm1(x + self._attend(self.self_attn, self.dropout1, x, x, tgt_mask,
-                                                  tgt_key_padding_mask)))
-        x = _step_boundary(self.norm2(x + self._attend(self.multihead_attn, self.dropout2, x, memory, memory_mask,
-                                                  memory_key_padding_mask)))
-        return _step_boundary(self.norm3(x + self._ff_block(x, self.dropout3)))
+        return Tensor._wrap(_C.nn.transformer_decoder_layer(
+            _attention(self.self_attn), _attention(self.multihead_attn), *self._ff_args(), _norm(self.norm1),
+            _norm(self.norm2), _norm(self.norm3), _rate(self.dropout1), _rate(self.dropout2), _rate(self.dropout3),
+            bool(self.norm_first), tgt._t, memory._t, _opt(tgt_mask), _opt(memory_mask), _opt(tgt_key_padding_mask),
+            _opt(memory_key_padding_mask), self.training))
 
 
 def _copy_tensor(t):

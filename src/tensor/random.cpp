@@ -215,9 +215,15 @@ Tensor normal(const std::vector<int64_t>& shape, double mean, double std, DType 
 Tensor randperm(int64_t n, DType dtype, const std::string& device) {
   check_tensor_dtype("randperm", dtype);
   if (n < 0) throw ShapeError("randperm: n must be >= 0, got " + std::to_string(n));
-  if (dtype.is_bool() || (dtype.is_int() && !(cast_value(ConstValue::from_int(std::max<int64_t>(n - 1, 0)), dtype) ==
-                                              ConstValue::from_int(std::max<int64_t>(n - 1, 0)))))
-    throw ShapeError("randperm: n=" + std::to_string(n) + " does not fit " + dtype.name());
+  if (dtype.is_bool()) throw DTypeError("randperm: expects an integer or float dtype, got bool");
+  // 0..n-1 are all exact in dtype iff n-1 and n-2 are (a float's first inexact integer is odd)
+  auto exact = [&](int64_t v) {
+    ConstValue c = ConstValue::from_int(std::max<int64_t>(v, 0));
+    return cast_value(cast_value(c, dtype), dtypes::int64) == c;
+  };
+  if (!exact(n - 1) || !exact(n - 2))
+    throw ShapeError("randperm: n=" + std::to_string(n) + " does not fit " + dtype.name() +
+                     (dtype.is_float() ? " (0..n-1 would not all be exact)" : ""));
   if (n <= 1) return Tensor::zeros({n}, dtype, device);
   // The inside-out Fisher-Yates shuffle (uop/custom_kernels.h): one in-order loop of n steps.
   // Sorting n random words would give a uniform permutation too, but as a radix sort of 64

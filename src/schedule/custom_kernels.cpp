@@ -42,6 +42,11 @@ ScheduledKernel KernelBuilder::build_custom(const UOp* root, int out) {
   UOpRef i = new_range(shape[0], AxisType::LOOP);
   UOpRef w = lower(Request{root->src[0].get(), {i}, UOp::const_bool(true), {i}});
   if (w->dtype != dtypes::uint64) throw InternalError("rangeify: fisher_yates wants uint64 words, got " + root->brief());
+  // runs_in_order keeps opts off a kernel whose store address is read from memory: words computed
+  // in the loop would leave it open to a split that breaks the loop-carried reads
+  bool loaded = false;
+  for (const UOp* u : w->toposort()) loaded = loaded || u->op == Ops::LOAD;
+  if (!loaded) throw InternalError("rangeify: fisher_yates reads its words from a buffer, got " + root->brief());
   UOpRef step = op(Ops::CAST, dtypes::uint64, {i});
   UOpRef odd = op(Ops::CMPNE, dtypes::bool_, {op(Ops::AND, dtypes::uint64, {step, u64(1)}), u64(0)});
   UOpRef x = op(Ops::WHERE, dtypes::uint64, {odd, op(Ops::MUL, dtypes::uint64, {w, step}), w});

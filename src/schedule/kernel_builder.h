@@ -27,6 +27,8 @@ class KernelBuilder {
   // buffer; each element of value is written where the target view puts it (gated by the view's
   // validity: elements in padding are not written).
   ScheduledKernel build_store(const UOp* store);
+  // The kernel of a tensor-graph CUSTOM node, named by its arg (uop/custom_kernels.h), into `out`.
+  ScheduledKernel build_custom(const UOp* root, int out);
 
  private:
   struct Key {

@@ -69,6 +69,9 @@ Schedule rangeify(const UOpRef& function) {
   for (size_t i = 0; i < body->src.size(); i++) realize(body->src[i].get(), "output " + std::to_string(i));
   for (const UOp* u : order)
     if (u->op == Ops::LOAD || u->op == Ops::CONTIGUOUS) realize(u, "contiguous()");
+  // a CUSTOM node is a kernel of its own (uop/custom_kernels.h)
+  for (const UOp* u : order)
+    if (u->op == Ops::CUSTOM) realize(u, "custom kernel " + u->arg.get<std::string>());
   // spec: Assign is STORE followed by AFTER. Each STORE is a kernel that writes into the buffer its
   // target is a view of (setitem); it runs in graph order, after the kernels its value needs.
   for (const UOp* u : order)
@@ -90,8 +93,9 @@ Schedule rangeify(const UOpRef& function) {
     ReduceEvaluations evaluations;
     for (auto& [pos, entry] : reasons) {
       KernelBuilder kb(realized, s.buffers, evaluations);
-      ScheduledKernel k = entry.first->op == Ops::STORE ? kb.build_store(entry.first)
-                                                        : kb.build(entry.first, realized.at(entry.first));
+      ScheduledKernel k = entry.first->op == Ops::STORE    ? kb.build_store(entry.first)
+                          : entry.first->op == Ops::CUSTOM ? kb.build_custom(entry.first, realized.at(entry.first))
+                                                           : kb.build(entry.first, realized.at(entry.first));
       k.reason = entry.second;
       // (prefix windows became scans as the builder made them) one-hot scatters, K*D work as built,
       // become indexed updates, K+D

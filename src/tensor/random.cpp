@@ -3,7 +3,6 @@
 // host and reaches the kernels as a 2-element uint64 buffer (seed, offset), so a second draw of the
 // same shape reuses the compiled kernels.
 #include "tensor/random.h"
-#include "tensor/sort.h"
 
 #include <cmath>
 #include <limits>
@@ -12,6 +11,7 @@
 
 #include "tensor/broadcast.h"
 #include "tensor/shape_util.h"
+#include "uop/custom_kernels.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -215,13 +215,33 @@ Tensor normal(const std::vector<int64_t>& shape, double mean, double std, DType 
 Tensor randperm(int64_t n, DType dtype, const std::string& device) {
   check_tensor_dtype("randperm", dtype);
   if (n < 0) throw ShapeError("randperm: n must be >= 0, got " + std::to_string(n));
-  if (dtype.is_bool() || (dtype.is_int() && !(cast_value(ConstValue::from_int(std::max<int64_t>(n - 1, 0)), dtype) ==
-                                              ConstValue::from_int(std::max<int64_t>(n - 1, 0)))))
-    throw ShapeError("randperm: n=" + std::to_string(n) + " does not fit " + dtype.name());
-  if (n == 0) return Tensor::zeros({0}, dtype, device);
-  // the sorting permutation of n random words: Threefry is a bijection of the counter for a fixed
-  // key, so the words are distinct and the permutation uniform. A radix sort: 64 linear passes.
-  return argsort(random_bits({n}, device).contiguous()).cast(dtype);
+  if (dtype.is_bool()) throw DTypeError("randperm: expects an integer or float dtype, got bool");
+  // 0..n-1 are all exact in dtype iff n-1 and n-2 are (a float's first inexact integer is odd)
+  auto exact = [&](int64_t v) {
+    ConstValue c = ConstValue::from_int(std::max<int64_t>(v, 0));
+    return cast_value(cast_value(c, dtype), dtypes::int64) == c;
+  };
+  if (!exact(n - 1) || !exact(n - 2))
+    throw ShapeError("randperm: n=" + std::to_string(n) + " does not fit " + dtype.name() +
+                     (dtype.is_float() ? " (0..n-1 would not all be exact)" : ""));
+  if (n <= 1) return Tensor::zeros({n}, dtype, device);
+  // The inside-out Fisher-Yates shuffle (uop/custom_kernels.h): one in-order loop of n steps.
+  // Sorting n random words would give a uniform permutation too, but as a radix sort of 64
+  // scan-and-scatter passes it cost 30-150x torch's randperm. The words are the bulk of the work
+  // (Threefry's 20 rounds each), so up to kPairedSteps elements two steps share one word, with a
+  // bias below n^2 / 2^64 <= 2^-24; beyond, a word per step (a bias below n / 2^64). The words are
+  // realized, so the loop reads them (its store to out[j] has an address read from memory: it runs
+  // in order) instead of running Threefry inside it.
+  constexpr int64_t kPairedSteps = int64_t(1) << 20;
+  Tensor words;
+  if (n <= kPairedSteps) {
+    int64_t m = (n + 1) / 2;
+    words = random_bits({m}, device).contiguous().reshape({m, 1}).expand({m, 2}).reshape({2 * m}).shrink({{0, n}});
+  } else {
+    words = random_bits({n}, device).contiguous();
+  }
+  Tensor perm(UOp::create(Ops::CUSTOM, dtypes::int64, {words.uop()}, Arg(std::string(kFisherYates))), words.device());
+  return perm.cast(dtype);
 }
 
 Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement) {

@@ -45,9 +45,9 @@ Tensor uniform(const std::vector<int64_t>& shape, double low = 0.0, double high 
 // mean + std * randn; std >= 0.
 Tensor normal(const std::vector<int64_t>& shape, double mean = 0.0, double std = 1.0, DType dtype = dtypes::float32,
               const std::string& device = "CPU");
-// A random permutation of 0..n-1 (int64 by default): the rank of each element's random word among
-// all n words, sum over j of [word_j < word_i] (O(n^2) comparisons). The words are distinct
-// (Threefry is a bijection of the counter for a fixed key), so the ranks are a permutation.
+// A uniform random permutation of 0..n-1 (int64 by default): the inside-out Fisher-Yates shuffle
+// driven by Threefry words (uop/custom_kernels.h), one in-order kernel. bool is a DTypeError; a
+// dtype that cannot hold 0..n-1 exactly a ShapeError.
 Tensor randperm(int64_t n, DType dtype = dtypes::int64, const std::string& device = "CPU");
 // Indices (int64) drawn from each row of `probs` (1-D (n,) or 2-D (m, n); weights >= 0, not
 // necessarily normalised). With replacement: inverse CDF, the count of running sums <= u * total.

@@ -185,6 +185,10 @@ ShapeResult infer_shape(const UOp* u, const SourceProps& sp) {
       return shape_of(*s0);
     case Ops::STORE: case Ops::RANGE: case Ops::END: case Ops::GROUP: case Ops::SINK: case Ops::LINEAR:
       return shape_of({});
+    case Ops::CUSTOM:
+      // in the tensor graph, a kernel the scheduler builds by name (schedule/custom_kernels.h) over
+      // its first source's elements; in a kernel, a scalar
+      return s0 ? shape_of(*s0) : shape_of({});
     default:
       break;
   }

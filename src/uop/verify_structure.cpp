@@ -2,6 +2,7 @@
 // (spec: the src and arg columns of the op tables).
 #include <limits>
 
+#include "uop/custom_kernels.h"
 #include "uop/verify_rules.h"
 
 namespace onegrad::verify_rules {
@@ -21,8 +22,10 @@ std::optional<std::string> tensor_op_excluded(Ops op) {
     case Ops::LINEAR: return std::string("LINEAR is the output of Linearize");
     default: break;
   }
-  // spec: "Codegen Ops ... these do not appear in the main graph"
-  if (op_group(op) == OpGroup::Codegen) return std::string("codegen ops do not appear in the main graph");
+  // spec: "Codegen Ops ... these do not appear in the main graph". One refinement: CUSTOM names a
+  // kernel the scheduler builds (uop/custom_kernels.h), one that no composition makes linear.
+  if (op_group(op) == OpGroup::Codegen && op != Ops::CUSTOM)
+    return std::string("codegen ops do not appear in the main graph");
   return std::nullopt;
 }
 
@@ -61,6 +64,7 @@ Arity arity_of(Ops op) {
     case Ops::AFTER: return {1, kAny, "(buf, deps...)"};
     case Ops::GROUP: case Ops::SINK: return {0, kAny, "(u0, u1, ...)"};
     case Ops::CONTIGUOUS: case Ops::CONTIGUOUSBACKWARD: case Ops::DETACH: return {1, 1, "(T,)"};
+    case Ops::CUSTOM: return {1, 1, "(T,)"};
     default: break;
   }
   switch (alu_arity(op)) {
@@ -77,7 +81,7 @@ const char* arg_kind_of(Ops op) {
     case Ops::PARAM: return "ParamArg";
     case Ops::BUFFER: return "BufferArg";
     case Ops::CONST: return "ConstValue";
-    case Ops::BINARY: return "string";
+    case Ops::BINARY: case Ops::CUSTOM: return "string";
     case Ops::PERMUTE: case Ops::REPLICATED: return "Ints";
     case Ops::FLIP: return "Bools";
     case Ops::SLICE: return "SliceArg";
@@ -104,6 +108,7 @@ const char* arg_meaning(Ops op) {
     case Ops::GETTUPLE: return " (element index)";
     case Ops::LOAD: return " (device, addrspace)";
     case Ops::COPY: return " (target device)";
+    case Ops::CUSTOM: return " (a kernel name)";
     default: return "";
   }
 }
@@ -144,6 +149,13 @@ Finding arg_values(const UOp* u) {
     }
     case Ops::COPY:
       if (u->arg.get<Device>().is_null()) return fail(u, "copy device", "the target device is NULL");
+      return std::nullopt;
+    case Ops::CUSTOM:
+      if (u->arg.get<std::string>() != kFisherYates)
+        return fail(u, "custom kernel", "no kernel is named '" + u->arg.get<std::string>() + "' (uop/custom_kernels.h)");
+      if (u->src.size() == 1 && (u->dtype != dtypes::int64 || u->src[0]->dtype != dtypes::uint64))
+        return fail(u, "custom kernel", std::string(kFisherYates) + " maps uint64 words to int64, got " +
+                                            u->src[0]->dtype.name() + " to " + u->dtype.name());
       return std::nullopt;
     default: return std::nullopt;
   }

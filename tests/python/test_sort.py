@@ -1,5 +1,6 @@
-"""sort, argsort, topk, unique and randperm against torch 1.13 (tensor/sort.h: a radix sort of
-order-preserving keys, one stable partition per bit, each a scan and two scatters)."""
+"""sort, argsort, topk and unique against torch 1.13 (tensor/sort.h: a radix sort of
+order-preserving keys, one stable partition per bit, each a scan and two scatters); randperm is a
+permutation (test_randperm.py tests it further)."""
 import numpy as np
 import pytest
 import torch

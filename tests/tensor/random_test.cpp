@@ -104,6 +104,9 @@ TEST(TensorRandom, Errors) {
   EXPECT_THROW_MSG(normal({3}, 0.0, -1.0), ShapeError, "normal: expects a finite std >= 0, got std=-1.0");
   EXPECT_THROW_MSG(randperm(-1), ShapeError, "randperm: n must be >= 0, got -1");
   EXPECT_THROW_MSG(randperm(300, dtypes::uint8), ShapeError, "randperm: n=300 does not fit uint8");
+  EXPECT_THROW_MSG(randperm(3, dtypes::bool_), DTypeError, "randperm: expects an integer or float dtype, got bool");
+  EXPECT_THROW_MSG(randperm(2050, dtypes::float16), ShapeError,
+                   "randperm: n=2050 does not fit float16 (0..n-1 would not all be exact)");
   Tensor p = Tensor::full({4}, fval(0.25), dtypes::float32);
   EXPECT_THROW_MSG(multinomial(p, 5), ShapeError, "multinomial: cannot draw 5 samples without replacement from 4 categories");
   EXPECT_THROW_MSG(multinomial(p, 0, true), ShapeError, "multinomial: num_samples must be positive, got 0");
@@ -225,6 +228,31 @@ TEST(TensorRandom, RandpermIsAPermutation) {
   std::vector<int> first(4, 0);
   for (int k = 0; k < 400; k++) first[size_t(randperm(4).to_vector<int64_t>()[0])]++;
   for (int c : first) EXPECT_NEAR(c, 100, 40);
+}
+
+// The spec of uop/custom_kernels.h run here on the same words: the kernel must give the same
+// permutation. Up to 2^20 elements two steps share a word; beyond, each has its own.
+std::vector<int64_t> fisher_yates(const std::vector<uint64_t>& words, int64_t n, bool paired) {
+  std::vector<int64_t> out(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t w = words[size_t(paired ? i / 2 : i)];
+    uint64_t x = i % 2 == 1 ? w * uint64_t(i) : w;
+    auto j = int64_t((unsigned __int128)x * uint64_t(i + 1) >> 64);
+    out[size_t(i)] = j < i ? out[size_t(j)] : i;
+    out[size_t(j)] = i;
+  }
+  return out;
+}
+
+TEST(TensorRandom, RandpermIsTheFisherYatesShuffleOfItsWords) {
+  for (int64_t n : std::vector<int64_t>{2, 3, 1001, int64_t(1) << 20, (int64_t(1) << 20) + 1}) {
+    bool paired = n <= (int64_t(1) << 20);
+    manual_seed(9);
+    std::vector<int64_t> got = randperm(n).to_vector<int64_t>();
+    manual_seed(9);
+    std::vector<uint64_t> words = random_bits({paired ? (n + 1) / 2 : n}).to_vector<uint64_t>();
+    EXPECT_EQ(got, fisher_yates(words, n, paired)) << n;
+  }
 }
 
 TEST(TensorRandom, MultinomialFrequencies) {

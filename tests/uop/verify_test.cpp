@@ -106,6 +106,20 @@ TEST(VerifyRule, KernelOpsRejected) {
   EXPECT_EQ(verify_message(special), "SPECIAL: not in the tensor stage's op set: codegen ops do not appear in the main graph");
 }
 
+// CUSTOM is the one codegen op the tensor stage takes: a kernel named in uop/custom_kernels.h.
+TEST(VerifyRule, CustomKernels) {
+  UOpRef words = tensor({5}, dtypes::uint64);
+  EXPECT_EQ(verify_message(UOp::create(Ops::CUSTOM, dtypes::int64, {words}, Arg("fisher_yates"))), "");
+  EXPECT_EQ(verify_message(UOp::create(Ops::CUSTOM, dtypes::int64, {words}, Arg("shuffle"))),
+            "CUSTOM: custom kernel: no kernel is named 'shuffle' (uop/custom_kernels.h)");
+  EXPECT_EQ(verify_message(UOp::create(Ops::CUSTOM, dtypes::int32, {tensor({5})}, Arg("fisher_yates"))),
+            "CUSTOM: custom kernel: fisher_yates maps uint64 words to int64, got float32 to int32");
+  EXPECT_EQ(verify_message(UOp::create(Ops::CUSTOM, dtypes::int64, {words, words}, Arg("fisher_yates"))),
+            "CUSTOM: arity: expects 1 sources (T,), got 2");
+  EXPECT_EQ(verify_message(UOp::create(Ops::CUSTOM, dtypes::int64, {}, Arg("fisher_yates"))),
+            "CUSTOM: arity: expects 1 sources (T,), got 0");
+}
+
 TEST(VerifyRule, Arity) {
   UOpRef x = tensor({4});
   EXPECT_EQ(verify_message(UOp::create(Ops::RESHAPE, {x})), "RESHAPE: arity: expects 2 sources (T, s'), got 1");

@@ -135,7 +135,7 @@ struct Scatter {
       stride *= s[i];
     }
     Tensor none = Tensor::scalar(ConstValue::from_int(-1), it, self.device());
-    return inside.where(flat, none).reshape({dims_numel(o)}).contiguous();
+    return inside.where(flat, none).reshape({dims_numel(o)});
   }
 };
 
@@ -229,7 +229,18 @@ Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& sr
   Tensor v = sc.source(src).reshape({dims_numel(sc.o)});
   if (sc.nothing()) return *this;
   DType dt = dtype();
-  Tensor self = sc.flat_self(), targets = sc.flat_targets(), hit = sc.hit();
+  Tensor self = sc.flat_self(), targets = sc.flat_targets();
+  bool mean = reduce == "mean";
+  // With include_self, a place no entry hits ends as self op e, which is self exactly but for a
+  // float sum (-0.0 + 0.0 is +0.0): only then, without include_self and for mean is the hit count
+  // needed.
+  bool counted = mean || !include_self || (reduce == "sum" && dt.is_float());
+  Tensor count, hit;
+  if (counted) {
+    Tensor ones = Tensor::full({v.numel()}, ConstValue::from_int(1), dtypes::int32, device_);
+    count = scatter::combine(Tensor::zeros({self.numel()}, dtypes::int32, device_), targets, ones, Ops::ADD);
+    hit = count.gt(Tensor::scalar(ConstValue::from_int(0), dtypes::int32, device_));
+  }
   auto fold = [&](Ops op, const Tensor& base, const Tensor& val) {
     Tensor start = include_self ? base : hit.where(Tensor::scalar(reduce_identity(op, dt)->const_value(), dt, device_), base);
     return scatter::combine(start, targets, val, op);
@@ -244,15 +255,15 @@ Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& sr
     r = fold(Ops::MAX, self, v);
   } else if (reduce == "amin") {
     r = reverse(fold(Ops::MAX, reverse(self), reverse(v)));
-  } else {  // mean
+  } else {
     Tensor total = fold(Ops::ADD, self, v);
-    Tensor ones = Tensor::full({v.numel()}, ConstValue::from_int(1), dtypes::int32, device_);
-    Tensor n = scatter::combine(Tensor::full({self.numel()}, ConstValue::from_int(include_self ? 1 : 0), dtypes::int32, device_),
-                                targets, ones, Ops::ADD);
-    Tensor one = Tensor::scalar(ConstValue::from_int(1), n.dtype(), device_);
-    r = dt.is_float() ? total.div(n.cast(dt)) : total.idiv(n.maximum(one).cast(dt));
+    Tensor n = include_self ? count.add(ConstValue::from_int(1)) : count;
+    // a count of 0 (no hit, no self) divides by 1: that place keeps self, and 0/0 would send NaN
+    // into the gradient
+    n = n.maximum(Tensor::scalar(ConstValue::from_int(1), n.dtype(), device_)).cast(dt);
+    r = dt.is_float() ? total.div(n) : total.idiv(n);
   }
-  return sc.finish(hit.where(r, self).reshape(sc.s));
+  return sc.finish((counted ? hit.where(r, self) : r).reshape(sc.s));
 }
 
 // self where mask is false, value where it is true: WHERE(CAST(mask, bool), value, self). The value

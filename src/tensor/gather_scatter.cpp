@@ -1,10 +1,12 @@
-// torch's gather / scatter family along any axis, as the spec's one-hot compositions (spec_gather,
-// spec_scatter_add) with the mask built over one more axis: for an index of shape O and a target
-// axis of size K, `mask[o, k] = index[o] == k` has shape O + (K,).
+// torch's gather / scatter family along any axis, as the spec's one-hot compositions. gather builds
+// the mask over one more axis: for an index of shape O and a target axis of size K,
+// `mask[o, k] = index[o] == k` has shape O + (K,), and
 //
 //   gather:  out[o] = sum_k mask[o, k] * x[o with o[dim] -> k]                 (a sum over K)
-//   scatter: R[p]   = reduce over o with o != dim equal to p's and index[o] == p[dim] of src[o]
-//                                                                          (a reduce over O[dim])
+//
+// The scatters work on the flattened input: each index entry o has one flat target (its coordinates
+// with o[dim] replaced by index[o]), and the 1-D compositions of spec::scatter_add and
+// scatter_compositions.h combine src[o] into its target (a sum, product, maximum or last write).
 // An index outside [0, K) matches no k: gather gives 0 there and scatter writes nothing; each op
 // marks its result with an index check (index_check.h), so realizing it raises IndexError as
 // PyTorch does (docs/tensor.md).
@@ -112,7 +114,7 @@ struct Scatter {
 
   // The flat position in the input of each index entry (O row-major, as (numel O,)): its own
   // coordinates with `dim`'s replaced by the index value, or -1 where that value is outside [0, K)
-  // (the spec's scatter_add matches no position then). Realized: the scatter reads it as data.
+  // (the spec's scatter_add matches no position then). Lazy: the scatter loops compute it inline.
   Tensor flat_targets() const {
     int64_t total = dims_numel(s);
     DType it = total < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;

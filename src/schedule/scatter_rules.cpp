@@ -3,7 +3,8 @@
 //
 //   for k < K:  out[k] = F(A(k), REDUCE{op}(body(d, idx(d) == k), d))      op in {ADD, MUL, MAX}
 //
-// with F the same op of A and the reduction, maybe cast (T + the sum, in the sum's dtype), and body
+// with F the same op of A and the reduction, maybe cast (T + the sum, in the sum's dtype), or the
+// reduction alone (A = e: a gather's gradient sums into a new buffer), and body
 // the value combined when its index hits k and op's identity e when it does not. Then, for the
 // sequential loops
 //
@@ -18,7 +19,7 @@
 //   - the kernel is one loop k storing out[k], and its value holds one REDUCE{op} over one range d;
 //   - body reads k only through one comparison `a == b` with b == k (as exact index math) and a
 //     free of k; body with the comparison false folds to e, with it true is free of k;
-//   - F is op(A, R), or CAST(op(A, R)) for ADD and MUL, and A does not use R.
+//   - F is op(A, R) with A not using R, or R alone; either may be CAST for ADD and MUL.
 // A kernel that stores to an address read from memory runs in order: it takes no opts (codegen/opt.h).
 #include "schedule/scatter_rules.h"
 
@@ -55,20 +56,37 @@ UOpRef onehot_to_scatter(Match& m, Ops op) {
   const UOpRef& target = store->src[0];
   if (target->src[0]->op != Ops::PARAM || target->src[1] != k) return nullptr;
   const UOpRef& f = store->src[1];
-  // F = op(A, R), or CAST(op(A, R)) where the cast is a ring map (+ and * wrap alike)
+  // F = op(A, G) or G alone (A = e), or a CAST of either where the cast is a ring map (+ and *
+  // wrap alike); G = R or, for ADD, R * c with c free of d (c * sum h = sum c * h, up to float
+  // rounding: a gather's gradient scaled by the chain rule)
   bool cast = f->op == Ops::CAST;
   if (cast && op == Ops::MAX) return nullptr;
-  const UOpRef& sum = cast ? f->src[0] : f;
-  if (sum->op != op) return nullptr;
+  const UOpRef& top = cast ? f->src[0] : f;
   const UOp* red = only(f, [](const UOp& u) { return u.op == Ops::REDUCE; });
   if (!red || red->arg.get<ReduceArg>().op != op || red->src.size() != 2 ||
       !is_range(*red->src[1], AxisType::REDUCE))
     return nullptr;
-  int ri = sum->src[0].get() == red ? 0 : sum->src[1].get() == red ? 1 : -1;
-  if (ri < 0) return nullptr;
-  const UOpRef& a_k = sum->src[1 - ri];
-  if (mentions(a_k, red)) return nullptr;
   const UOpRef& d = red->src[1];
+  UOpRef c;  // G's factor, or none
+  auto is_g = [&](const UOpRef& g) {
+    if (g.get() == red) return true;
+    if (op != Ops::ADD || g->op != Ops::MUL) return false;
+    int i = g->src[0].get() == red ? 0 : g->src[1].get() == red ? 1 : -1;
+    if (i < 0 || mentions(g->src[1 - i], red) || mentions(g->src[1 - i], d.get())) return false;
+    c = g->src[1 - i];
+    return true;
+  };
+  UOpRef g, a_k;  // a_k: none when F is G alone
+  if (is_g(top)) {
+    g = top;
+  } else {
+    if (top->op != op) return nullptr;
+    int gi = is_g(top->src[0]) ? 0 : is_g(top->src[1]) ? 1 : -1;
+    if (gi < 0) return nullptr;
+    g = top->src[gi];
+    a_k = top->src[1 - gi];
+    if (mentions(a_k, red)) return nullptr;
+  }
   const UOpRef& body = red->src[0];
   // body reads k through one comparison a == b(k)
   const UOp* cmp = only(body, [&](const UOp& u) { return u.op == Ops::CMPEQ && mentions(u.ref(), k.get()); });
@@ -93,8 +111,14 @@ UOpRef onehot_to_scatter(Match& m, Ops op) {
   UOpRef addr = UOp::create(Ops::INDEX, out->dtype, {UOp::create(Ops::AFTER, out->dtype, {out, copied}), at});
   DType dt = f->dtype;
   UOpRef current = UOp::create(Ops::LOAD, dt, {addr, UOp::const_int(dt, 0), inside});  // gated off: unused
-  UOpRef as_a = current->dtype == a_k->dtype ? current : UOp::create(Ops::CAST, a_k->dtype, {current});
-  UOpRef updated = substitute(f, {{red, substitute(hit, {{d.get(), loop}})}, {a_k.get(), as_a}});
+  auto as = [&](DType t) { return current->dtype == t ? current : UOp::create(Ops::CAST, t, {current}); };
+  UOpRef value = substitute(hit, {{d.get(), loop}});
+  if (c) {  // c read at the target, clamped into [0, K) where the store is gated off
+    UOpRef safe = UOp::create(Ops::WHERE, dtypes::index, {inside, at, UOp::index(0)});
+    value = UOp::create(Ops::MUL, g->dtype, {value, substitute(c, {{k.get(), safe}})});
+  }
+  UOpRef updated = a_k ? substitute(f, {{g.get(), value}, {a_k.get(), as(a_k->dtype)}})
+                       : substitute(f, {{g.get(), UOp::create(op, g->dtype, {as(g->dtype), value})}});
   UOpRef scatter = UOp::create(Ops::STORE, dtypes::void_, {addr, updated, inside});
   return sink->with_src({copied, UOp::create(Ops::END, dtypes::void_, {scatter, loop})});
 }

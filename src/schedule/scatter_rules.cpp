@@ -4,7 +4,8 @@
 //   for k < K:  out[k] = F(A(k), REDUCE{op}(body(d, idx(d) == k), d))      op in {ADD, MUL, MAX}
 //
 // with F the same op of A and the reduction, maybe cast (T + the sum, in the sum's dtype), or the
-// reduction alone (A = e: a gather's gradient sums into a new buffer), and body
+// reduction alone (A = e: a gather's gradient sums into a new buffer); a sum may be scaled by a
+// factor c(k) free of d, which then scales each term (c * sum h = sum c * h); and body
 // the value combined when its index hits k and op's identity e when it does not. Then, for the
 // sequential loops
 //

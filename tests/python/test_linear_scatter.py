@@ -213,6 +213,39 @@ def test_setitem_gradients(key):
     same(v.grad, tv.grad)
 
 
+def test_gradients_of_gathers_and_scatters_are_indexed_loops():
+    # a gather's gradient sums into a new buffer, scaled by the chain rule: the scatter rules take it
+    rng = np.random.default_rng(11)
+    n = 3000
+    xa = rng.standard_normal(n).astype(np.float32)
+    idx = rng.integers(0, n, n)
+
+    def setitem(x):
+        y = x * 1
+        y[Tensor(idx)] = x * 3
+        return y
+    builds = {
+        "getitem": lambda x: x[Tensor(idx)] * Tensor(xa),
+        "scatter": lambda x: x.scatter(0, Tensor(idx), x * 2),
+        "scatter_reduce sum": lambda x: x.scatter_reduce(0, Tensor(idx), x * 2, "sum"),
+        "setitem": setitem,
+    }
+    for name, build in builds.items():
+        x = Tensor(xa, requires_grad=True)
+        no_reduce_loop(lambda: onegrad.autograd.grad((build(x) ** 2).sum(), x)[0])
+
+
+def test_getitem_gradient_large_with_duplicates():
+    rng = np.random.default_rng(12)
+    n = 10**5
+    x, tx = both(rng.standard_normal(n).astype(np.float32), grad=True)
+    i = rng.integers(-n, n, n)
+    w = rng.standard_normal(n).astype(np.float32)
+    (x[Tensor(i)] * Tensor(w)).sum().backward()
+    (tx[torch.tensor(i)] * torch.tensor(w)).sum().backward()
+    same(x.grad, tx.grad, exact=False)
+
+
 def test_sort_values_keep_their_bits():
     # sort moves the elements themselves (scatter::place_values): -0.0 stays -0.0
     a = np.array([0.0, -0.0, 1.0, -0.0, -1.0], np.float32)

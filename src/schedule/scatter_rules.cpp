@@ -20,7 +20,8 @@
 //   - the kernel is one loop k storing out[k], and its value holds one REDUCE{op} over one range d;
 //   - body reads k only through one comparison `a == b` with b == k (as exact index math) and a
 //     free of k; body with the comparison false folds to e, with it true is free of k;
-//   - F is op(A, R) with A not using R, or R alone; either may be CAST for ADD and MUL.
+//   - F is op(A, G) with A not using R, or G alone; G is R, or for ADD R * c with c free of R and
+//     d (read at idx(d) in the loop); F may be CAST for ADD and MUL.
 // A kernel that stores to an address read from memory runs in order: it takes no opts (codegen/opt.h).
 #include "schedule/scatter_rules.h"
 

@@ -111,6 +111,63 @@ def scatter_add(n, rng):
     return (lambda: t.scatter_add(0, i, v).realize()), (lambda: tt.scatter_add(0, ti, tv))
 
 
+def scatter(n, rng):  # duplicate indices: the last in index order wins, in both
+    t, tt = both(rng.standard_normal(n).astype(np.float32))
+    i, ti = both(rng.integers(0, n, n))
+    v, tv = both(rng.standard_normal(n).astype(np.float32))
+    return (lambda: t.scatter(0, i, v).realize()), (lambda: tt.scatter(0, ti, tv))
+
+
+def scatter_value(n, rng):
+    t, tt = both(rng.standard_normal(n).astype(np.float32))
+    i, ti = both(rng.integers(0, n, n))
+    return (lambda: t.scatter(0, i, 2.5).realize()), (lambda: tt.scatter(0, ti, 2.5))
+
+
+def scatter_reduce(reduce, include_self=True):
+    def setup(n, rng):
+        t, tt = both(rng.standard_normal(n).astype(np.float32))
+        i, ti = both(rng.integers(0, n, n))
+        v, tv = both(rng.uniform(0.5, 1.5, n).astype(np.float32))
+        return ((lambda: t.scatter_reduce(0, i, v, reduce, include_self=include_self).realize()),
+                (lambda: tt.scatter_reduce(0, ti, tv, reduce, include_self=include_self)))
+    return setup
+
+
+def setitem(rows_of=None, pair=False, scalar=False):
+    """x[idx] = v into a fresh copy of x each call (a write is in place); distinct indices, as
+    torch's parallel index_put_ leaves duplicates' winner open."""
+    def setup(n, rng):
+        shape = (n // ROW, ROW) if rows_of or pair else (n,)
+        base = rng.standard_normal(shape).astype(np.float32)
+        k = shape[0]
+        i, ti = both(rng.permutation(k))
+        if pair:  # x[i, j] = v: every (row, column) pair once, in random order
+            flat = rng.permutation(base.size)
+            i, ti = both(flat // ROW)
+            j, tj = both(flat % ROW)
+            key, tkey = (i, j), (ti, tj)
+            vshape = flat.shape
+        else:
+            key, tkey = i, ti
+            vshape = shape
+        v, tv = both(rng.standard_normal(vshape).astype(np.float32))
+        if scalar:
+            v = tv = 2.5
+
+        def og_fn():
+            x = Tensor(base)
+            x[key] = v
+            return x.realize()
+
+        def torch_fn():
+            x = torch.from_numpy(base.copy())
+            x[tkey] = tv
+            return x
+        return og_fn, torch_fn
+    return setup
+
+
 def sort(n, rng):
     x, tx = both(rng.standard_normal(n).astype(np.float32))
     return (lambda: x.sort().indices.realize()), (lambda: tx.sort(stable=True).indices)
@@ -136,6 +193,17 @@ CASES = [
     ("x[x > 0]", mask_getitem),
     ("nonzero", nonzero),
     ("scatter_add", scatter_add),
+    ("scatter", scatter),
+    ("scatter value", scatter_value),
+    ("scatter_reduce sum", scatter_reduce("sum")),
+    ("scatter_reduce prod", scatter_reduce("prod")),
+    ("scatter_reduce mean", scatter_reduce("mean")),
+    ("scatter_reduce amax", scatter_reduce("amax")),
+    ("scatter_reduce amin, no self", scatter_reduce("amin", include_self=False)),
+    ("x[idx] = v", setitem()),
+    ("x[idx] = scalar", setitem(scalar=True)),
+    ("x[idx] = rows", setitem(rows_of=True)),
+    ("x[i, j] = v", setitem(pair=True)),
     ("sort (indices)", sort),
     ("randperm", randperm),
 ]

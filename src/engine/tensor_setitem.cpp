@@ -3,13 +3,13 @@
 // engine because it runs the write; the graph it builds is the tensor layer's. docs/tensor.md
 // "setitem" has the decisions (which tensors see the write, write-through views, errors).
 #include <algorithm>
-#include <limits>
 #include <optional>
 #include <unordered_map>
 
 #include "tensor/advanced_indexing.h"
 #include "tensor/index_check.h"
 #include "tensor/literal_check.h"
+#include "tensor/scatter_compositions.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
 #include "tensor/view_chain.h"
@@ -103,24 +103,16 @@ void store_into(const UOp* buffer, const Tensor& target, Tensor value, const std
   after.realize();
 }
 
-ConstValue lowest_of(DType dt) {
-  if (dt.is_float()) return ConstValue::from_float(-std::numeric_limits<double>::infinity());
-  return dt.is_bool() ? ConstValue::from_int(0) : ConstValue::from_int(dt.int_min());
-}
-
 // Advanced setitem, the reverse of advanced getitem's gather: in the view the basic items leave,
 // the indexed axes are merged into one of K elements (the target: still a view of the buffer), and
-// its new contents are where(written, picked, old) along that axis, with hit = (arange(K)[:, None]
-// == flat index) over the m index positions. Duplicate positions (PyTorch leaves which write wins
-// undefined) take the largest of their values. Cost O(K * m * rest).
+// its new contents are the last write to each of the K places (scatter::last_write: of duplicate
+// positions, the last in index order wins, as PyTorch's CPU loop), the old rows elsewhere. Linear:
+// a max scatter of the m positions, then a gather of the value rows.
 std::optional<Store> advanced_store(const std::string& op, const Tensor& t, const std::vector<IndexItem>& index,
                                     const Tensor& value, const std::string& device) {
   BasicIndexed b = basic_index(t, index);
-  // One mask alone: the values go in place by a scan and a scatter (mask_select.cpp), linear. The
-  // scatter moves the values as integer bits, which carry no gradient: a value that needs one takes
-  // the one-hot form below, whose gradient reaches it.
-  if (b.advanced.size() == 1 && b.advanced[0].index.dtype().is_bool() && b.advanced[0].index.ndim() > 0 &&
-      !(grad_enabled() && value.requires_grad())) {
+  // One mask alone: the values go in place by a scan and a scatter (mask_select.cpp).
+  if (b.advanced.size() == 1 && b.advanced[0].index.dtype().is_bool() && b.advanced[0].index.ndim() > 0) {
     const AdvancedIndex& a = b.advanced[0];
     Tensor v = broadcast_value(op, value, masked_rows(b.view, a.index, a.axis).shape(), t.dtype());
     if (b.view.numel() == 0) return std::nullopt;
@@ -141,19 +133,11 @@ std::optional<Store> advanced_store(const std::string& op, const Tensor& t, cons
     for (size_t i = 0; i < g.place.size(); i++) inverse[size_t(g.place[i])] = int64_t(i);
     v = v.permute(inverse);
   }
-  int64_t m = dims_numel(r.shape), k = g.merged[0];
+  int64_t m = dims_numel(r.shape);
   if (m == 0 || target.numel() == 0) return std::nullopt;
-  Dims vm{1, m};
-  vm.insert(vm.end(), rest.begin(), rest.end());
-  Tensor hit = Tensor::arange(0, k, 1, dtypes::int64, device).reshape({k, 1}).eq(g.flat.reshape({1, m}));  // (K, m)
-  Dims hs{k, m};
-  hs.insert(hs.end(), rest.size(), 1);
-  Tensor lowest = Tensor::scalar(lowest_of(t.dtype()), t.dtype(), device);
-  Tensor picked = hit.reshape(hs).where(v.reshape(vm), lowest).max({1});  // (K, rest...)
-  Dims ws{k};
-  ws.insert(ws.end(), rest.size(), 1);
-  Tensor written = hit.cast(dtypes::int32).max({1}).cast(dtypes::bool_).reshape(ws);
-  return Store{target, written.where(picked, target)};
+  Dims rows{m};
+  rows.insert(rows.end(), rest.begin(), rest.end());
+  return Store{target, scatter::last_write(target, g.flat.reshape({m}), v.reshape(rows))};
 }
 
 }  // namespace

@@ -36,10 +36,6 @@ std::optional<int64_t> const_bound(const UOp& r) {
 // v with range k replaced by `e` (schedule/known_values.h).
 UOpRef at(const UOpRef& v, const UOp* k, const UOpRef& e) { return replace_in_index_math(v, k, e); }
 
-bool same_const(const UOpRef& a, const UOpRef& b) {
-  return a->is_const() && b->is_const() && a->dtype == b->dtype && a->const_value() == b->const_value();
-}
-
 // REDUCE{op}(v, k) -> REDUCE{op}(g(i), i) for the first loop i that makes it a prefix window.
 UOpRef window_to_scan(Match& m) {
   const UOpRef& red = m.root();
@@ -64,7 +60,7 @@ UOpRef window_to_scan(Match& m) {
     if (mentions(g, i) || mentions(g, k)) continue;
     // 2. t < 0 gives the identity
     UOpRef before = UOp::variable("scan_t", -(*n - 1), -1);
-    if (!same_const(at(v, k, before - ir + last), reduce_identity(op, red->dtype))) continue;
+    if (!is_reduce_identity(at(v, k, before - ir + last), op, red->dtype)) continue;
     // 3. the scan of g(i) = v(i, k := N-1) along i
     return UOp::create(Ops::REDUCE, red->dtype, {at(v, k, last), ir}, red->arg);
   }

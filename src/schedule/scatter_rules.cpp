@@ -1,24 +1,32 @@
-// onehot_to_scatter (docs/schedule.md, "Scatters"). The kernel of the spec's scatter_add is
+// The one-hot scatters (docs/schedule.md, "Scatters"). The kernel of the spec's scatter_add, and
+// of its siblings that multiply or take the largest value, is
 //
-//   for k < K:  out[k] = F(A(k), REDUCE{ADD}(body(d, idx(d) == k), d))
+//   for k < K:  out[k] = F(A(k), REDUCE{op}(body(d, idx(d) == k), d))      op in {ADD, MUL, MAX}
 //
-// with F an ADD of A and the reduction, maybe cast (T + the sum, in the sum's dtype), and body
-// the value added when its index hits k and 0 when it does not. Then, for the sequential loops
+// with F the same op of A and the reduction, maybe cast (T + the sum, in the sum's dtype), or the
+// reduction alone (A = e: a gather's gradient sums into a new buffer); a sum may be scaled by a
+// factor c(k) free of d, which then scales each term (c * sum h = sum c * h); and body
+// the value combined when its index hits k and op's identity e when it does not. Then, for the
+// sequential loops
 //
-//   for k < K:  out[k] = F(A(k), 0)
+//   for k < K:  out[k] = F(A(k), e)
 //   for d < D:  if 0 <= idx(d) < K:  out[idx(d)] = F(out[idx(d)] as A, body(d, true))
 //
-// each out[k] ends as T[k] plus the values whose index is k, added in increasing d: the same sum
-// up to the order of float additions (torch's CPU loop adds in this order too), and exactly the
-// same for integers (F's casts wrap modulo 2^bits either way). The conditions, each checked:
-//   - the kernel is one loop k storing out[k], and its value holds one REDUCE{ADD} over one range d;
+// each out[k] ends as A[k] op the values whose index is k, combined in increasing d: op is
+// associative and commutative, so this is the composition's value up to the order of float
+// roundings (torch's CPU loop combines in this order too); integer results are the same (F's casts
+// wrap modulo 2^bits either way, for + and *), and MAX is exact (its NaN propagates either way).
+// The conditions, each checked:
+//   - the kernel is one loop k storing out[k], and its value holds one REDUCE{op} over one range d;
 //   - body reads k only through one comparison `a == b` with b == k (as exact index math) and a
-//     free of k; body with the comparison false folds to 0, with it true is free of k;
-//   - F is ADD(A, R) or CAST(ADD(A, R)) and A does not use R.
+//     free of k; body with the comparison false folds to e, with it true is free of k;
+//   - F is op(A, G) with A not using R, or G alone; G is R, or for ADD R * c with c free of R and
+//     d (read at idx(d) in the loop); F may be CAST for ADD and MUL.
 // A kernel that stores to an address read from memory runs in order: it takes no opts (codegen/opt.h).
 #include "schedule/scatter_rules.h"
 
 #include "schedule/known_values.h"
+#include "uop/reduce_identity.h"
 #include "uop/substitute.h"
 
 namespace onegrad {
@@ -39,7 +47,8 @@ const UOp* only(const UOpRef& e, Pred pred) {
   return found;
 }
 
-UOpRef onehot_to_scatter(Match& m) {
+// The rule for one reduce op (the table below names one per op).
+UOpRef onehot_to_scatter(Match& m, Ops op) {
   const UOpRef& sink = m.root();
   const UOpRef& end = sink->src[0];
   if (end->op != Ops::END || end->src.size() != 2 || !is_range(*end->src[1], AxisType::LOOP)) return nullptr;
@@ -49,18 +58,37 @@ UOpRef onehot_to_scatter(Match& m) {
   const UOpRef& target = store->src[0];
   if (target->src[0]->op != Ops::PARAM || target->src[1] != k) return nullptr;
   const UOpRef& f = store->src[1];
-  // F = [CAST](ADD(A, R))
-  const UOpRef& sum = f->op == Ops::CAST ? f->src[0] : f;
-  if (sum->op != Ops::ADD) return nullptr;
+  // F = op(A, G) or G alone (A = e), or a CAST of either where the cast is a ring map (+ and *
+  // wrap alike); G = R or, for ADD, R * c with c free of d (c * sum h = sum c * h, up to float
+  // rounding: a gather's gradient scaled by the chain rule)
+  bool cast = f->op == Ops::CAST;
+  if (cast && op == Ops::MAX) return nullptr;
+  const UOpRef& top = cast ? f->src[0] : f;
   const UOp* red = only(f, [](const UOp& u) { return u.op == Ops::REDUCE; });
-  if (!red || red->arg.get<ReduceArg>().op != Ops::ADD || red->src.size() != 2 ||
+  if (!red || red->arg.get<ReduceArg>().op != op || red->src.size() != 2 ||
       !is_range(*red->src[1], AxisType::REDUCE))
     return nullptr;
-  int ri = sum->src[0].get() == red ? 0 : sum->src[1].get() == red ? 1 : -1;
-  if (ri < 0) return nullptr;
-  const UOpRef& a_k = sum->src[1 - ri];
-  if (mentions(a_k, red)) return nullptr;
   const UOpRef& d = red->src[1];
+  UOpRef c;  // G's factor, or none
+  auto is_g = [&](const UOpRef& g) {
+    if (g.get() == red) return true;
+    if (op != Ops::ADD || g->op != Ops::MUL) return false;
+    int i = g->src[0].get() == red ? 0 : g->src[1].get() == red ? 1 : -1;
+    if (i < 0 || mentions(g->src[1 - i], red) || mentions(g->src[1 - i], d.get())) return false;
+    c = g->src[1 - i];
+    return true;
+  };
+  UOpRef g, a_k;  // a_k: none when F is G alone
+  if (is_g(top)) {
+    g = top;
+  } else {
+    if (top->op != op) return nullptr;
+    int gi = is_g(top->src[0]) ? 0 : is_g(top->src[1]) ? 1 : -1;
+    if (gi < 0) return nullptr;
+    g = top->src[gi];
+    a_k = top->src[1 - gi];
+    if (mentions(a_k, red)) return nullptr;
+  }
   const UOpRef& body = red->src[0];
   // body reads k through one comparison a == b(k)
   const UOp* cmp = only(body, [&](const UOp& u) { return u.op == Ops::CMPEQ && mentions(u.ref(), k.get()); });
@@ -70,12 +98,13 @@ UOpRef onehot_to_scatter(Match& m) {
   if (mentions(a, k.get()) || mentions(cmp->src[bi], d.get()) || exact_index(cmp->src[bi]) != k) return nullptr;
   UOpRef hit = fold_known(substitute(body, {{cmp, UOp::const_bool(true)}}));
   UOpRef miss = fold_known(substitute(body, {{cmp, UOp::const_bool(false)}}));
-  if (mentions(hit, k.get()) || !miss->is_const() || miss->const_value().truthy()) return nullptr;
+  if (mentions(hit, k.get()) || !is_reduce_identity(miss, op, red->dtype)) return nullptr;
+  UOpRef e = reduce_identity(op, red->dtype);
 
   UOpRef out = target->src[0];
   int64_t bound = k->src[0]->const_value().as_int();
   UOpRef copy = UOp::create(Ops::STORE, dtypes::void_,
-                            {target, fold_known(substitute(f, {{red, UOp::const_int(red->dtype, 0)}}))});
+                            {target, fold_known(substitute(f, {{red, e}}))});
   UOpRef copied = UOp::create(Ops::END, dtypes::void_, {copy, k});
   UOpRef loop = UOp::range(d->src[0], d->arg.get<RangeArg>().id, AxisType::LOOP);
   UOpRef at = UOp::create(Ops::CAST, dtypes::index, {substitute(a, {{d.get(), loop}})});
@@ -83,16 +112,28 @@ UOpRef onehot_to_scatter(Match& m) {
                                                         UOp::create(Ops::CMPLT, dtypes::bool_, {at, UOp::index(bound)})});
   UOpRef addr = UOp::create(Ops::INDEX, out->dtype, {UOp::create(Ops::AFTER, out->dtype, {out, copied}), at});
   DType dt = f->dtype;
-  UOpRef current = UOp::create(Ops::LOAD, dt, {addr, UOp::const_int(dt, 0), inside});
-  UOpRef as_a = current->dtype == a_k->dtype ? current : UOp::create(Ops::CAST, a_k->dtype, {current});
-  UOpRef updated = substitute(f, {{red, substitute(hit, {{d.get(), loop}})}, {a_k.get(), as_a}});
+  UOpRef current = UOp::create(Ops::LOAD, dt, {addr, UOp::const_int(dt, 0), inside});  // gated off: unused
+  auto as = [&](DType t) { return current->dtype == t ? current : UOp::create(Ops::CAST, t, {current}); };
+  UOpRef value = substitute(hit, {{d.get(), loop}});
+  if (c) {  // c read at the target, clamped into [0, K) where the store is gated off
+    UOpRef safe = UOp::create(Ops::WHERE, dtypes::index, {inside, at, UOp::index(0)});
+    value = UOp::create(Ops::MUL, g->dtype, {value, substitute(c, {{k.get(), safe}})});
+  }
+  UOpRef updated = a_k ? substitute(f, {{g.get(), value}, {a_k.get(), as(a_k->dtype)}})
+                       : substitute(f, {{g.get(), UOp::create(op, g->dtype, {as(g->dtype), value})}});
   UOpRef scatter = UOp::create(Ops::STORE, dtypes::void_, {addr, updated, inside});
   return sink->with_src({copied, UOp::create(Ops::END, dtypes::void_, {scatter, loop})});
 }
 
 const PatternMatcher& scatter_rules() {
+  static const UPat one_store = UPat::op(Ops::SINK).where([](const UOp& u) { return u.src.size() == 1; });
   static const PatternMatcher pm({
-      {"onehot_to_scatter", UPat::op(Ops::SINK).where([](const UOp& u) { return u.src.size() == 1; }), onehot_to_scatter},
+      // out[idx[d]] += v[d]
+      {"onehot_to_scatter", one_store, [](Match& m) { return onehot_to_scatter(m, Ops::ADD); }},
+      // out[idx[d]] *= v[d]
+      {"onehot_prod_to_scatter", one_store, [](Match& m) { return onehot_to_scatter(m, Ops::MUL); }},
+      // out[idx[d]] = max(out[idx[d]], v[d])
+      {"onehot_max_to_scatter", one_store, [](Match& m) { return onehot_to_scatter(m, Ops::MAX); }},
   });
   return pm;
 }

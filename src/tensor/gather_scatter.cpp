@@ -1,23 +1,26 @@
-// torch's gather / scatter family along any axis, as the spec's one-hot compositions (spec_gather,
-// spec_scatter_add) with the mask built over one more axis: for an index of shape O and a target
-// axis of size K, `mask[o, k] = index[o] == k` has shape O + (K,).
+// torch's gather / scatter family along any axis, as the spec's one-hot compositions. gather builds
+// the mask over one more axis: for an index of shape O and a target axis of size K,
+// `mask[o, k] = index[o] == k` has shape O + (K,), and
 //
 //   gather:  out[o] = sum_k mask[o, k] * x[o with o[dim] -> k]                 (a sum over K)
-//   scatter: R[p]   = reduce over o with o != dim equal to p's and index[o] == p[dim] of src[o]
-//                                                                          (a reduce over O[dim])
+//
+// The scatters work on the flattened input: each index entry o has one flat target (its coordinates
+// with o[dim] replaced by index[o]), and the 1-D compositions of spec::scatter_add and
+// scatter_compositions.h combine src[o] into its target (a sum, product, maximum or last write).
 // An index outside [0, K) matches no k: gather gives 0 there and scatter writes nothing; each op
 // marks its result with an index check (index_check.h), so realizing it raises IndexError as
 // PyTorch does (docs/tensor.md).
 #include <algorithm>
-#include <limits>
 
 #include "tensor/broadcast.h"
 #include "tensor/index_check.h"
 #include "tensor/literal_check.h"
+#include "tensor/scatter_compositions.h"
 #include "tensor/shape_util.h"
 #include "tensor/spec_compositions.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
+#include "uop/reduce_identity.h"
 
 namespace onegrad {
 
@@ -62,7 +65,6 @@ struct Scatter {
   Dims s, o;  // the input's and the index's shapes (0-d as (1,))
   int64_t dim, K;
   bool zero_d;
-  Tensor mask;  // O + (K,)
 
   Scatter(std::string name, const Tensor& self_, int64_t dim_, const Tensor& index_)
       : op(std::move(name)), self(self_), index(index_) {
@@ -76,7 +78,7 @@ struct Scatter {
     K = s[dim];
     self = self.reshape(s);
     index = index.reshape(o);
-    mask = onehot(op, index, K);
+    spec::index_positions(op, K, index);  // DTypeError for a non-integer index
   }
 
   // src restricted to the index's extent, as (O + (1,)); src must be at least as large as index.
@@ -94,24 +96,16 @@ struct Scatter {
     return src.reshape(ss).shrink(upto(o)).reshape(col);
   }
 
-  // r of shape (O without dim) + (K,) into the input's shape: K goes back to axis `dim`, the other
-  // axes are padded from O to the input's sizes (with zeros: hit() is false there).
-  Tensor place(const Tensor& r) const {
-    std::vector<int64_t> perm;
-    int64_t last = int64_t(s.size()) - 1;
-    for (int64_t i = 0; i < int64_t(s.size()); i++) perm.push_back(i < dim ? i : i == dim ? last : i - 1);
-    std::vector<std::pair<int64_t, int64_t>> pad;
-    for (size_t i = 0; i < s.size(); i++) pad.push_back({0, int64_t(i) == dim ? 0 : s[i] - o[i]});
-    return r.permute(perm).pad(pad);
-  }
-
-  // How many index entries hit each place of the input, as a bool "hit at least once".
-  // No index entries: nothing is written (the reductions below would reduce an empty axis).
+  // No index entries: nothing is written.
   bool nothing() const { return dims_numel(o) == 0; }
 
+  // The input flattened, as the 1-D scatters of the flat targets see it.
+  Tensor flat_self() const { return self.reshape({dims_numel(s)}); }
+
+  // Whether some index entry hits each place of the flat input.
   Tensor hit() const {
-    Tensor n = place(mask.cast(dtypes::int32).sum({dim}));  // int64
-    return n.gt(Tensor::scalar(ConstValue::from_int(0), n.dtype(), self.device()));
+    Tensor at = scatter::last_hit(dims_numel(s), flat_targets());
+    return at.ge(Tensor::scalar(ConstValue::from_int(0), at.dtype(), self.device()));
   }
 
   Tensor finish(const Tensor& r) const {
@@ -120,7 +114,7 @@ struct Scatter {
 
   // The flat position in the input of each index entry (O row-major, as (numel O,)): its own
   // coordinates with `dim`'s replaced by the index value, or -1 where that value is outside [0, K)
-  // (the spec's scatter_add matches no position then). Realized: the scatter reads it as data.
+  // (the spec's scatter_add matches no position then). Lazy: the scatter loops compute it inline.
   Tensor flat_targets() const {
     int64_t total = dims_numel(s);
     DType it = total < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
@@ -143,7 +137,7 @@ struct Scatter {
       stride *= s[i];
     }
     Tensor none = Tensor::scalar(ConstValue::from_int(-1), it, self.device());
-    return inside.where(flat, none).reshape({dims_numel(o)}).contiguous();
+    return inside.where(flat, none).reshape({dims_numel(o)});
   }
 };
 
@@ -195,26 +189,22 @@ Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
 }
 
 // Last write wins along `dim` (PyTorch's CPU loop order): among the index entries that hit a
-// place, the one with the largest position along `dim` gives the value.
+// place, the one with the largest position along `dim` gives the value. The entries are taken in
+// row-major order of the index, in which two entries with the same target differ only along `dim`.
 Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Tensor& src) const {
   Scatter sc("scatter", *this, dim, index);
   Tensor v = sc.source(src);  // O + (1,)
   if (sc.nothing()) return *this;
-  Dims at(sc.o.size() + 1, 1);
-  at[sc.dim] = sc.o[sc.dim];
-  Tensor pos = Tensor::arange(0, sc.o[sc.dim], 1, dtypes::int32, device_).reshape(at);
-  Tensor none = Tensor::scalar(ConstValue::from_int(-1), dtypes::int32, device_);
-  Tensor last = sc.mask.where(pos, none).max({sc.dim}, true);  // the last hit's position along dim
-  Tensor chosen = sc.mask.logical_and(pos.eq(last));
-  Tensor val = spec::masked_values(v, chosen).sum({sc.dim}).cast(dtype());
-  return sc.finish(sc.hit().where(sc.place(val), sc.self));
+  Tensor r = scatter::last_write(sc.flat_self(), sc.flat_targets(), v.reshape({dims_numel(sc.o)}));
+  return sc.finish(r.reshape(sc.s));
 }
 
 Tensor Tensor::scatter(int64_t dim, const Tensor& index, Scalar value) const {
   Scatter sc("scatter", *this, dim, index);
   check_same_device("scatter", {*this, index});
   check_literal("scatter", value, dtype());
-  return sc.finish(sc.hit().where(Tensor::scalar(value, dtype(), device_), sc.self));
+  if (sc.nothing()) return *this;
+  return sc.finish(sc.hit().where(Tensor::scalar(value, dtype(), device_), sc.flat_self()).reshape(sc.s));
 }
 
 // The spec's 1-D scatter_add over the flattened input, each entry at its flat target: realized
@@ -224,48 +214,58 @@ Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) 
   Scatter sc("scatter_add", *this, dim, index);
   Tensor v = sc.source(src);
   if (sc.nothing()) return *this;
-  int64_t total = dims_numel(sc.s);
-  Tensor r = spec::scatter_add(sc.self.reshape({total}), sc.flat_targets(), v.reshape({dims_numel(sc.o)}));
+  Tensor r = spec::scatter_add(sc.flat_self(), sc.flat_targets(), v.reshape({dims_numel(sc.o)}));
   return sc.finish(r.contiguous().reshape(sc.s));
 }
 
-// The reduction over the hits; places without a hit keep the input. include_self folds the input's
-// value in as one more operand (mean: one more in the count). Integer mean floors (PyTorch).
+// The reduction over the hits, each a scatter::combine over the flat targets (linear); places
+// without a hit keep the input. Without include_self the input starts as op's identity where hit.
+// mean is the sum over the count (one more with include_self); integer mean floors (PyTorch).
+// amin is amax of the negated values (bitwise not for ints: an exact order-reversing map).
 Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src, const std::string& reduce,
                               bool include_self) const {
   static const char* kinds[] = {"sum", "prod", "mean", "amax", "amin"};
   if (std::find(std::begin(kinds), std::end(kinds), reduce) == std::end(kinds))
     throw ShapeError("scatter_reduce: reduce must be one of sum, prod, mean, amax, amin, got '" + reduce + "'");
   Scatter sc("scatter_reduce", *this, dim, index);
-  Tensor v = sc.source(src);
+  Tensor v = sc.source(src).reshape({dims_numel(sc.o)});
   if (sc.nothing()) return *this;
   DType dt = dtype();
-  const Tensor& self = sc.self;
-  Tensor r;
-  if (reduce == "sum" || reduce == "mean") {
-    Tensor total = sc.place(spec::masked_values(v, sc.mask).sum({sc.dim}));  // accumulation dtype
-    if (include_self) total = total.add(self);
-    if (reduce == "sum") {
-      r = total;
-    } else {
-      Tensor n = sc.place(sc.mask.cast(dtypes::int32).sum({sc.dim}));  // int64
-      if (include_self) n = n.add(ConstValue::from_int(1));
-      Tensor one = Tensor::scalar(ConstValue::from_int(1), n.dtype(), device_);
-      r = dt.is_float() ? total.div(n.cast(total.dtype())) : total.idiv(n.maximum(one));
-    }
-  } else if (reduce == "prod") {
-    Tensor p = sc.place(spec::masked_values(v, sc.mask, ConstValue::from_int(1)).prod({sc.dim}));
-    r = include_self ? p.mul(self) : p;
-  } else {
-    bool mx = reduce == "amax";
-    double inf = std::numeric_limits<double>::infinity();
-    ConstValue lowest = dt.is_float() ? ConstValue::from_float(mx ? -inf : inf)
-                                      : ConstValue::from_int(mx ? dt.int_min() : dt.int_max());
-    Tensor m = spec::masked_values(v, sc.mask, lowest);
-    m = sc.place(mx ? m.max({sc.dim}) : m.min({sc.dim}));
-    r = include_self ? (mx ? m.maximum(self) : m.minimum(self)) : m;
+  Tensor self = sc.flat_self(), targets = sc.flat_targets();
+  bool mean = reduce == "mean";
+  // With include_self, a place no entry hits ends as self op e, which is self exactly but for a
+  // float sum (-0.0 + 0.0 is +0.0): only then, without include_self and for mean is the hit count
+  // needed.
+  bool counted = mean || !include_self || (reduce == "sum" && dt.is_float());
+  Tensor count, hit;
+  if (counted) {
+    Tensor ones = Tensor::full({v.numel()}, ConstValue::from_int(1), dtypes::int32, device_);
+    count = scatter::combine(Tensor::zeros({self.numel()}, dtypes::int32, device_), targets, ones, Ops::ADD);
+    hit = count.gt(Tensor::scalar(ConstValue::from_int(0), dtypes::int32, device_));
   }
-  return sc.finish(sc.hit().where(r.cast(dt), self));
+  auto fold = [&](Ops op, const Tensor& base, const Tensor& val) {
+    Tensor start = include_self ? base : hit.where(Tensor::scalar(reduce_identity(op, dt)->const_value(), dt, device_), base);
+    return scatter::combine(start, targets, val, op);
+  };
+  auto reverse = [&](const Tensor& t) { return dt.is_float() ? t.neg() : t.bitwise_not(); };
+  Tensor r;
+  if (reduce == "sum") {
+    r = fold(Ops::ADD, self, v);
+  } else if (reduce == "prod") {
+    r = fold(Ops::MUL, self, v);
+  } else if (reduce == "amax") {
+    r = fold(Ops::MAX, self, v);
+  } else if (reduce == "amin") {
+    r = reverse(fold(Ops::MAX, reverse(self), reverse(v)));
+  } else {
+    Tensor total = fold(Ops::ADD, self, v);
+    Tensor n = include_self ? count.add(ConstValue::from_int(1)) : count;
+    // a count of 0 (no hit, no self) divides by 1: that place keeps self, and 0/0 would send NaN
+    // into the gradient
+    n = n.maximum(Tensor::scalar(ConstValue::from_int(1), n.dtype(), device_)).cast(dt);
+    r = dt.is_float() ? total.div(n) : total.idiv(n);
+  }
+  return sc.finish((counted ? hit.where(r, self) : r).reshape(sc.s));
 }
 
 // self where mask is false, value where it is true: WHERE(CAST(mask, bool), value, self). The value

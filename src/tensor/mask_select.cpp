@@ -7,7 +7,7 @@
 
 #include "tensor/advanced_indexing.h"
 #include "tensor/broadcast.h"
-#include "tensor/spec_compositions.h"
+#include "tensor/scatter_compositions.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -22,29 +22,6 @@ int64_t true_count(const Tensor& flat_mask) {
   return count;
 }
 
-// The integer dtype of a value's bits: adding them to 0 is exact, so the scatter moves values
-// bit for bit (-0.0 and NaN payloads included). bool goes as uint8.
-DType bits_dtype(DType dt) {
-  if (dt.is_bool()) return dtypes::uint8;
-  if (!dt.is_float()) return dt;
-  switch (dt.itemsize()) {
-    case 2: return dtypes::int16;
-    case 4: return dtypes::int32;
-    default: return dtypes::int64;
-  }
-}
-
-Tensor to_bits(const Tensor& x) {
-  DType b = bits_dtype(x.dtype());
-  if (b == x.dtype()) return x;
-  return x.dtype().is_bool() ? x.cast(b) : x.bitcast(b);
-}
-
-Tensor from_bits(const Tensor& x, DType dt) {
-  if (x.dtype() == dt) return x;
-  return dt.is_bool() ? x.cast(dt) : x.bitcast(dt);
-}
-
 }  // namespace
 
 Tensor compact_rows(const Tensor& rows, const Tensor& mask, int64_t count) {
@@ -52,9 +29,6 @@ Tensor compact_rows(const Tensor& rows, const Tensor& mask, int64_t count) {
   int64_t m = s[0], r = s[1];
   DType dt = rows.dtype();
   if (count == 0 || r == 0) return Tensor::zeros({count, r}, dt, rows.device());
-  // The scatter below moves bits, which carry no gradient: rows that need one are gathered at the
-  // true positions instead (index_select, whose gradient is the matching scatter).
-  if (grad_enabled() && rows.requires_grad()) return rows.index_select(0, mask_positions(mask));
   DType it = m * r < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
   // target[j, q] = (c[j] - 1) * r + q where mask[j], else -1 (outside: the scatter drops it)
   Tensor c = mask.cast(it).cumsum(0).cast(it).reshape({m, 1});
@@ -62,9 +36,7 @@ Tensor compact_rows(const Tensor& rows, const Tensor& mask, int64_t count) {
   Tensor at = c.sub(ConstValue::from_int(1)).mul(ConstValue::from_int(r)).add(q);
   Tensor none = Tensor::scalar(ConstValue::from_int(-1), it, rows.device());
   Tensor target = mask.reshape({m, 1}).where(at, none).reshape({m * r}).contiguous();
-  Tensor bits = to_bits(rows).reshape({m * r});
-  Tensor out = spec::scatter_add(Tensor::zeros({count * r}, bits.dtype(), rows.device()), target, bits).contiguous();
-  return from_bits(out, dt).reshape({count, r});
+  return scatter::place_values(rows.reshape({m * r}), target, count * r).reshape({count, r});
 }
 
 Tensor mask_positions(const Tensor& mask) {
@@ -124,15 +96,13 @@ Tensor masked_rows_assign(const Tensor& x, const Tensor& mask, size_t axis, cons
   for (size_t i = 0; i < size_t(value.ndim()); i++)
     if (i != axis) vperm.push_back(int64_t(i));
   Tensor rows = value.permute(vperm).reshape({count, others});
-  // placed[p[s], q] = rows[s, q] with p the positions of the true rows: a scatter of the bits
+  // placed[p[s], q] = rows[s, q] with p the positions of the true rows
   Tensor flat = mask.reshape({m});
   DType it = m * others < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
   Tensor pos = mask_positions(flat).cast(it).reshape({count, 1});
   Tensor q = Tensor::arange(0, others, 1, it, x.device()).reshape({1, others});
   Tensor target = pos.mul(ConstValue::from_int(others)).add(q).reshape({count * others}).contiguous();
-  Tensor bits = to_bits(rows).reshape({count * others});
-  Tensor placed = spec::scatter_add(Tensor::zeros({m * others}, bits.dtype(), x.device()), target, bits).contiguous();
-  placed = from_bits(placed, x.dtype()).reshape({m, others});
+  Tensor placed = scatter::place_values(rows.reshape({count * others}), target, m * others).reshape({m, others});
   Tensor old = x.permute(perm).reshape({m, others});
   return flat.reshape({m, 1}).where(placed, old).reshape(moved).permute(back);
 }

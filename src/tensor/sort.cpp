@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "tensor/advanced_indexing.h"
+#include "tensor/scatter_compositions.h"
 #include "tensor/shape_util.h"
 #include "tensor/spec_compositions.h"
 #include "uop/errors.h"
@@ -46,15 +47,6 @@ Tensor order_key(const Tensor& x) {
   Tensor nan = Tensor::scalar(ConstValue::from_float(std::nan("")), dt, x.device());
   Tensor b = x.isnan().where(nan, x.eq(zero).where(zero, x)).bitcast(u);
   return b.ge(sign).where(b.bitwise_not(), b.bitwise_or(sign));
-}
-
-// The value of a key (order_key's inverse; -0.0 comes back as +0.0, a NaN as the positive NaN).
-Tensor from_key(const Tensor& key, DType dt) {
-  if (dt.is_bool()) return key.cast(dt);
-  if (dt.is_unsigned()) return key;
-  Tensor sign = constant(i128(1) << (key_bits(dt) - 1), key.dtype(), key);
-  if (!dt.is_float()) return key.bitwise_xor(sign).bitcast(dt);
-  return key.ge(sign).where(key.bitwise_xor(sign), key.bitwise_not()).bitcast(dt);
 }
 
 // The rows of keys (m, n) sorted, stably, with the positions they came from (int64).
@@ -129,13 +121,17 @@ Sorted sort(const Tensor& x, int64_t dim, bool descending) {
     Tensor idx = Tensor::zeros(s, dtypes::int64, x.device());
     return {x, rows.out(idx, original)};
   }
-  auto [sorted, perm] = radix_sort_rows(keys, key_bits(x.dtype()));
+  Tensor perm = radix_sort_rows(keys, key_bits(x.dtype())).second;
   Tensor indices = rows.out(perm, original);
-  // Values rebuilt from the keys carry no gradient: an input that needs one is gathered in the
-  // sorted order instead (gather's gradient is the matching scatter).
-  if (grad_enabled() && x.requires_grad()) return {x.gather(rows.dim, indices), indices};
-  if (descending) sorted = sorted.bitwise_not();
-  return {rows.out(from_key(sorted, x.dtype()), original), indices};
+  // The values are x's own, each moved to its sorted place by the bit-moving scatter (bit for bit,
+  // -0.0 and NaN payloads included; differentiable): the place of each source is the inverse of
+  // perm, one more scatter.
+  int64_t m = s[0], n = s[1];
+  Tensor row = Tensor::arange(0, m, 1, dtypes::int64, x.device()).reshape({m, 1}).mul(ConstValue::from_int(n));
+  Tensor from = perm.add(row).reshape({m * n}).contiguous();  // the flat source of each sorted place
+  Tensor to = scatter::place_values(Tensor::arange(0, m * n, 1, dtypes::int64, x.device()), from, m * n);
+  Tensor values = scatter::place_values(rows.in(x).reshape({m * n}), to, m * n).reshape({m, n});
+  return {rows.out(values, original), indices};
 }
 
 Tensor argsort(const Tensor& x, int64_t dim, bool descending) { return sort(x, dim, descending).indices; }

@@ -17,4 +17,8 @@ UOpRef reduce_identity(Ops op, DType dtype) {
   }
 }
 
+bool is_reduce_identity(const UOpRef& u, Ops op, DType dtype) {
+  return u->is_const() && u->dtype == dtype && u->const_value() == reduce_identity(op, dtype)->const_value();
+}
+
 }  // namespace onegrad

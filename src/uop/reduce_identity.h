@@ -9,4 +9,8 @@ namespace onegrad {
 // for ints, false for bool). InternalError for any other op.
 UOpRef reduce_identity(Ops op, DType dtype);
 
+// Whether u is the constant reduce_identity(op, dtype), of that dtype (floats compare by bits, so
+// -0.0 is not ADD's identity).
+bool is_reduce_identity(const UOpRef& u, Ops op, DType dtype);
+
 }  // namespace onegrad

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <random>
 
@@ -98,6 +99,37 @@ TEST(LinearScan, ScatterAddIsACopyAndAnIndexedLoop) {
   for (int64_t d = 0; d < D; d++)
     if (idx[size_t(d)] >= 0 && idx[size_t(d)] < K) want[size_t(idx[size_t(d)])] += val[size_t(d)];
   EXPECT_EQ(y.to_vector<int32_t>(), want);
+}
+
+// The products, maxima and last writes of the scatter family take the same two loops
+// (onehot_prod_to_scatter, onehot_max_to_scatter; a last write is a max scatter of positions and
+// a gather), combining in index order as a brute force loop does.
+TEST(LinearScan, ScatterReduceAndLastWriteAreIndexedLoops) {
+  ScopedSetting unchecked("CHECK_INDEX", 0);
+  int64_t K = 3000, D = 4000;
+  std::vector<int32_t> t = random_ints(size_t(K), 9, -9, 9), val = random_ints(size_t(D), 10, -9, 9);
+  std::vector<int32_t> idx = random_ints(size_t(D), 11, -2, int(K) + 1);  // some out of range: dropped
+  Tensor T = Tensor::from_vector(t, {K}, dtypes::int32), I = Tensor::from_vector(idx, {D}, dtypes::int32);
+  Tensor V = Tensor::from_vector(val, {D}, dtypes::int32);
+  auto inside = [&](int64_t d) { return idx[size_t(d)] >= 0 && idx[size_t(d)] < K; };
+  struct Case {
+    Tensor got;
+    std::function<void(int32_t&, int32_t)> step;
+  };
+  std::vector<std::pair<std::string, Case>> cases = {
+      {"prod", {T.scatter_reduce(0, I, V, "prod"), [](int32_t& a, int32_t v) { a = int32_t(uint32_t(a) * uint32_t(v)); }}},
+      {"amax", {T.scatter_reduce(0, I, V, "amax"), [](int32_t& a, int32_t v) { a = std::max(a, v); }}},
+      {"amin", {T.scatter_reduce(0, I, V, "amin"), [](int32_t& a, int32_t v) { a = std::min(a, v); }}},
+      {"scatter", {T.scatter(0, I, V), [](int32_t& a, int32_t v) { a = v; }}},
+  };
+  for (auto& [name, c] : cases) {
+    std::vector<std::string> shapes = shapes_of(c.got);
+    EXPECT_FALSE(any_reduce_axis(shapes)) << name << ": " << ::testing::PrintToString(shapes);
+    std::vector<int32_t> want = t;
+    for (int64_t d = 0; d < D; d++)
+      if (inside(d)) c.step(want[size_t(idx[size_t(d)])], val[size_t(d)]);
+    EXPECT_EQ(c.got.to_vector<int32_t>(), want) << name;
+  }
 }
 
 TEST(LinearScan, MaskSelectHasNoQuadraticKernel) {

@@ -1,7 +1,8 @@
 """Gradients through the selections computed by scans and scatters (x[mask], masked_select, sort,
-topk, x[mask] = v) against torch 1.13. Those kernels move values as integer bits, which carry no
-gradient, so an input that needs one takes a differentiable path (a gather at the selected
-positions); these tests hold the gradients to torch's, on random data with ties."""
+topk, x[mask] = v) against torch 1.13. Those kernels move values with one scatter
+(scatter::place_values): as integer bits, which carry no gradient, or, for an input that needs
+one, through the spec's scatter_add, whose gradient is a gather at the targets; these tests hold
+the gradients to torch's, on random data with ties."""
 
 import numpy as np
 import pytest

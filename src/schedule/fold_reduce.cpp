@@ -44,10 +44,6 @@ void conjuncts(const UOpRef& g, std::vector<UOpRef>& out) {
   }
 }
 
-bool is_value(const UOpRef& u, const UOpRef& c) {
-  return u->is_const() && u->dtype == c->dtype && u->const_value() == c->const_value();
-}
-
 bool is_bool_cast(const UOpRef& u) { return u->op == Ops::CAST && u->src[0]->dtype.is_bool(); }
 
 // Peels, outermost first:
@@ -61,7 +57,7 @@ Guarded read_guarded(UOpRef v, Ops op, DType dt) {
   std::vector<DType> casts;
   DType cur = dt;
   while (true) {
-    if (v->op == Ops::WHERE && is_value(v->src[2], reduce_identity(op, cur))) {
+    if (v->op == Ops::WHERE && is_reduce_identity(v->src[2], op, cur)) {
       conjuncts(v->src[0], g.conds);
       v = v->src[1];
       continue;

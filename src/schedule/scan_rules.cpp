@@ -19,26 +19,15 @@
 #include "schedule/scan_rules.h"
 
 #include "schedule/known_values.h"
+#include "uop/range_axis.h"
 #include "uop/reduce_identity.h"
 
 namespace onegrad {
 
 namespace {
 
-int64_t range_id(const UOp& r) { return r.arg.get<RangeArg>().id; }
-AxisType range_type(const UOp& r) { return r.arg.get<RangeArg>().type; }
-
-std::optional<int64_t> const_bound(const UOp& r) {
-  if (!r.src[0]->is_const()) return std::nullopt;
-  return int64_t(r.src[0]->const_value().as_int());
-}
-
 // v with range k replaced by `e` (schedule/known_values.h).
 UOpRef at(const UOpRef& v, const UOp* k, const UOpRef& e) { return replace_in_index_math(v, k, e); }
-
-bool same_const(const UOpRef& a, const UOpRef& b) {
-  return a->is_const() && b->is_const() && a->dtype == b->dtype && a->const_value() == b->const_value();
-}
 
 // The loops v reads other than k, in the order toposort meets them.
 std::vector<const UOp*> loops_read(const UOpRef& v, const UOp* k) {
@@ -53,11 +42,11 @@ std::vector<const UOp*> loops_read(const UOpRef& v, const UOp* k) {
 UOpRef prefix_scan(const UOpRef& red, const UOp* i) {
   const UOp* k = red->src[1].get();
   std::optional<int64_t> n = const_bound(*k), bi = const_bound(*i);
-  if (k->op != Ops::RANGE || range_type(*k) != AxisType::REDUCE || !n || *n < 2) return nullptr;
-  if (range_type(*i) != AxisType::LOOP || !bi || *bi > *n) return nullptr;
+  if (k->op != Ops::RANGE || axis_type(*k) != AxisType::REDUCE || !n || *n < 2) return nullptr;
+  if (axis_type(*i) != AxisType::LOOP || !bi || *bi > *n) return nullptr;
   const UOpRef& v = red->src[0];
   for (const UOp* o : loops_read(v, k))  // every other loop v reads encloses i
-    if (o != i && range_id(*o) > range_id(*i)) return nullptr;
+    if (o != i && axis_id(*o) > axis_id(*i)) return nullptr;
   UOpRef ir = i->ref(), last = UOp::index(*n - 1);
   // 1. g(t) = v(i, k := t - i + N-1) names neither i nor k
   UOpRef t = UOp::variable("scan_t", -(*n - 1), *n - 1);
@@ -65,15 +54,14 @@ UOpRef prefix_scan(const UOpRef& red, const UOp* i) {
   if (mentions(g, i) || mentions(g, k)) return nullptr;
   // 2. t < 0 gives the identity
   UOpRef before = UOp::variable("scan_t", -(*n - 1), -1);
-  if (!same_const(at(v, k, before - ir + last), reduce_identity(red->arg.get<ReduceArg>().op, red->dtype)))
-    return nullptr;
+  if (!is_reduce_identity(at(v, k, before - ir + last), red->arg.get<ReduceArg>().op, red->dtype)) return nullptr;
   // 3. the scan of g(i) = v(i, k := N-1) along i
   return UOp::create(Ops::REDUCE, red->dtype, {at(v, k, last), ir}, red->arg);
 }
 
 bool is_window(const UOp& u) {
   return u.op == Ops::REDUCE && u.src.size() == 2 && u.src[1]->op == Ops::RANGE &&
-         range_type(*u.src[1]) == AxisType::REDUCE;
+         axis_type(*u.src[1]) == AxisType::REDUCE;
 }
 
 // REDUCE{op}(v, k) -> REDUCE{op}(g(i), i) for the first loop i that makes it a prefix window.
@@ -96,7 +84,7 @@ UOpRef reversed(const UOpRef& e, const UOp* i) {
 
 bool scans_along(const UOpRef& store, const UOp* i) {
   for (const UOp* u : store->toposort())
-    if (u->op == Ops::REDUCE)
+    if (is_scan(*u))
       for (size_t j = 1; j < u->src.size(); j++)
         if (u->src[j].get() == i) return true;
   return false;
@@ -113,7 +101,7 @@ UOpRef reverse_loop_to_scan(Match& m) {
     if (!is_window(*w)) continue;
     for (const UOp* i : loops_read(w->src[0], w->src[1].get())) {
       std::optional<int64_t> bi = const_bound(*i);
-      if (range_type(*i) != AxisType::LOOP || !bi || *bi < 2) continue;
+      if (axis_type(*i) != AxisType::LOOP || !bi || *bi < 2) continue;
       UOpRef flipped_window = UOp::create(Ops::REDUCE, w->dtype, {reversed(w->src[0], i), w->src[1]}, w->arg);
       if (!prefix_scan(flipped_window, i) || scans_along(store, i)) continue;
       return scans_from_windows(reversed(store, i));
@@ -125,8 +113,8 @@ UOpRef reverse_loop_to_scan(Match& m) {
 // A scan of a constant c over loop i is c * (i + 1) (arange's prefix sum of ones). Integers only:
 // repeated addition and the product wrap alike modulo 2^bits; float sums round step by step.
 bool int_sum_scan_of_constant(const UOp& u) {
-  return u.src.size() == 2 && u.src[0]->is_const() && u.arg.get<ReduceArg>().op == Ops::ADD && u.dtype.is_int() &&
-         u.src[1]->op == Ops::RANGE && range_type(*u.src[1]) == AxisType::LOOP;
+  return u.src.size() == 2 && is_scan(u) && u.src[0]->is_const() && u.arg.get<ReduceArg>().op == Ops::ADD &&
+         u.dtype.is_int();
 }
 
 UOpRef scan_of_constant(Match& m) {

@@ -17,4 +17,9 @@ UOpRef reduce_identity(Ops op, DType dtype) {
   }
 }
 
+bool is_reduce_identity(const UOpRef& u, Ops op, DType dtype) {
+  UOpRef id = reduce_identity(op, dtype);
+  return u->is_const() && u->dtype == dtype && u->const_value() == id->const_value();
+}
+
 }  // namespace onegrad

@@ -9,4 +9,7 @@ namespace onegrad {
 // for ints, false for bool). InternalError for any other op.
 UOpRef reduce_identity(Ops op, DType dtype);
 
+// Whether u is that constant (the rules asking whether padding or a false branch changes nothing).
+bool is_reduce_identity(const UOpRef& u, Ops op, DType dtype);
+
 }  // namespace onegrad

@@ -5,6 +5,7 @@
 
 #include "tensor/broadcast.h"
 #include "tensor/dtype_util.h"
+#include "tensor/gradient.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 
@@ -38,14 +39,12 @@ Tensor Tensor::bitwise_not() const {
   return make_alu(Ops::XOR, {*this, full_like(*this, ConstValue::from_int(-1))});
 }
 
-// max(x, 0) (NaN and -0.0 pass through, as PyTorch). For floats the gradient is PyTorch's too:
-// g where x > 0 or x is NaN, and 0 at x = 0, where MAX's rule would split a tie evenly. So x is
-// taken where it is positive or NaN, and elsewhere the max, detached: flat there.
+// MAX(x, 0) (NaN and -0.0 pass through, as PyTorch), tagged for PyTorch's gradient: 0 at x = 0,
+// where MAX's rule would split the tie (gradient.h, kReluMaxTag). The kernel is MAX's, as fast.
 Tensor Tensor::relu() const {
   reject_bool("relu", *this);
   Tensor m = make_alu(Ops::MAX, {*this, full_like(*this, ConstValue::from_int(0))});
-  if (!dtype().is_float()) return m;
-  return gt(full_like(*this, ConstValue::from_int(0))).logical_or(isnan()).where(*this, m.detach());
+  return Tensor(m.uop()->with_tag(kReluMaxTag), device());
 }
 
 Tensor Tensor::exp2() const { return unary(Ops::EXP2, as_float(*this)); }

@@ -89,6 +89,11 @@ def cumprod(n, rng):
     return (lambda: x.cumprod(0).realize()), (lambda: tx.cumprod(0))
 
 
+def suffix_cumsum(n, rng):
+    x, tx = both(rng.standard_normal(n).astype(np.float32))
+    return (lambda: x.flip(0).cumsum(0).flip(0).realize()), (lambda: tx.flip(0).cumsum(0).flip(0))
+
+
 def cummax(n, rng):
     x, tx = both(rng.standard_normal(n).astype(np.float32))
     return (lambda: x.cummax(0).indices.realize()), (lambda: tx.cummax(0).indices)
@@ -189,6 +194,7 @@ CASES = [
     ("one_hot", one_hot),
     ("cumsum", cumsum),
     ("cumprod", cumprod),
+    ("suffix cumsum (flipped)", suffix_cumsum),
     ("cummax indices", cummax),
     ("x[x > 0]", mask_getitem),
     ("nonzero", nonzero),
@@ -218,7 +224,7 @@ def same(name, og, th):
     a, b = og.numpy(), th.numpy()
     if name == "randperm":  # different generators: both must be permutations
         a, b = np.sort(a), np.sort(b)
-    if a.dtype.kind == "f" and name in ("cumsum", "cumprod"):
+    if a.dtype.kind == "f" and name in ("cumsum", "cumprod", "suffix cumsum (flipped)"):
         # onegrad's float32 scans round once per step; torch's accumulate in double
         scale = 1e-4 * max(1.0, float(np.abs(b).max())) if b.size else 0.0
         ok = a.shape == b.shape and np.allclose(a, b, rtol=1e-3, atol=scale)

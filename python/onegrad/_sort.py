@@ -3,7 +3,6 @@ a radix sort and bool-mask selection made of scans and scatters, linear per bit)
 import collections
 
 from . import _C
-from .errors import ShapeError
 
 SortResult = collections.namedtuple("SortResult", ["values", "indices"])
 TopkResult = collections.namedtuple("TopkResult", ["values", "indices"])
@@ -33,12 +32,14 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """torch.unique over the flattened tensor: the distinct values ascending (sorted=False too),
-    and optionally the inverse indices (input's shape) and the counts."""
+    """torch.unique: the distinct values of the flattened tensor ascending (sorted=False too), and
+    optionally the inverse indices (input's shape) and the counts; with dim, the distinct slices
+    along dim in lexicographic order, the inverse then of shape (input.shape[dim],)."""
     from .tensor import Tensor
     if dim is not None:
-        raise ShapeError("unique: dim is not supported (only dim=None, the flattened tensor)")
-    v, inv, cnt = _C.unique(_t(input)._t, bool(return_inverse), bool(return_counts))
+        v, inv, cnt = _C.unique_dim(_t(input)._t, int(dim), bool(return_inverse), bool(return_counts))
+    else:
+        v, inv, cnt = _C.unique(_t(input)._t, bool(return_inverse), bool(return_counts))
     out = [Tensor._wrap(v)]
     if return_inverse:
         out.append(Tensor._wrap(inv))

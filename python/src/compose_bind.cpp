@@ -55,6 +55,10 @@ void bind_compose(py::module_& m) {
     Unique u = unique(x, inverse, counts);
     return std::make_tuple(u.values, u.inverse, u.counts);
   });
+  m.def("unique_dim", [](const Tensor& x, int64_t dim, bool inverse, bool counts) {
+    Unique u = unique_dim(x, dim, inverse, counts);
+    return std::make_tuple(u.values, u.inverse, u.counts);
+  });
 }
 
 }  // namespace onegrad::python

@@ -6,19 +6,10 @@
 
 namespace onegrad {
 
-int64_t axis_id(const UOpRef& range) { return range->arg.get<RangeArg>().id; }
-AxisType axis_type(const UOpRef& range) { return range->arg.get<RangeArg>().type; }
-
 const UOp* indexed_memory(const UOp& index) {
   const UOp* b = index.src[0].get();
   while (b->op == Ops::AFTER) b = b->src[0].get();
   return b;
-}
-
-std::optional<int64_t> const_bound(const UOpRef& range) {
-  const UOpRef& b = range->src[0];
-  if (!b->is_const()) return std::nullopt;
-  return int64_t(b->const_value().as_int());
 }
 
 std::vector<UOpRef> kernel_axes(const UOpRef& sink) {

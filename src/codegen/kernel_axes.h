@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "uop/range_axis.h"
 #include "uop/uop.h"
 
 namespace onegrad {
@@ -11,10 +12,7 @@ namespace onegrad {
 // Every RANGE of the kernel, sorted by id (kernel form numbers ranges in loop-nest order).
 std::vector<UOpRef> kernel_axes(const UOpRef& sink);
 
-// The constant bound of a range, or nullopt when it is symbolic.
-std::optional<int64_t> const_bound(const UOpRef& range);
-AxisType axis_type(const UOpRef& range);
-int64_t axis_id(const UOpRef& range);
+// axis_id, axis_type and const_bound: uop/range_axis.h.
 
 // "L64 L16 R128": one letter and bound per axis, in order; a symbolic bound prints as "n".
 std::string kernel_shape(const UOpRef& sink);

@@ -6,13 +6,12 @@
 
 #include "codegen/linearize.h"
 #include "uop/errors.h"
+#include "uop/range_axis.h"
 #include "uop/substitute.h"
 
 namespace onegrad {
 
 namespace {
-
-int64_t range_id(const UOpRef& r) { return r->arg.get<RangeArg>().id; }
 
 // END(body, r1, r2, ...) -> END(END(body, r_inner), ..., r_outer)
 UOpRef split_multi_range_ends(const UOpRef& sink) {
@@ -20,7 +19,7 @@ UOpRef split_multi_range_ends(const UOpRef& sink) {
   for (const UOp* u : sink->toposort()) {
     if (u->op != Ops::END || u->src.size() <= 2) continue;
     std::vector<UOpRef> rs(u->src.begin() + 1, u->src.end());
-    std::sort(rs.begin(), rs.end(), [](const UOpRef& a, const UOpRef& b) { return range_id(a) > range_id(b); });
+    std::sort(rs.begin(), rs.end(), [](const UOpRef& a, const UOpRef& b) { return axis_id(a) > axis_id(b); });
     UOpRef e = u->src[0];
     for (const UOpRef& r : rs) e = UOp::create(Ops::END, dtypes::void_, {e, r});
     subst[u] = e;
@@ -63,7 +62,7 @@ UOpRef merge_ends(const UOpRef& sink) {
     // One END's body uses another END of the same loop (a loop's result feeds the same loop): the
     // merge cannot remove it, and there is no order to run them in.
     if (!merged_ranges.insert(*it).second)
-      throw InternalError("linearize: a result of loop RANGE r" + std::to_string(range_id((*it)->ref())) +
+      throw InternalError("linearize: a result of loop RANGE r" + std::to_string(axis_id((*it)->ref())) +
                           " is used inside the same loop");
     std::vector<UOpRef> bodies;
     for (const UOp* e : ends[*it]) add_body(e->src[0], bodies);

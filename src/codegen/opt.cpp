@@ -288,11 +288,9 @@ void check_in_order(const UOpRef& sink, const Opt& opt) {
 std::vector<UOpRef> scanned_ranges(const UOpRef& sink) {
   std::vector<UOpRef> out;
   for (const UOp* u : sink->toposort())
-    if (u->op == Ops::REDUCE)
+    if (is_scan(*u))
       for (size_t i = 1; i < u->src.size(); i++)
-        if (u->src[i]->op == Ops::RANGE && axis_type(u->src[i]) == AxisType::LOOP &&
-            std::find(out.begin(), out.end(), u->src[i]) == out.end())
-          out.push_back(u->src[i]);
+        if (std::find(out.begin(), out.end(), u->src[i]) == out.end()) out.push_back(u->src[i]);
   return out;
 }
 

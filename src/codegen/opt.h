@@ -36,8 +36,8 @@ struct Opt {
 // The most copies Expand may make of a kernel's body: the product of its UPCAST and UNROLL bounds.
 inline constexpr int64_t kMaxExpansion = 256;
 
-// The LOOP ranges a scan carries an accumulator across (REDUCEs over open loops, docs/kernel-form.md
-// "Scans").
+// The LOOP ranges a scan carries an accumulator across (the ranges of each REDUCE that is_scan,
+// uop/range_axis.h).
 std::vector<UOpRef> scanned_ranges(const UOpRef& sink);
 // Whether the kernel has a scan or stores to an address read from memory (a scatter): its loops
 // run whole and in order, and apply_opt refuses every opt that would split, pad or swap them.

@@ -10,6 +10,7 @@
 
 #include "codegen/vector_lanes.h"
 #include "uop/errors.h"
+#include "uop/range_axis.h"
 
 namespace onegrad {
 
@@ -25,8 +26,6 @@ struct ReduceContext {
   std::unordered_map<UOpRef, Claim> claimed;
   std::vector<UOpRef> loops;  // the kernel's LOOP ranges (a scan resets inside every one around it)
 };
-
-int64_t range_id(const UOpRef& r) { return r->arg.get<RangeArg>().id; }
 
 // `value` with range `from` replaced by `to`, except inside loops that close `from` (an END of
 // `from` is an earlier REDUCE's own loop: its iterations stay its own).
@@ -63,7 +62,7 @@ std::vector<UOpRef> open_ranges(const UOpRef& value, const std::vector<UOpRef>& 
   std::vector<UOpRef> out;
   for (const UOp* u : topo)
     if (u->op == Ops::RANGE && !closed.count(u)) out.push_back(u->ref());
-  std::sort(out.begin(), out.end(), [](const UOpRef& a, const UOpRef& b) { return range_id(a) < range_id(b); });
+  std::sort(out.begin(), out.end(), [](const UOpRef& a, const UOpRef& b) { return axis_id(a) < axis_id(b); });
   return out;
 }
 
@@ -120,7 +119,7 @@ UOpRef reduce_to_acc(Match& m) {
   for (const UOpRef& r : ranges)
     if (r->op != Ops::RANGE) throw InternalError("lower_reduces: REDUCE source " + r->brief() + " is not a RANGE");
   // innermost (highest id, spec: ids numbered in loop-nest order) first
-  std::sort(ranges.begin(), ranges.end(), [](const UOpRef& a, const UOpRef& b) { return range_id(a) > range_id(b); });
+  std::sort(ranges.begin(), ranges.end(), [](const UOpRef& a, const UOpRef& b) { return axis_id(a) > axis_id(b); });
   std::vector<UOpRef> open = open_ranges(value, ranges);
   std::vector<UOpRef> given = ranges;
   for (UOpRef& r : ranges) {
@@ -143,16 +142,6 @@ UOpRef reduce_to_acc(Match& m) {
   return UOp::create(Ops::LOAD, dt, {element0(after(a.acc, {body}), a.lanes)});
 }
 
-// A REDUCE over loops its users stay inside is a scan (docs/kernel-form.md, "Scans"): the value
-// at iteration i of those loops is the reduction over iterations 0..i. The scanned loops are the
-// kernel's own LOOP ranges, never REDUCE ones (the opts leave a scan's kernel alone, opt.cpp).
-bool is_scan(const UOp& u) {
-  if (u.src.size() < 2 || !u.arg.is<ReduceArg>()) return false;
-  for (size_t i = 1; i < u.src.size(); i++)
-    if (u.src[i]->op != Ops::RANGE || u.src[i]->arg.get<RangeArg>().type != AxisType::LOOP) return false;
-  return true;
-}
-
 // REDUCE(value, i...) {op} over open loops -> the accumulator, reset outside the loops and read
 // right after each update:
 //   init = STORE(INDEX(AFTER(acc, ranges the value uses outside i...), 0), identity)
@@ -167,11 +156,11 @@ UOpRef scan_to_acc(Match& m) {
   // Kernel form numbers a store's loops outermost first: every LOOP with a smaller id than the
   // scanned ones encloses them, and each of its iterations starts the scan again (out[a, b, i]
   // is the scan over i even when the value does not read b).
-  int64_t first = range_id(scanned[0]);
-  for (const UOpRef& r : scanned) first = std::min(first, range_id(r));
+  int64_t first = axis_id(scanned[0]);
+  for (const UOpRef& r : scanned) first = std::min(first, axis_id(r));
   for (const UOpRef& r : ctx.loops)
-    if (range_id(r) < first && std::find(open.begin(), open.end(), r) == open.end()) open.push_back(r);
-  std::sort(open.begin(), open.end(), [](const UOpRef& a, const UOpRef& b) { return range_id(a) < range_id(b); });
+    if (axis_id(r) < first && std::find(open.begin(), open.end(), r) == open.end()) open.push_back(r);
+  std::sort(open.begin(), open.end(), [](const UOpRef& a, const UOpRef& b) { return axis_id(a) < axis_id(b); });
   Accumulator a = accumulate(ctx, *red, red->src[0], open, scanned);
   return UOp::create(Ops::LOAD, dt, {element0(after(a.acc, {a.update}), a.lanes)});
 }

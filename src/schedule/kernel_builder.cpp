@@ -235,7 +235,11 @@ ScheduledKernel KernelBuilder::build(const UOp* root, int out) {
   open_loops(shape, idx, loops);
   UOpRef value = lower(Request{root, idx, UOp::const_bool(true), loops});
   UOpRef addr = UOp::create(Ops::INDEX, out_param->dtype, {out_param, simplify(flatten_index(idx, shape))});
-  return kernel_of(UOp::create(Ops::STORE, dtypes::void_, {addr, value}), loops);
+  UOpRef store = UOp::create(Ops::STORE, dtypes::void_, {addr, value});
+  // Windows left that are prefix windows of a loop run backwards: the loop reversed, scans (the
+  // output's addresses are distinct, so the order of its writes is free).
+  if (fold_reduce_enabled()) store = scans_from_reversed_windows(store);
+  return kernel_of(store, loops);
 }
 
 void KernelBuilder::open_loops(const Dims& shape, IndexVec& idx, std::vector<UOpRef>& loops) {

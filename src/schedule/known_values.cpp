@@ -43,10 +43,6 @@ const PatternMatcher& known_rules() {
   return pm;
 }
 
-bool fits(const UOpRef& e, DType dt) {
-  return e->vmin().as_int() >= dt.int_min() && e->vmax().as_int() <= dt.int_max();
-}
-
 }  // namespace
 
 bool mentions(const UOpRef& e, const UOp* n) {

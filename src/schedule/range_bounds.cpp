@@ -9,15 +9,14 @@ namespace {
 
 bool int_like(const UOp& u) { return u.dtype.is_int(); }  // signed, unsigned or index; not bool
 
-// A fixed-width result equals the exact one when the exact one's interval fits the dtype.
+bool is_true_const(const UOp& u) { return u.is_const() && u.dtype.is_bool() && u.const_value().truthy(); }
+
+}  // namespace
+
 bool fits(const UOpRef& exact, DType dt) {
   if (dt.is_index()) return true;
   return exact->vmin().as_int() >= dt.int_min() && exact->vmax().as_int() <= dt.int_max();
 }
-
-bool is_true_const(const UOp& u) { return u.is_const() && u.dtype.is_bool() && u.const_value().truthy(); }
-
-}  // namespace
 
 RangeSolver::RangeSolver(const UOpRef& r) : r_(r) {}
 

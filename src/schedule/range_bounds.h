@@ -13,6 +13,10 @@
 
 namespace onegrad {
 
+// Whether a fixed-width result of dtype dt equals `exact` (index math): its interval fits dt (an
+// index never wraps).
+bool fits(const UOpRef& exact, DType dt);
+
 // lo <= r < hi (a null side is unbounded); `pin` is set when the condition is r == pin.
 // All three are index expressions that do not use r.
 struct RangeBounds {

@@ -19,50 +19,93 @@
 #include "schedule/scan_rules.h"
 
 #include "schedule/known_values.h"
+#include "uop/range_axis.h"
 #include "uop/reduce_identity.h"
 
 namespace onegrad {
 
 namespace {
 
-int64_t range_id(const UOp& r) { return r.arg.get<RangeArg>().id; }
-AxisType range_type(const UOp& r) { return r.arg.get<RangeArg>().type; }
-
-std::optional<int64_t> const_bound(const UOp& r) {
-  if (!r.src[0]->is_const()) return std::nullopt;
-  return int64_t(r.src[0]->const_value().as_int());
-}
-
 // v with range k replaced by `e` (schedule/known_values.h).
 UOpRef at(const UOpRef& v, const UOp* k, const UOpRef& e) { return replace_in_index_math(v, k, e); }
 
-// REDUCE{op}(v, k) -> REDUCE{op}(g(i), i) for the first loop i that makes it a prefix window.
-UOpRef window_to_scan(Match& m) {
-  const UOpRef& red = m.root();
-  const UOp* k = red->src[1].get();
-  std::optional<int64_t> n = const_bound(*k);
-  if (k->op != Ops::RANGE || range_type(*k) != AxisType::REDUCE || !n || *n < 2) return nullptr;
-  const UOpRef& v = red->src[0];
-  Ops op = red->arg.get<ReduceArg>().op;
+// The loops v reads other than k, in the order toposort meets them.
+std::vector<const UOp*> loops_read(const UOpRef& v, const UOp* k) {
   std::vector<const UOp*> loops;
   for (const UOp* u : v->toposort())
     if (u->op == Ops::RANGE && u != k) loops.push_back(u);
-  for (const UOp* i : loops) {
-    std::optional<int64_t> bi = const_bound(*i);
-    if (range_type(*i) != AxisType::LOOP || !bi || *bi > *n) continue;
-    bool innermost = true;  // every other loop v reads encloses i
-    for (const UOp* o : loops) innermost = innermost && (o == i || range_id(*o) < range_id(*i));
-    if (!innermost) continue;
-    UOpRef ir = i->ref(), last = UOp::index(*n - 1);
-    // 1. g(t) = v(i, k := t - i + N-1) names neither i nor k
-    UOpRef t = UOp::variable("scan_t", -(*n - 1), *n - 1);
-    UOpRef g = at(v, k, t - ir + last);
-    if (mentions(g, i) || mentions(g, k)) continue;
-    // 2. t < 0 gives the identity
-    UOpRef before = UOp::variable("scan_t", -(*n - 1), -1);
-    if (!is_reduce_identity(at(v, k, before - ir + last), op, red->dtype)) continue;
-    // 3. the scan of g(i) = v(i, k := N-1) along i
-    return UOp::create(Ops::REDUCE, red->dtype, {at(v, k, last), ir}, red->arg);
+  return loops;
+}
+
+// The window REDUCE{op}(v, k) as a scan along loop i (steps 1-3 above), or nullptr when it is not a
+// prefix window of i.
+UOpRef prefix_scan(const UOpRef& red, const UOp* i) {
+  const UOp* k = red->src[1].get();
+  std::optional<int64_t> n = const_bound(*k), bi = const_bound(*i);
+  if (k->op != Ops::RANGE || axis_type(*k) != AxisType::REDUCE || !n || *n < 2) return nullptr;
+  if (axis_type(*i) != AxisType::LOOP || !bi || *bi > *n) return nullptr;
+  const UOpRef& v = red->src[0];
+  for (const UOp* o : loops_read(v, k))  // every other loop v reads encloses i
+    if (o != i && axis_id(*o) > axis_id(*i)) return nullptr;
+  UOpRef ir = i->ref(), last = UOp::index(*n - 1);
+  // 1. g(t) = v(i, k := t - i + N-1) names neither i nor k
+  UOpRef t = UOp::variable("scan_t", -(*n - 1), *n - 1);
+  UOpRef g = at(v, k, t - ir + last);
+  if (mentions(g, i) || mentions(g, k)) return nullptr;
+  // 2. t < 0 gives the identity
+  UOpRef before = UOp::variable("scan_t", -(*n - 1), -1);
+  if (!is_reduce_identity(at(v, k, before - ir + last), red->arg.get<ReduceArg>().op, red->dtype)) return nullptr;
+  // 3. the scan of g(i) = v(i, k := N-1) along i
+  return UOp::create(Ops::REDUCE, red->dtype, {at(v, k, last), ir}, red->arg);
+}
+
+bool is_window(const UOp& u) {
+  return u.op == Ops::REDUCE && u.src.size() == 2 && u.src[1]->op == Ops::RANGE &&
+         axis_type(*u.src[1]) == AxisType::REDUCE;
+}
+
+// REDUCE{op}(v, k) -> REDUCE{op}(g(i), i) for the first loop i that makes it a prefix window.
+UOpRef window_to_scan(Match& m) {
+  if (!is_window(*m.root())) return nullptr;
+  for (const UOp* i : loops_read(m.root()->src[0], m.root()->src[1].get()))
+    if (UOpRef scan = prefix_scan(m.root(), i)) return scan;
+  return nullptr;
+}
+
+// Loop i of bound B run backwards: every index math reading i reads B-1-i instead. The store
+// writes the same values to the same addresses, only in the other order, which no value depends on
+// unless a scan runs along i (the caller checks that none does).
+// (Through a variable j of i's bounds: a replacement that names i itself would be rewritten again.)
+UOpRef reversed(const UOpRef& e, const UOp* i) {
+  int64_t last = *const_bound(*i) - 1;
+  UOpRef j = UOp::variable("reversed_i", 0, last);
+  return at(at(e, i, j), j.get(), UOp::index(last) - i->ref());
+}
+
+bool scans_along(const UOpRef& store, const UOp* i) {
+  for (const UOp* u : store->toposort())
+    if (is_scan(*u))
+      for (size_t j = 1; j < u->src.size(); j++)
+        if (u->src[j].get() == i) return true;
+  return false;
+}
+
+// A STORE whose value holds a window that is a prefix window of loop i run backwards (a cumsum read
+// flipped: out[i] = x[N-1] + x[N-2] + ... + x[i], added in that order) -> the STORE with loop i
+// reversed, so the window is a prefix window (a scan, by window_to_scan) of the loop as it now
+// runs. The window added its terms in the order the reversed loop meets them, so the scan is the
+// same bit for bit.
+UOpRef reverse_loop_to_scan(Match& m) {
+  const UOpRef& store = m.root();
+  for (const UOp* w : store->toposort()) {
+    if (!is_window(*w)) continue;
+    for (const UOp* i : loops_read(w->src[0], w->src[1].get())) {
+      std::optional<int64_t> bi = const_bound(*i);
+      if (axis_type(*i) != AxisType::LOOP || !bi || *bi < 2) continue;
+      UOpRef flipped_window = UOp::create(Ops::REDUCE, w->dtype, {reversed(w->src[0], i), w->src[1]}, w->arg);
+      if (!prefix_scan(flipped_window, i) || scans_along(store, i)) continue;
+      return scans_from_windows(reversed(store, i));
+    }
   }
   return nullptr;
 }
@@ -70,8 +113,8 @@ UOpRef window_to_scan(Match& m) {
 // A scan of a constant c over loop i is c * (i + 1) (arange's prefix sum of ones). Integers only:
 // repeated addition and the product wrap alike modulo 2^bits; float sums round step by step.
 bool int_sum_scan_of_constant(const UOp& u) {
-  return u.src.size() == 2 && u.src[0]->is_const() && u.arg.get<ReduceArg>().op == Ops::ADD && u.dtype.is_int() &&
-         u.src[1]->op == Ops::RANGE && range_type(*u.src[1]) == AxisType::LOOP;
+  return u.src.size() == 2 && is_scan(u) && u.src[0]->is_const() && u.arg.get<ReduceArg>().op == Ops::ADD &&
+         u.dtype.is_int();
 }
 
 UOpRef scan_of_constant(Match& m) {
@@ -88,14 +131,29 @@ const PatternMatcher& scan_rules() {
   return pm;
 }
 
-}  // namespace
-
-UOpRef scans_from_windows(const UOpRef& sink, RewriteTrace* trace) {
+RewriteOptions bottom_up(const char* name, RewriteTrace* trace) {
   RewriteOptions opts;
   opts.mode = RewriteMode::BottomUp;
   opts.trace = trace;
-  opts.name = "scans_from_windows";
-  return graph_rewrite(sink, scan_rules(), opts);
+  opts.name = name;
+  return opts;
+}
+
+const PatternMatcher& reversed_scan_rules() {
+  static const PatternMatcher pm({
+      {"reverse_loop_to_scan", UPat::op(Ops::STORE), reverse_loop_to_scan},
+  });
+  return pm;
+}
+
+}  // namespace
+
+UOpRef scans_from_windows(const UOpRef& sink, RewriteTrace* trace) {
+  return graph_rewrite(sink, scan_rules(), bottom_up("scans_from_windows", trace));
+}
+
+UOpRef scans_from_reversed_windows(const UOpRef& store, RewriteTrace* trace) {
+  return graph_rewrite(store, reversed_scan_rules(), bottom_up("scans_from_reversed_windows", trace));
 }
 
 }  // namespace onegrad

@@ -60,7 +60,9 @@ Tensor Tensor::silu() const {
 Tensor Tensor::softplus(double beta, double threshold) const {
   Tensor x = require_float("softplus", *this);
   Tensor bx = x.mul(float_const(x, beta));
-  Tensor sp = bx.relu().add(bx.abs().neg().exp().log1p()).div(float_const(x, beta));
+  // max(bx, 0) splits its gradient at 0 (relu's is one-sided): with abs's 0 there, the gradient
+  // at 0 is 1/2 = sigmoid(0)
+  Tensor sp = bx.maximum(float_const(bx, 0.0)).add(bx.abs().neg().exp().log1p()).div(float_const(x, beta));
   return bx.gt(float_const(x, threshold)).where(x, sp);
 }
 

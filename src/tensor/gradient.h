@@ -13,6 +13,11 @@
 
 namespace onegrad {
 
+// The tag of relu's MAX(x, 0): the same node for every later stage (Rangeify lowers it as any MAX),
+// and for autograd PyTorch's one-sided gradient (g where x > 0 or x is NaN, 0 at x = 0), where an
+// untagged MAX splits a tie evenly (PyTorch's maximum).
+inline constexpr int64_t kReluMaxTag = 0x72656c75;  // "relu"
+
 // The gradients of a node's sources given the node's own gradient (same shape and dtype as the
 // node); nullopt where none flows (integer operands, conditions, shape operands).
 struct GradInput {

@@ -29,9 +29,11 @@ Dims operand_ints(const UOpRef& operand, const char* op) {
 // x where the mask holds, else 0 (a mask of bools).
 Tensor masked(const Tensor& mask, const Tensor& x) { return mask.where(x, float_const(x, 0.0)); }
 
-// Binary MAX: ties split the gradient evenly (tinygrad, and PyTorch's maximum).
+// Binary MAX: ties split the gradient evenly (tinygrad, and PyTorch's maximum). relu's MAX(x, 0)
+// (kReluMaxTag) is one-sided, as PyTorch's relu: g where x > 0 or x is NaN, else 0.
 Grads max_rule(const GradInput& in) {
   Tensor a = in.src(0), b = in.src(1);
+  if (in.node->tag == kReluMaxTag) return {masked(a.gt(b).logical_or(a.isnan()), in.grad), std::nullopt};
   Tensor share = a.gt(b).cast(in.grad.dtype()).add(a.eq(b).cast(in.grad.dtype()).mul(float_const(in.grad, 0.5)));
   return {in.grad.mul(share), in.grad.mul(float_const(in.grad, 1.0).sub(share))};
 }

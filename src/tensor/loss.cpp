@@ -215,7 +215,7 @@ Tensor Tensor::binary_cross_entropy_with_logits(const Tensor& target, const std:
   if (weight) check_broadcasts_to(op, "weight", *weight, shape());
   if (pos_weight) check_broadcasts_to(op, "pos_weight", *pos_weight, shape());
   auto [x, t] = float_pair(*this, target);
-  Tensor softplus_neg = x.neg().relu().add(x.abs().neg().exp().log1p());
+  Tensor softplus_neg = x.neg().softplus(1.0, std::numeric_limits<double>::infinity());
   Tensor lw = pos_weight ? pos_weight->cast(x.dtype()).sub(ConstValue::from_int(1)).mul(t).add(ConstValue::from_int(1))
                          : Tensor();
   Tensor loss = t.rsub(ConstValue::from_int(1)).mul(x).add(pos_weight ? lw.mul(softplus_neg) : softplus_neg);

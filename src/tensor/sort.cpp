@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "tensor/advanced_indexing.h"
+#include "tensor/radix_sort.h"
 #include "tensor/scatter_compositions.h"
 #include "tensor/shape_util.h"
 #include "tensor/spec_compositions.h"
@@ -29,9 +30,20 @@ DType unsigned_of(DType dt) {
   }
 }
 
-int key_bits(DType dt) { return dt.is_bool() ? 1 : int(dt.itemsize()) * 8; }
-
 Tensor constant(i128 v, DType dt, const Tensor& like) { return Tensor::scalar(ConstValue::from_int(v), dt, like.device()); }
+
+// The value of a key (order_key's inverse; -0.0 comes back as +0.0, a NaN as the positive NaN).
+Tensor from_key(const Tensor& key, DType dt) {
+  if (dt.is_bool()) return key.cast(dt);
+  if (dt.is_unsigned()) return key;
+  Tensor sign = constant(i128(1) << (key_bits(dt) - 1), key.dtype(), key);
+  if (!dt.is_float()) return key.bitwise_xor(sign).bitcast(dt);
+  return key.ge(sign).where(key.bitwise_xor(sign), key.bitwise_not()).bitcast(dt);
+}
+
+}  // namespace
+
+int key_bits(DType dt) { return dt.is_bool() ? 1 : int(dt.itemsize()) * 8; }
 
 // The unsigned key of each value: a < b in PyTorch's order iff key(a) < key(b). Signed ints flip
 // the sign bit; floats flip every bit of negatives and the sign bit of the rest (IEEE order), after
@@ -73,6 +85,8 @@ std::pair<Tensor, Tensor> radix_sort_rows(Tensor keys, int bits) {
   }
   return {keys, perm};
 }
+
+namespace {
 
 // x with `dim` moved last, as rows (m, n), and back.
 struct Rows {

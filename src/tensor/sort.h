@@ -31,4 +31,9 @@ struct Unique {
 };
 Unique unique(const Tensor& x, bool return_inverse = false, bool return_counts = false);
 
+// The distinct slices along `dim` (PyTorch's torch.unique with dim), ascending in lexicographic
+// order of their elements (each in sort's order), with the index of each slice's distinct slice
+// (shape (n,)) and how often each occurs. Slices holding a NaN are all distinct, as PyTorch's.
+Unique unique_dim(const Tensor& x, int64_t dim, bool return_inverse = false, bool return_counts = false);
+
 }  // namespace onegrad

@@ -5,6 +5,7 @@
 
 #include "tensor/broadcast.h"
 #include "tensor/dtype_util.h"
+#include "tensor/gradient.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 
@@ -38,9 +39,12 @@ Tensor Tensor::bitwise_not() const {
   return make_alu(Ops::XOR, {*this, full_like(*this, ConstValue::from_int(-1))});
 }
 
+// MAX(x, 0) (NaN and -0.0 pass through, as PyTorch), tagged for PyTorch's gradient: 0 at x = 0,
+// where MAX's rule would split the tie (gradient.h, kReluMaxTag). The kernel is MAX's, as fast.
 Tensor Tensor::relu() const {
   reject_bool("relu", *this);
-  return make_alu(Ops::MAX, {*this, full_like(*this, ConstValue::from_int(0))});
+  Tensor m = make_alu(Ops::MAX, {*this, full_like(*this, ConstValue::from_int(0))});
+  return Tensor(m.uop()->with_tag(kReluMaxTag), device());
 }
 
 Tensor Tensor::exp2() const { return unary(Ops::EXP2, as_float(*this)); }

@@ -114,11 +114,6 @@ def test_unique_matches_torch(dtype):
     np.testing.assert_array_equal(og.unique(og.Tensor(x)).numpy(), torch.unique(torch.from_numpy(x)).numpy())
 
 
-def test_unique_dim_is_refused():
-    with pytest.raises(og.errors.ShapeError, match="unique: dim is not supported"):
-        og.Tensor(np.ones((2, 2), np.float32)).unique(dim=0)
-
-
 def test_sort_large_is_linear_per_bit():
     x = _data(np.float32, 100_000, 6)
     v, i = og.Tensor(x).sort()

@@ -67,13 +67,25 @@ TEST(ScanRules, WindowPaddedWithoutTheIdentityStaysAReduction) {
   EXPECT_EQ(scans_and_reductions(s), std::make_pair(0, 1));
 }
 
-TEST(ScanRules, SuffixWindowStaysAReduction) {
-  // windows of the flipped input, flipped back: suffix sums, not a prefix of loop i
+TEST(ScanRules, FlippedWindowIsAScanOfTheReversedLoop) {
+  // windows of the flipped input, flipped back: out[i] = x[19] + ... + x[i], a prefix window of
+  // loop i run backwards. The loop is reversed (the store's address reads 19 - i) and scans.
   UOpRef x = input({20});
   UOpRef flipped = UOp::create(Ops::FLIP, {x}, Arg(std::vector<bool>{true}));
   UOpRef r = reshape(reduce(windows(flipped), Ops::ADD, {1}), {20});
   Schedule s = schedule_of({UOp::create(Ops::FLIP, {r}, Arg(std::vector<bool>{true}))});
-  EXPECT_EQ(scans_and_reductions(s).first, 0);
+  ASSERT_EQ(s.kernels.size(), 1u);
+  EXPECT_EQ(scans_and_reductions(s), std::make_pair(1, 0));
+  EXPECT_EQ(count_ops(s.kernels[0].ast, Ops::RANGE), 1);
+}
+
+TEST(ScanRules, FlippedWindowAlongAnOuterLoopStaysAReduction) {
+  // flipped along the rows' loop, which encloses the columns' loop: no single accumulator
+  UOpRef x = input({20, 3});
+  UOpRef flipped = UOp::create(Ops::FLIP, {x}, Arg(std::vector<bool>{true, false}));
+  UOpRef r = reshape(reduce(windows(permute(flipped, {1, 0})), Ops::ADD, {2}), {3, 20});
+  Schedule s = schedule_of({UOp::create(Ops::FLIP, {permute(r, {1, 0})}, Arg(std::vector<bool>{true, false}))});
+  EXPECT_EQ(scans_and_reductions(s), std::make_pair(0, 1));
 }
 
 TEST(ScanRules, IntegerSumOfOnesFoldsToTheCount) {

@@ -5,6 +5,7 @@
 
 #include "reference_eval.h"
 #include "tensor/broadcast.h"
+#include "tensor/gradient.h"
 #include "tensor_testing.h"
 
 using namespace onegrad;
@@ -252,7 +253,9 @@ TEST(TensorUnary, IntegerIdentitiesEmitNothing) {
 }
 
 TEST(TensorUnary, ReluAbsNot) {
+  // MAX(x, 0), tagged for autograd's one-sided rule (gradient.h)
   EXPECT_EQ(verified(data({2}).relu()).uop()->op, Ops::MAX);
+  EXPECT_EQ(data({2}).relu().uop()->tag, kReluMaxTag);
   EXPECT_EQ(values(floats({-1, 2}, {2}).relu()), (std::vector<double>{0, 2}));
   EXPECT_EQ(values(verified(floats({-1.5f, 2}, {2}).abs())), (std::vector<double>{1.5, 2}));
   EXPECT_EQ(ints(int32s({-3, 4}, {2}).abs()), (std::vector<int64_t>{3, 4}));

@@ -81,7 +81,8 @@ class ReferenceEval {
       }
       case Ops::CONST: return Value{{}, {u->const_value()}};
       case Ops::RESHAPE: return Value{shape, src(0).data};
-      case Ops::LOAD: return src(0);
+      case Ops::LOAD:
+      case Ops::DETACH: return src(0);  // DETACH: the value, only autograd stops there
       case Ops::AFTER: {  // an index check (tensor/index_check.h): the value, if the index fits
         const IndexCheckRecord* r = index_check_record(*u);
         if (!r) throw InternalError("reference eval: AFTER that is not an index check");

@@ -211,7 +211,7 @@ std::optional<BeamResult> replay(const UOpRef& ast, const std::string& key, cons
 std::string beam_kernel_key(const UOpRef& ast) { return content_hash(print_graph(ast) + '\0' + lowering_settings_key()); }
 
 std::string beam_device_key(const RuntimeDevice& device) {
-  return device.name() + " | " + device.compiler().cache_id() + " | cores=" + std::to_string(std::thread::hardware_concurrency());
+  return device.name() + " | " + device.compiler().cache_id() + " | cores=" + std::to_string(hardware_threads());
 }
 
 BeamResult beam_search(const UOpRef& ast, RuntimeDevice& device, int64_t width, OptCacheDb* db, double slice_seconds) {

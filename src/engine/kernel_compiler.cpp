@@ -12,6 +12,7 @@
 #include "render/lower_kernel.h"
 #include "runtime/build_once.h"
 #include "runtime/program_cache.h"
+#include "runtime/thread_pool.h"
 #include "uop/settings.h"
 
 namespace onegrad {
@@ -56,7 +57,7 @@ std::unordered_set<const UOp*> build_kernels(const std::vector<UOpRef>& asts, Ru
   std::vector<const UOpRef*> missing;
   for (const UOpRef& ast : asts)
     if (kernel_cache().find(key_of(ast, device)) == nullptr) missing.push_back(&ast);
-  size_t workers = std::min<size_t>(missing.size(), std::max(1u, std::thread::hardware_concurrency()));
+  size_t workers = std::min<size_t>(missing.size(), size_t(hardware_threads()));
   std::unordered_set<const UOp*> built;
   std::atomic<size_t> next{0};
   std::mutex mu;

@@ -40,10 +40,14 @@ bool spin_until(F ready) {
 
 }  // namespace
 
+int hardware_threads() {
+  static const int n = int(std::max(1u, std::thread::hardware_concurrency()));
+  return n;
+}
+
 int cpu_threads() {
   int64_t n = setting("CPU_THREADS", 0);
-  if (n >= 1) return int(n);
-  return int(std::max(1u, std::thread::hardware_concurrency()));
+  return n >= 1 ? int(n) : hardware_threads();
 }
 
 ThreadPool::ThreadPool(int threads) {

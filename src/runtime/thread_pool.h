@@ -15,8 +15,12 @@
 
 namespace onegrad {
 
+// The hardware's concurrency (at least 1), asked once: std::thread::hardware_concurrency reads
+// sysfs on every call, which cost a kernel-cache lookup more than the lookup itself.
+int hardware_threads();
+
 // The number of threads CPU kernels run on: the setting CPU_THREADS when it is at least 1, else
-// the hardware's concurrency (at least 1).
+// hardware_threads().
 int cpu_threads();
 
 class ThreadPool {

@@ -14,6 +14,7 @@
 
 #include "tensor/broadcast.h"
 #include "tensor/index_check.h"
+#include "tensor/index_dtype.h"
 #include "tensor/literal_check.h"
 #include "tensor/scatter_compositions.h"
 #include "tensor/shape_util.h"
@@ -117,7 +118,7 @@ struct Scatter {
   // (the spec's scatter_add matches no position then). Lazy: the scatter loops compute it inline.
   Tensor flat_targets() const {
     int64_t total = dims_numel(s);
-    DType it = total < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
+    DType it = index_dtype(total);
     Tensor wide = index.cast(dtypes::int64);
     Tensor inside = wide.ge(Tensor::scalar(ConstValue::from_int(0), dtypes::int64, self.device()))
                         .logical_and(wide.lt(Tensor::scalar(ConstValue::from_int(K), dtypes::int64, self.device())));

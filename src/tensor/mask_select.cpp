@@ -7,7 +7,9 @@
 
 #include "tensor/advanced_indexing.h"
 #include "tensor/broadcast.h"
+#include "tensor/index_dtype.h"
 #include "tensor/scatter_compositions.h"
+#include "tensor/spec_compositions.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -29,7 +31,7 @@ Tensor compact_rows(const Tensor& rows, const Tensor& mask, int64_t count) {
   int64_t m = s[0], r = s[1];
   DType dt = rows.dtype();
   if (count == 0 || r == 0) return Tensor::zeros({count, r}, dt, rows.device());
-  DType it = m * r < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
+  DType it = index_dtype(m * r);
   // target[j, q] = (c[j] - 1) * r + q where mask[j], else -1 (outside: the scatter drops it)
   Tensor c = mask.cast(it).cumsum(0).cast(it).reshape({m, 1});
   Tensor q = Tensor::arange(0, r, 1, it, rows.device()).reshape({1, r});
@@ -98,7 +100,7 @@ Tensor masked_rows_assign(const Tensor& x, const Tensor& mask, size_t axis, cons
   Tensor rows = value.permute(vperm).reshape({count, others});
   // placed[p[s], q] = rows[s, q] with p the positions of the true rows
   Tensor flat = mask.reshape({m});
-  DType it = m * others < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
+  DType it = index_dtype(m * others);
   Tensor pos = mask_positions(flat).cast(it).reshape({count, 1});
   Tensor q = Tensor::arange(0, others, 1, it, x.device()).reshape({1, others});
   Tensor target = pos.mul(ConstValue::from_int(others)).add(q).reshape({count * others}).contiguous();

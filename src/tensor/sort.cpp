@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "tensor/advanced_indexing.h"
+#include "tensor/index_dtype.h"
 #include "tensor/radix_sort.h"
 #include "tensor/scatter_compositions.h"
 #include "tensor/shape_util.h"
@@ -66,7 +67,7 @@ std::pair<Tensor, Tensor> radix_sort_rows(Tensor keys, int bits) {
   Dims s = keys.shape();
   int64_t m = s[0], n = s[1];
   DType u = keys.dtype();
-  DType it = m * n < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
+  DType it = index_dtype(m * n);
   // realized: the positions' arange is data here, and stays index math where the scatters compare
   Tensor perm = Tensor::arange(0, n, 1, dtypes::int64, keys.device()).reshape({1, n}).expand({m, n}).contiguous();
   Tensor col = Tensor::arange(0, n, 1, it, keys.device()).reshape({1, n});

@@ -3,6 +3,7 @@
 #include "tensor/spec_compositions.h"
 
 #include "tensor/broadcast.h"
+#include "tensor/index_dtype.h"
 #include "tensor/shape_util.h"
 #include "uop/errors.h"
 
@@ -69,7 +70,7 @@ Tensor prefix_sum(const Tensor& T) {
 Tensor arange(int64_t n, const std::string& device) {
   if (n < 0) throw ShapeError("arange: negative length " + std::to_string(n));
   // The count fits int32 for any n below 2^31; int64 past that.
-  DType dt = n < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
+  DType dt = index_dtype(n);
   if (n == 0) return Tensor::zeros({0}, dt, device);
   return prefix_sum(Tensor::ones({n}, dt, device)).sub(ConstValue::from_int(1));  // prefix_sum(1s) - 1
 }
@@ -84,7 +85,7 @@ std::pair<Tensor, Tensor> index_positions(const std::string& op, int64_t K, cons
   DType it = idx.dtype();
   if (!it.is_int()) throw DTypeError(op + ": index must be an integer tensor, got " + it.name());
   bool narrow = it.itemsize() < 4 || it == dtypes::int32;
-  DType dt = narrow && K < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
+  DType dt = narrow ? index_dtype(K) : dtypes::int64;
   return {arange(K, idx.device()).cast(dt), idx.cast(dt)};
 }
 

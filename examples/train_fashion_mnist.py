@@ -41,6 +41,9 @@ def train_epoch(model, opt, schedule, loader, epoch, epochs):
         loss = logits.cross_entropy(labels)
         hits = logits.argmax(-1).eq(labels).sum()
         loss.backward(realize_with=[hits])  # one schedule: the count shares the forward pass
+        # logits is lazy and reads the parameters: alive, it would make each in-place update of
+        # opt.step() copy the parameter first, so that logits keeps the values it was built from
+        del logits
         opt.step()
         schedule.step()
         n = labels.shape[0]

@@ -194,7 +194,7 @@ std::optional<int64_t> kernel_iterations(const UOpRef& sink) {
 
 std::vector<Opt> thread_opts(const UOpRef& optimized, int threads) {
   std::optional<int64_t> iterations = kernel_iterations(optimized);
-  if (threads < 2 || !iterations || *iterations < kMinThreadIterations) return {};
+  if (threads < 2 || !iterations || *iterations < kMinThreadIterations || runs_in_order(optimized)) return {};
   std::vector<UOpRef> axes = kernel_axes(optimized);
   for (size_t a = 0; a < axes.size(); a++) {
     if (axis_type(axes[a]) != AxisType::LOOP) continue;
@@ -203,7 +203,7 @@ std::vector<Opt> thread_opts(const UOpRef& optimized, int threads) {
       if (*const_bound(axes[a]) % parts != 0) continue;
       Opt o = Opt::split(int64_t(a), parts, AxisType::THREAD);
       try {
-        apply_opt(optimized, o);
+        apply_opt(optimized, o, false);
         return {o};
       } catch (const OptError&) {
         break;  // a store that does not depend on this axis: try the next one

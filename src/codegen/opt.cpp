@@ -5,6 +5,7 @@
 #include "codegen/opt.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include "codegen/kernel_axes.h"
@@ -274,13 +275,43 @@ std::string opts_text(const std::vector<Opt>& opts) {
 
 namespace {
 
+// The precision rule's opts on a REDUCE axis (reduce_precision.h): GROUP_REDUCE levels and a pad
+// (extra iterations that add 0). They nest the sum one iteration of the kernel's loops computes, and
+// touch no LOOP: an in-order kernel takes them.
+bool keeps_order(const std::vector<UOpRef>& axes, const Opt& opt) {
+  if (axis_type(axes[size_t(opt.axis)]) != AxisType::REDUCE) return false;
+  return opt.op == OptOp::PADTO || (opt.op == OptOp::SPLIT && opt.target == AxisType::GROUP_REDUCE);
+}
+
 // A scan (docs/kernel-form.md, "Scans") carries its accumulator from one iteration of its loop to
 // the next, and a store to an address read from memory (a scatter) may write one element from
-// several iterations: such a kernel's loops run whole and in order, so no opt changes them.
-void check_in_order(const UOpRef& sink, const Opt& opt) {
+// several iterations: such a kernel's loops run whole and in order, so no opt that splits, pads or
+// swaps them applies. `in_order` is runs_in_order's answer, asked at most once per caller.
+void check_in_order(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt,
+                    std::optional<bool>& in_order) {
   bool takes_axis = opt.op == OptOp::SPLIT || opt.op == OptOp::PADTO || opt.op == OptOp::SWAP;
-  if (takes_axis && runs_in_order(sink))
+  if (!takes_axis || keeps_order(axes, opt)) return;
+  if (!in_order) in_order = runs_in_order(sink);
+  if (*in_order)
     throw OptError(where(sink, opt) + ": the kernel runs in order (a scan or a store to an address read from memory)");
+}
+
+UOpRef apply_one(const UOpRef& sink, const Opt& opt, std::optional<bool>& in_order) {
+  if (!sink || sink->op != Ops::SINK) throw InternalError("apply_opt: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
+  std::vector<UOpRef> axes = kernel_axes(sink);
+  bool takes_axis = opt.op == OptOp::SPLIT || opt.op == OptOp::PADTO || opt.op == OptOp::SWAP;
+  if (takes_axis && (opt.axis < 0 || opt.axis >= int64_t(axes.size())))
+    throw OptError(where(sink, opt) + ": axis " + std::to_string(opt.axis) + " is out of range (the kernel has " +
+                   std::to_string(axes.size()) + " axes)");
+  check_in_order(sink, axes, opt, in_order);
+  switch (opt.op) {
+    case OptOp::SPLIT: return split(sink, axes, opt);
+    case OptOp::SWAP: return swap(sink, axes, opt);
+    case OptOp::NOLOCALS: return sink;  // the CPU backend emits no workgroup dims and no local memory anyway
+    case OptOp::PADTO: return padto(sink, axes, opt);
+    case OptOp::TC: throw OptError(where(sink, opt) + ": the CPU backend has no tensor cores");
+  }
+  throw InternalError("apply_opt: unknown OptOp");
 }
 
 }  // namespace
@@ -303,27 +334,14 @@ bool runs_in_order(const UOpRef& sink) {
   return false;
 }
 
-UOpRef apply_opt(const UOpRef& sink, const Opt& opt) {
-  if (!sink || sink->op != Ops::SINK) throw InternalError("apply_opt: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
-  std::vector<UOpRef> axes = kernel_axes(sink);
-  bool takes_axis = opt.op == OptOp::SPLIT || opt.op == OptOp::PADTO || opt.op == OptOp::SWAP;
-  if (takes_axis && (opt.axis < 0 || opt.axis >= int64_t(axes.size())))
-    throw OptError(where(sink, opt) + ": axis " + std::to_string(opt.axis) + " is out of range (the kernel has " +
-                   std::to_string(axes.size()) + " axes)");
-  check_in_order(sink, opt);
-  switch (opt.op) {
-    case OptOp::SPLIT: return split(sink, axes, opt);
-    case OptOp::SWAP: return swap(sink, axes, opt);
-    case OptOp::NOLOCALS: return sink;  // the CPU backend emits no workgroup dims and no local memory anyway
-    case OptOp::PADTO: return padto(sink, axes, opt);
-    case OptOp::TC: throw OptError(where(sink, opt) + ": the CPU backend has no tensor cores");
-  }
-  throw InternalError("apply_opt: unknown OptOp");
+UOpRef apply_opt(const UOpRef& sink, const Opt& opt, std::optional<bool> in_order) {
+  return apply_one(sink, opt, in_order);
 }
 
 UOpRef apply_opts(const UOpRef& sink, const std::vector<Opt>& opts) {
+  std::optional<bool> in_order;  // opts make no scan or scatter and remove none: asked once
   UOpRef k = sink;
-  for (const Opt& o : opts) k = apply_opt(k, o);
+  for (const Opt& o : opts) k = apply_one(k, o, in_order);
   return k;
 }
 

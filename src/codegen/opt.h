@@ -5,6 +5,7 @@
 // right. Applying an opt never changes what the kernel computes, only how: an illegal opt throws
 // OptError naming the opt, the kernel's shape and the rule it breaks. docs/kernel_opts.md.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,12 +41,15 @@ inline constexpr int64_t kMaxExpansion = 256;
 // uop/range_axis.h).
 std::vector<UOpRef> scanned_ranges(const UOpRef& sink);
 // Whether the kernel has a scan or stores to an address read from memory (a scatter): its loops
-// run whole and in order, and apply_opt refuses every opt that would split, pad or swap them.
+// run whole and in order, and apply_opt refuses every opt that would split, pad or swap them. The
+// precision rule's GROUP_REDUCE levels and pads of a REDUCE axis apply: they leave the loops alone.
 bool runs_in_order(const UOpRef& sink);
 
-// The kernel with one opt applied (throws OptError when it does not apply).
-UOpRef apply_opt(const UOpRef& sink, const Opt& opt);
-// The opts applied left to right.
+// The kernel with one opt applied (throws OptError when it does not apply). `in_order`: the
+// kernel's runs_in_order, when the caller knows it. No opt makes or removes a scan or a scatter, so
+// a search asks once for the kernel it starts from instead of walking every kernel it tries twice.
+UOpRef apply_opt(const UOpRef& sink, const Opt& opt, std::optional<bool> in_order = std::nullopt);
+// The opts applied left to right (runs_in_order asked at most once).
 UOpRef apply_opts(const UOpRef& sink, const std::vector<Opt>& opts);
 std::string opts_text(const std::vector<Opt>& opts);  // "[SPLIT(1, 4, UPCAST), ...]"
 

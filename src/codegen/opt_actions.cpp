@@ -59,13 +59,14 @@ std::vector<Opt> row_opts(const ActionRow& row, int64_t naxes) {
 }  // namespace
 
 std::vector<Opt> opt_actions(const UOpRef& sink) {
+  if (runs_in_order(sink)) return {};  // its loops stay whole and in order: nothing to choose
   int64_t naxes = int64_t(kernel_axes(sink).size());
   std::vector<Opt> out;
   std::unordered_set<const UOp*> made{sink.get()};  // interned nodes: one pointer per kernel
   for (const ActionRow& row : action_table()) {
     for (const Opt& o : row_opts(row, naxes)) {
       try {
-        UOpRef k = apply_opt(sink, o);
+        UOpRef k = apply_opt(sink, o, false);
         if (made.insert(k.get()).second) out.push_back(o);
       } catch (const OptError&) {
         // not legal here (a factor that does not divide, a target the backend lacks): not a move

@@ -78,7 +78,7 @@ class Search {
       std::vector<Candidate> next;
       for (const Candidate& b : beam)
         for (const Opt& a : opt_actions(b.kernel)) {
-          UOpRef k = apply_opt(b.kernel, a);
+          UOpRef k = apply_opt(b.kernel, a, false);  // opt_actions has none for a kernel that runs in order
           if (!seen.emplace(k.get(), k).second) continue;  // reached by another order of the same opts
           std::vector<Opt> opts = b.opts;
           opts.push_back(a);

@@ -29,6 +29,15 @@ const PatternMatcher& strip_checks() {
   return pm;
 }
 
+// `root` with its checks taken out; `found` gets each check's (index, record), sources before users.
+UOpRef strip(const UOpRef& root, std::vector<std::pair<UOpRef, const IndexCheckRecord*>>& found) {
+  StripContext ctx{&found};
+  RewriteOptions opts;
+  opts.ctx = &ctx;
+  opts.name = "strip index checks";
+  return graph_rewrite(root, strip_checks(), opts);
+}
+
 // How many elements of `index` the record rejects: an int64 scalar.
 Tensor bad_count(const UOpRef& index, const IndexCheckRecord& r, const std::string& device) {
   Tensor i = Tensor(index, device).cast(dtypes::int64);
@@ -41,43 +50,56 @@ Tensor bad_count(const UOpRef& index, const IndexCheckRecord& r, const std::stri
 }  // namespace
 
 IndexChecks::IndexChecks(const std::vector<UOpRef>& outputs, const std::string& device)
-    : num_outputs_(outputs.size()), device_(device) {
-  sites_of_.resize(outputs.size());
-  to_realize_ = outputs;
-  bool any = false;
-  for (const UOpRef& o : outputs) any = any || has_index_check(o);
-  if (!any) return;
-  for (size_t i = 0; i < outputs.size(); i++) {
+    : to_realize_(outputs), num_outputs_(outputs.size()), device_(device) {
+  // All outputs in one TUPLE, walked and stripped once: they share most of their graph (a
+  // backward's gradients share the forward), so one walk each would cost a multiple of it.
+  UOpRef tuple = UOp::create(Ops::TUPLE, dtypes::void_, outputs);
+  if (!has_index_check(tuple)) return;
+  // A FUNCTION's body checks its PARAMs: resolved first, the checks read the call's arguments
+  // (callify would resolve it the same way).
+  resolved_ = resolve_functions(tuple);
+  std::vector<std::pair<UOpRef, const IndexCheckRecord*>> found;
+  UOpRef stripped = strip(resolved_, found);
+  for (size_t i = 0; i < num_outputs_; i++) to_realize_[i] = stripped->src[i];
+  for (const auto& [index, record] : found) site_of(index, record);
+  for (const Site& s : sites_) to_realize_.push_back(bad_count(s.index, *s.record, device_).uop());
+}
+
+size_t IndexChecks::site_of(const UOpRef& index, const IndexCheckRecord* record) {
+  size_t k = 0;
+  while (k < sites_.size() && !(sites_[k].index == index && sites_[k].record == record)) k++;
+  if (k == sites_.size()) sites_.push_back({index, record});
+  return k;
+}
+
+void IndexChecks::attribute() {
+  sites_of_.assign(num_outputs_, {});
+  for (size_t i = 0; i < num_outputs_; i++) {
     std::vector<std::pair<UOpRef, const IndexCheckRecord*>> found;
-    StripContext ctx{&found};
-    RewriteOptions opts;
-    opts.ctx = &ctx;
-    opts.name = "strip index checks";
-    // A FUNCTION's body checks its PARAMs: resolved first, the checks read the call's arguments
-    // (callify would resolve it the same way).
-    to_realize_[i] = graph_rewrite(resolve_functions(outputs[i]), strip_checks(), opts);
+    strip(resolved_->src[i], found);
+    std::vector<size_t>& mine = sites_of_[i];
     for (const auto& [index, record] : found) {
-      size_t k = 0;
-      while (k < sites_.size() && !(sites_[k].index == index && sites_[k].record == record)) k++;
-      if (k == sites_.size()) sites_.push_back({index, record});
-      std::vector<size_t>& mine = sites_of_[i];
+      size_t k = site_of(index, record);
       if (std::find(mine.begin(), mine.end(), k) == mine.end()) mine.push_back(k);
     }
   }
-  for (const Site& s : sites_) to_realize_.push_back(bad_count(s.index, *s.record, device_).uop());
 }
 
 std::optional<std::string> IndexChecks::read_faults(const std::vector<UOpRef>& bufs) {
   failed_.assign(sites_.size(), false);
+  bool any = false;
   for (size_t k = 0; k < sites_.size(); k++) {
     int64_t count = 0;
     read_buffer(bufs.at(num_outputs_ + k).get(), &count, sizeof(count));
     failed_[k] = count != 0;
+    any = any || failed_[k];
   }
+  if (!any) return std::nullopt;
+  // The error path only: which output depends on which check, then the first bad value.
+  attribute();
   for (const std::vector<size_t>& mine : sites_of_)
     for (size_t k : mine) {
-      if (!failed_[k]) continue;
-      // The error path only: read the index back for its first bad value.
+      if (k >= failed_.size() || !failed_[k]) continue;
       const Site& s = sites_[k];
       Tensor flat = Tensor(s.index, device_).cast(dtypes::int64);
       for (int64_t v : flat.to_vector<int64_t>())
@@ -88,6 +110,7 @@ std::optional<std::string> IndexChecks::read_faults(const std::vector<UOpRef>& b
 }
 
 bool IndexChecks::faulty(size_t i) const {
+  if (sites_of_.empty()) return false;  // no check failed
   for (size_t k : sites_of_.at(i))
     if (k < failed_.size() && failed_[k]) return true;
   return false;

@@ -34,8 +34,14 @@ class IndexChecks {
     UOpRef index;  // the index values, checks taken out
     const IndexCheckRecord* record;
   };
+  // The site of (index, record), added if new.
+  size_t site_of(const UOpRef& index, const IndexCheckRecord* record);
+  // Fills sites_of_: the error path only, as it strips each output on its own.
+  void attribute();
+
+  UOpRef resolved_;  // TUPLE of the outputs, FUNCTIONs resolved, checks kept (null without checks)
   std::vector<Site> sites_;
-  std::vector<std::vector<size_t>> sites_of_;  // per output, in the order met
+  std::vector<std::vector<size_t>> sites_of_;  // per output, in the order met; empty until a check fails
   std::vector<UOpRef> to_realize_;
   size_t num_outputs_ = 0;
   std::string device_;

@@ -54,13 +54,12 @@ void Tensor::realize_all(std::vector<Tensor*> ts) {
   IndexChecks checks(outs, device);
   std::vector<UOpRef> bufs = realize_graph(checks.to_realize(), device);
   std::optional<std::string> fault = checks.read_faults(bufs);
+  std::vector<std::pair<Tensor*, UOpRef>> realized;
   for (size_t i = 0; i < todo.size(); i++) {
     if (fault && checks.faulty(i)) continue;
-    std::vector<int64_t> shape = todo[i]->shape();
-    UOpRef old = todo[i]->uop_;
-    todo[i]->uop_ = UOp::create(Ops::RESHAPE, {bufs[i], UOp::shape_operand(shape)});
-    note_realized(todo[i], old);  // autograd: copies follow, a leaf keeps its old graph as an alias
+    realized.emplace_back(todo[i], UOp::create(Ops::RESHAPE, {bufs[i], UOp::shape_operand(todo[i]->shape())}));
   }
+  note_realized(realized);  // autograd: copies follow, a leaf keeps its old graph as an alias
   if (fault) throw IndexError(*fault);
 }
 

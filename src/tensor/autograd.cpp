@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -69,6 +70,27 @@ bool reaches_leaf(const UOpRef& u, const std::unordered_set<const UOp*>& leaves,
   return memo[u.get()];
 }
 
+// Each realized node that stands for a graph (WriteHistory::live), mapped to that graph.
+Substitution history_substitution() {
+  Substitution subst;
+  for (const auto& [node, graph] : WriteHistory::live())
+    if (node != graph.get()) subst.emplace(node, graph);
+  return subst;
+}
+
+// u with the realized nodes it reads swapped back for their graphs (Tensor::with_history).
+UOpRef substitute_histories(const UOpRef& u, const Substitution& subst) {
+  if (subst.empty()) return u;
+  // a history may read other realized values with histories: substitute until none is left
+  UOpRef out = u;
+  for (size_t round = 0; round <= subst.size(); round++) {
+    UOpRef next = substitute(out, subst);
+    if (next == out) break;
+    out = next;
+  }
+  return out;
+}
+
 std::string shape_of(const Tensor& t) { return shape_text(t.shape()); }
 
 }  // namespace
@@ -113,45 +135,44 @@ void Tensor::detach_if_no_grad() {
   uop_ = view != uop_ ? view : UOp::create(Ops::DETACH, {uop_});
 }
 
-void Tensor::note_realized(Tensor* t, const UOpRef& old) {
-  if (old == t->uop_) return;
+void Tensor::note_realized(const std::vector<std::pair<Tensor*, UOpRef>>& realized) {
+  // Read once for the whole realize: the live tensors, the leaves and the histories. The realized
+  // nodes are new buffers, which no graph built before reads, so what this loop records or
+  // redirects changes none of the answers for the tensors after.
   std::vector<Tensor*> live = live_tensors();
-  if (t->slot_ && t->slot_->requires_grad) {
-    t->slot_->aliases.push_back(old);
-  } else if (live_leaves.load() > 0 &&
-             // a write (an untagged AFTER) keeps its own history; an index check is the value's
-             (old->op != Ops::AFTER || index_check_record(*old)) &&
-             !(no_history && std::find(no_history->begin(), no_history->end(), t) != no_history->end())) {
-    std::unordered_map<const UOp*, bool> memo;
-    if (reaches_leaf(with_history(old), leaf_nodes(live), memo, nullptr)) {
-      WriteHistory::record(t->uop_, old);
+  std::optional<std::unordered_set<const UOp*>> leaves;
+  std::optional<Substitution> histories;
+  std::unordered_map<const UOp*, bool> memo;  // shared by the walks: keyed by node address, so
+  std::vector<UOpRef> keep;                   // the graphs walked stay alive until the end
+  for (const auto& [t, node] : realized) {
+    UOpRef old = t->uop_;
+    t->uop_ = node;
+    if (old == node) continue;
+    if (t->slot_ && t->slot_->requires_grad) {
+      t->slot_->aliases.push_back(old);
+    } else if (live_leaves.load() > 0 &&
+               // a write (an untagged AFTER) keeps its own history; an index check is the value's
+               (old->op != Ops::AFTER || index_check_record(*old)) &&
+               !(no_history && std::find(no_history->begin(), no_history->end(), t) != no_history->end())) {
+      if (!leaves) leaves = leaf_nodes(live);
+      if (!histories) histories = history_substitution();
+      keep.push_back(substitute_histories(old, *histories));
+      if (reaches_leaf(keep.back(), *leaves, memo, nullptr)) WriteHistory::record(t->uop_, old);
     }
-  }
-  // copies holding the very same graph become the buffer too (they are the same value), with its
-  // history; a tensor built apart to an equal graph shares the buffer until one of them is written
-  for (Tensor* other : live) {
-    if (other == t || other->uop_ != old) continue;
-    other->uop_ = t->uop_;
-    if (!other->slot_) other->slot_ = t->slot_;
-    if (other->slot_ == t->slot_ || !t->slot_) continue;
-    other->slot_->shared_value = t->slot_->shared_value = t->uop_;
+    // copies holding the very same graph become the buffer too (they are the same value), with
+    // its history; a tensor built apart to an equal graph shares the buffer until one of them is
+    // written
+    for (Tensor* other : live) {
+      if (other == t || other->uop_ != old) continue;
+      other->uop_ = t->uop_;
+      if (!other->slot_) other->slot_ = t->slot_;
+      if (other->slot_ == t->slot_ || !t->slot_) continue;
+      other->slot_->shared_value = t->slot_->shared_value = t->uop_;
+    }
   }
 }
 
-UOpRef Tensor::with_history(const UOpRef& u) {
-  Substitution subst;
-  for (const auto& [node, graph] : WriteHistory::live())
-    if (node != graph.get()) subst.emplace(node, graph);
-  if (subst.empty()) return u;
-  // a history may read other realized values with histories: substitute until none is left
-  UOpRef out = u;
-  for (size_t round = 0; round <= subst.size(); round++) {
-    UOpRef next = substitute(out, subst);
-    if (next == out) break;
-    out = next;
-  }
-  return out;
-}
+UOpRef Tensor::with_history(const UOpRef& u) { return substitute_histories(u, history_substitution()); }
 
 void Tensor::note_written() {
   if (slot_) slot_->aliases.clear();

@@ -435,7 +435,8 @@ class Tensor {
   // autograd: a tensor built while gradients are off (NoGradGuard) that reads a leaf is DETACHed;
   // realize() keeps a leaf's old graph as an alias so that graphs built before still find it.
   void detach_if_no_grad();
-  static void note_realized(Tensor* t, const UOpRef& old);
+  // each tensor of one realize takes its buffer's node, in order (autograd.cpp)
+  static void note_realized(const std::vector<std::pair<Tensor*, UOpRef>>& realized);
   void note_written();  // setitem wrote this tensor in place: its old graphs are an old value
   // in-place ops: setitem under another op's name (messages); the autograd side of a write
   void write(const std::string& op, const std::vector<IndexItem>& index, const Tensor& value);

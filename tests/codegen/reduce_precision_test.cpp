@@ -27,16 +27,30 @@ UOpRef full_reduce(int64_t n, const std::string& dtype = "float32", const std::s
                      "%oi = INDEX ptr<" + dtype + ", GLOBAL> (%out, %c0)\n%st = STORE void (%oi, %acc)\n%sink = SINK void (%st)\n");
 }
 
+// out and in (rows x n) with the loads in[r0, r1]: r0 LOOP over rows, r1 REDUCE over a row.
+std::string rows_of(int64_t rows, int64_t n) {
+  std::string R = std::to_string(rows), N = std::to_string(n), RN = std::to_string(rows * n);
+  return "%cr = CONST index " + R + "\n%cn = CONST index " + N + "\n%crn = CONST index " + RN + "\n"
+         "%sr = STACK index (%cr)\n%srn = STACK index (%crn)\n"
+         "%out = PARAM ptr<float32, GLOBAL> (%sr) {slot=0}\n%in = PARAM ptr<float32, GLOBAL> (%srn) {slot=1}\n"
+         "%r0 = RANGE index (%cr) {id=0, LOOP}\n%r1 = RANGE index (%cn) {id=1, REDUCE}\n"
+         "%m = MUL index (%r0, %cn)\n%i = ADD index (%m, %r1)\n%ii = INDEX ptr<float32, GLOBAL> (%in, %i)\n"
+         "%x = LOAD float32 (%ii)\n";
+}
+
 // out[i] = sum_j in[i, j] for a rows x n `in`
 UOpRef row_sum(int64_t rows, int64_t n) {
-  std::string R = std::to_string(rows), N = std::to_string(n), RN = std::to_string(rows * n);
-  return parse_graph("%cr = CONST index " + R + "\n%cn = CONST index " + N + "\n%crn = CONST index " + RN + "\n"
-                     "%sr = STACK index (%cr)\n%srn = STACK index (%crn)\n"
-                     "%out = PARAM ptr<float32, GLOBAL> (%sr) {slot=0}\n%in = PARAM ptr<float32, GLOBAL> (%srn) {slot=1}\n"
-                     "%r0 = RANGE index (%cr) {id=0, LOOP}\n%r1 = RANGE index (%cn) {id=1, REDUCE}\n"
-                     "%m = MUL index (%r0, %cn)\n%i = ADD index (%m, %r1)\n%ii = INDEX ptr<float32, GLOBAL> (%in, %i)\n"
-                     "%x = LOAD float32 (%ii)\n%acc = REDUCE float32 (%x, %r1) {ADD, axes=[]}\n"
+  return parse_graph(rows_of(rows, n) + "%acc = REDUCE float32 (%x, %r1) {ADD, axes=[]}\n"
                      "%oi = INDEX ptr<float32, GLOBAL> (%out, %r0)\n%st = STORE void (%oi, %acc)\n%e = END void (%st, %r0)\n"
+                     "%sink = SINK void (%e)\n");
+}
+
+// out[i] = the running sum over rows 0..i of each row's sum: a scan (REDUCE over the open LOOP r0)
+// of a long float sum (REDUCE over r1), one kernel that runs in order.
+UOpRef scan_of_row_sums(int64_t rows, int64_t n) {
+  return parse_graph(rows_of(rows, n) + "%row = REDUCE float32 (%x, %r1) {ADD, axes=[]}\n"
+                     "%scan = REDUCE float32 (%row, %r0) {ADD, axes=[]}\n"
+                     "%oi = INDEX ptr<float32, GLOBAL> (%out, %r0)\n%st = STORE void (%oi, %scan)\n%e = END void (%st, %r0)\n"
                      "%sink = SINK void (%e)\n");
 }
 
@@ -155,4 +169,25 @@ TEST(ReducePrecision, ExplicitGroupLevelsAreKeptAndTheRestIsCut) {
   UOpRef cut = with_precision(k);
   EXPECT_EQ(kernel_shape(cut), "G2 G2 G16 G16 G16 R64");
   expect_levels_within_limits(cut);
+}
+
+TEST(ReducePrecision, AKernelThatRunsInOrderGetsItsLevels) {
+  // The levels nest the sum one iteration of the scan's loop adds: they leave the loop whole and in
+  // order, so the in-order check lets them through (and still refuses a split of the loop).
+  UOpRef k = scan_of_row_sums(10, 1000);
+  ASSERT_TRUE(runs_in_order(k));
+  UOpRef cut = with_precision(k);
+  EXPECT_EQ(kernel_shape(cut), "L10 G2 G10 R50");
+  expect_levels_within_limits(cut);
+  EXPECT_TRUE(runs_in_order(cut));
+  try {
+    apply_opt(cut, Opt::split(0, 2, AxisType::UPCAST));
+    FAIL() << "the scan's loop was split";
+  } catch (const OptError& e) {
+    EXPECT_NE(std::string(e.what()).find("the kernel runs in order"), std::string::npos) << e.what();
+  }
+  // lowered: the scan's accumulator and one partial sum per level
+  UOpRef lowered = lower_reduces(expand(cut));
+  EXPECT_EQ(count(lowered, Ops::REDUCE), 0);
+  EXPECT_EQ(count(lowered, Ops::BUFFER), 4);
 }

@@ -2,6 +2,7 @@
 // run in linear time.
 #include "tensor/scatter_compositions.h"
 
+#include "tensor/index_dtype.h"
 #include "tensor/index_check.h"
 #include "tensor/shape_util.h"
 #include "tensor/spec_compositions.h"
@@ -58,7 +59,7 @@ Tensor combine(const Tensor& T, const Tensor& idx, const Tensor& val, Ops op) {
 
 Tensor last_hit(int64_t K, const Tensor& idx) {
   int64_t D = idx.shape()[0];
-  DType it = D < (int64_t(1) << 31) ? dtypes::int32 : dtypes::int64;
+  DType it = index_dtype(D);
   const std::string& dev = idx.device();
   return combine(Tensor::full({K}, ConstValue::from_int(-1), it, dev), idx, Tensor::arange(0, D, 1, it, dev), Ops::MAX);
 }

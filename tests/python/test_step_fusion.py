@@ -92,3 +92,12 @@ def test_lstm_16_steps_against_torch():
         np.testing.assert_allclose(o.grad.numpy(), t.grad.numpy(), rtol=1e-3, atol=1e-4, err_msg=name)
     assert _C.engine_stats()["kernels_lowered"] - before <= 16 * steps  # each compiled at most once
 
+
+def test_nn_lstm_has_no_buffer_per_step_of_its_own():
+    """nn.LSTM asks for no buffer at each step; the cost model places them (kernels linear in L)."""
+    m = nn.LSTM(3, 4)
+    x = Tensor(np.random.default_rng(3).standard_normal((16, 2, 3)).astype(np.float32), requires_grad=True)
+    y, (h, c) = m(x)
+    ks = onegrad.kernels(y, c, *grad((y * y).sum(), [x] + list(m.parameters())))
+    assert not any(k.reason == "contiguous()" for k in ks), [k.reason for k in ks]
+    assert len(ks) <= 16 * 16

@@ -21,16 +21,6 @@ from .module import Module, Parameter
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
-def _step_boundary(state):
-    """A step's state or gate pre-activations as their own buffer, forward (contiguous) and
-    backward (contiguous_backward). Without these boundaries the scheduler fuses the recurrence
-    into kernels that recompute every earlier step: their size (and the C compiler's time) grows
-    faster than the sequence; with them each step's kernels are the same, compiled once."""
-    if isinstance(state, tuple):
-        return tuple(_step_boundary(s) for s in state)
-    return state.contiguous().contiguous_backward()
-
-
 class _RNNBase(Module):
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
                  bidirectional=False, proj_size=0, device=None, dtype=None):
@@ -135,20 +125,20 @@ class _RNNBase(Module):
         h = state[0] if self.mode == "LSTM" else state
         h_proj = F.linear(h, w_hh, b_hh)
         if self.mode == "LSTM":
-            i, f, g, o = _step_boundary(x_proj + h_proj).chunk(4, dim=-1)
+            i, f, g, o = (x_proj + h_proj).chunk(4, dim=-1)
             c = f.sigmoid() * state[1] + i.sigmoid() * g.tanh()
             h = o.sigmoid() * c.tanh()
             if self.proj_size:
                 h = F.linear(h, getattr(self, names["weight_hr"]))
             return h, (h, c)
         if self.mode == "GRU":
-            xr, xz, xn = _step_boundary(x_proj).chunk(3, dim=-1)
-            hr, hz, hn = _step_boundary(h_proj).chunk(3, dim=-1)
+            xr, xz, xn = x_proj.chunk(3, dim=-1)
+            hr, hz, hn = h_proj.chunk(3, dim=-1)
             r, z = (xr + hr).sigmoid(), (xz + hz).sigmoid()
             n = (xn + r * hn).tanh()
             h = (1 - z) * n + z * h
             return h, h
-        pre = _step_boundary(x_proj + h_proj)
+        pre = x_proj + h_proj
         h = pre.tanh() if self.mode == "RNN_TANH" else pre.relu()
         return h, h
 
@@ -188,7 +178,7 @@ class _RNNBase(Module):
                 order = range(steps - 1, -1, -1) if direction else range(steps)
                 ys = [None] * steps
                 for t in order:
-                    ys[t], state = self._cell(names, x_proj[t], _step_boundary(state))
+                    ys[t], state = self._cell(names, x_proj[t], state)
                 outs.append(Tensor.stack(ys, dim=0) if steps else Tensor.zeros(0, batch, out_size, dtype=x.dtype))
                 if self.mode == "LSTM":
                     h_out.append(state[0])

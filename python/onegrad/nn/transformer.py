@@ -15,7 +15,6 @@ from .dropout import Dropout
 from .linear import Linear
 from .module import Module, Parameter
 from .normalization import LayerNorm
-from .recurrent import _step_boundary
 
 
 
@@ -80,10 +79,10 @@ class TransformerEncoderLayer(_FeedForwardLayer):
     def forward(self, src, src_mask=None, src_key_padding_mask=None):
         x = src
         if self.norm_first:
-            x = _step_boundary(x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask))
-            return _step_boundary(x + self._ff_block(self.norm2(x), self.dropout2))
-        x = _step_boundary(self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask)))
-        return _step_boundary(self.norm2(x + self._ff_block(x, self.dropout2)))
+            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask)
+            return x + self._ff_block(self.norm2(x), self.dropout2)
+        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask))
+        return self.norm2(x + self._ff_block(x, self.dropout2))
 
 
 class TransformerDecoderLayer(_FeedForwardLayer):
@@ -113,15 +112,15 @@ class TransformerDecoderLayer(_FeedForwardLayer):
         x = tgt
         if self.norm_first:
             h = self.norm1(x)
-            x = _step_boundary(x + self._attend(self.self_attn, self.dropout1, h, h, tgt_mask, tgt_key_padding_mask))
-            x = _step_boundary(x + self._attend(self.multihead_attn, self.dropout2, self.norm2(x), memory, memory_mask,
-                                           memory_key_padding_mask))
-            return _step_boundary(x + self._ff_block(self.norm3(x), self.dropout3))
-        x = _step_boundary(self.norm1(x + self._attend(self.self_attn, self.dropout1, x, x, tgt_mask,
-                                                  tgt_key_padding_mask)))
-        x = _step_boundary(self.norm2(x + self._attend(self.multihead_attn, self.dropout2, x, memory, memory_mask,
-                                                  memory_key_padding_mask)))
-        return _step_boundary(self.norm3(x + self._ff_block(x, self.dropout3)))
+            x = x + self._attend(self.self_attn, self.dropout1, h, h, tgt_mask, tgt_key_padding_mask)
+            x = x + self._attend(self.multihead_attn, self.dropout2, self.norm2(x), memory, memory_mask,
+                                 memory_key_padding_mask)
+            return x + self._ff_block(self.norm3(x), self.dropout3)
+        x = self.norm1(x + self._attend(self.self_attn, self.dropout1, x, x, tgt_mask,
+                                        tgt_key_padding_mask))
+        x = self.norm2(x + self._attend(self.multihead_attn, self.dropout2, x, memory, memory_mask,
+                                        memory_key_padding_mask))
+        return self.norm3(x + self._ff_block(x, self.dropout3))
 
 
 def _copy_tensor(t):

@@ -3,7 +3,6 @@
 
 #include <sstream>
 
-#include "nn/step_boundary.h"
 #include "tensor/random.h"
 #include "tensor/shape_util.h"
 #include "uop/errors.h"
@@ -91,8 +90,7 @@ std::pair<Tensor, CellState> run_direction(const RecurrentOptions& o, const Recu
   std::vector<Tensor> ys(steps);
   for (int64_t i = 0; i < steps; i++) {
     int64_t t = reverse ? steps - 1 - i : i;
-    CellState in{step_boundary(state.h), state.c ? std::optional<Tensor>(step_boundary(*state.c)) : std::nullopt};
-    state = cell_step(o.mode, cw, row(x_proj, t), in);
+    state = cell_step(o.mode, cw, row(x_proj, t), state);
     ys[t] = state.h;
   }
   Tensor out = steps ? Tensor::stack(ys, 0) : Tensor::zeros({0, x.shape()[1], o.output_size()}, x.dtype(), x.device());

@@ -1,7 +1,6 @@
 // One recurrent time step per mode (rnn_cell.h).
 #include "nn/rnn_cell.h"
 
-#include "nn/step_boundary.h"
 #include "uop/errors.h"
 
 namespace onegrad::nn {
@@ -38,7 +37,7 @@ Tensor hidden_projection(const CellWeights& w, const Tensor& h) {
 }
 
 CellState lstm_step(const CellWeights& w, const Tensor& x_proj, const CellState& s) {
-  std::vector<Tensor> gates = step_boundary(x_proj + hidden_projection(w, s.h)).chunk(4, -1);
+  std::vector<Tensor> gates = (x_proj + hidden_projection(w, s.h)).chunk(4, -1);
   Tensor c = gates[1].sigmoid() * *s.c + gates[0].sigmoid() * gates[2].tanh();
   Tensor h = gates[3].sigmoid() * c.tanh();
   if (w.weight_hr) h = h.matmul(w.weight_hr->T());
@@ -47,8 +46,8 @@ CellState lstm_step(const CellWeights& w, const Tensor& x_proj, const CellState&
 
 CellState gru_step(const CellWeights& w, const Tensor& x_proj, const CellState& s) {
   // r scales only the hidden part of n's pre-activation, so the two projections stay apart
-  std::vector<Tensor> x = step_boundary(x_proj).chunk(3, -1);
-  std::vector<Tensor> hp = step_boundary(hidden_projection(w, s.h)).chunk(3, -1);
+  std::vector<Tensor> x = x_proj.chunk(3, -1);
+  std::vector<Tensor> hp = hidden_projection(w, s.h).chunk(3, -1);
   Tensor r = (x[0] + hp[0]).sigmoid(), z = (x[1] + hp[1]).sigmoid();
   Tensor n = (x[2] + r * hp[2]).tanh();
   return {z.rsub(to_scalar(1.0)) * n + z * s.h, std::nullopt};
@@ -59,7 +58,7 @@ CellState gru_step(const CellWeights& w, const Tensor& x_proj, const CellState& 
 CellState cell_step(RnnMode mode, const CellWeights& w, const Tensor& x_proj, const CellState& state) {
   if (mode == RnnMode::lstm) return lstm_step(w, x_proj, state);
   if (mode == RnnMode::gru) return gru_step(w, x_proj, state);
-  Tensor pre = step_boundary(x_proj + hidden_projection(w, state.h));
+  Tensor pre = x_proj + hidden_projection(w, state.h);
   return {mode == RnnMode::rnn_tanh ? pre.tanh() : pre.relu(), std::nullopt};
 }
 

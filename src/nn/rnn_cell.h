@@ -30,7 +30,7 @@ struct CellState {
 };
 
 // The state after one step, given this step's input projection x_proj (N, G·H) and the state
-// before it (h (N, H_out), c (N, H)). Gate pre-activations pass step_boundary (step_boundary.h).
+// before it (h (N, H_out), c (N, H)).
 //   RNN:  h' = act(x_proj + h·W_hhᵀ + b_hh)
 //   LSTM: i, f, g, o = chunks of (x_proj + h·W_hhᵀ + b_hh); c' = σ(f)·c + σ(i)·tanh(g);
 //         h' = σ(o)·tanh(c') (then ·W_hrᵀ with a projection)

@@ -1,7 +1,6 @@
 // The encoder and decoder layers' wiring (transformer.h).
 #include "nn/transformer.h"
 
-#include "nn/step_boundary.h"
 #include "tensor/random.h"
 #include "tensor/shape_util.h"
 
@@ -60,11 +59,11 @@ Tensor transformer_encoder_layer(const EncoderLayerParams& p, const Tensor& src,
   auto ff = [&](const Tensor& h) { return feed_forward(p.feed_forward, p.dropout2, h, training); };
   Tensor x = src;
   if (p.norm_first) {
-    x = step_boundary(x + self_attention(norm(p.norm1, x)));
-    return step_boundary(x + ff(norm(p.norm2, x)));
+    x = x + self_attention(norm(p.norm1, x));
+    return x + ff(norm(p.norm2, x));
   }
-  x = step_boundary(norm(p.norm1, x + self_attention(x)));
-  return step_boundary(norm(p.norm2, x + ff(x)));
+  x = norm(p.norm1, x + self_attention(x));
+  return norm(p.norm2, x + ff(x));
 }
 
 Tensor transformer_decoder_layer(const DecoderLayerParams& p, const Tensor& tgt, const Tensor& memory,
@@ -82,13 +81,13 @@ Tensor transformer_decoder_layer(const DecoderLayerParams& p, const Tensor& tgt,
   auto ff = [&](const Tensor& h) { return feed_forward(p.feed_forward, p.dropout3, h, training); };
   Tensor x = tgt;
   if (p.norm_first) {
-    x = step_boundary(x + self_attention(norm(p.norm1, x)));
-    x = step_boundary(x + cross_attention(norm(p.norm2, x)));
-    return step_boundary(x + ff(norm(p.norm3, x)));
+    x = x + self_attention(norm(p.norm1, x));
+    x = x + cross_attention(norm(p.norm2, x));
+    return x + ff(norm(p.norm3, x));
   }
-  x = step_boundary(norm(p.norm1, x + self_attention(x)));
-  x = step_boundary(norm(p.norm2, x + cross_attention(x)));
-  return step_boundary(norm(p.norm3, x + ff(x)));
+  x = norm(p.norm1, x + self_attention(x));
+  x = norm(p.norm2, x + cross_attention(x));
+  return norm(p.norm3, x + ff(x));
 }
 
 }  // namespace onegrad::nn

@@ -1,7 +1,7 @@
 // torch.nn.TransformerEncoderLayer / TransformerDecoderLayer's computation (torch 1.13) on explicit
 // parameters: the C++ modules (transformer_layers.h) and onegrad.nn's Python layers both call these,
 // so there is one implementation. Post-norm (norm after each residual) or, with norm_first,
-// pre-norm; every residual sum passes step_boundary (step_boundary.h), as a recurrent step does.
+// pre-norm.
 // Masks are MultiheadAttention's (attention_layer.h): bool true (or -inf) where attention is not
 // allowed.
 #pragma once

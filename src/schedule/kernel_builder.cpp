@@ -21,12 +21,6 @@ IndexVec simplified(IndexVec idx) {
   return idx;
 }
 
-// The RANGEs an expression depends on.
-void collect_ranges(const UOpRef& e, std::vector<const UOp*>& out) {
-  for (const UOp* n : e->toposort())
-    if (n->op == Ops::RANGE) out.push_back(n);
-}
-
 }  // namespace
 
 size_t KernelBuilder::KeyHash::operator()(const Key& k) const {
@@ -36,8 +30,8 @@ size_t KernelBuilder::KeyHash::operator()(const Key& k) const {
 }
 
 KernelBuilder::KernelBuilder(const std::unordered_map<const UOp*, int>& realized,
-                             const std::vector<ScheduleBuffer>& buffers, ReduceEvaluations& evaluations)
-    : realized_(realized), buffers_(buffers), evaluations_(evaluations) {}
+                             const std::vector<ScheduleBuffer>& buffers, FusionCost& cost)
+    : realized_(realized), buffers_(buffers), cost_(cost) {}
 
 KernelBuilder::Key KernelBuilder::key_of(const Request& r) {
   Key k{r.node, {}, r.valid.get()};
@@ -97,22 +91,12 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
     ranges.push_back(rng);
     scope.push_back(rng);
   }
-  // The cost model: fused, this REDUCE is evaluated once per iteration of the loops around it, up to
-  // the innermost loop its index depends on (codegen hoists it out of the loops further in). A
-  // reduction that fold_reduce removes (an arange, a one-hot gather) is no loop and costs nothing.
-  std::vector<const UOp*> deps;
-  for (const UOpRef& e : r.idx) collect_ranges(e, deps);
-  collect_ranges(r.valid, deps);
-  double evaluations = 1;
-  size_t depth = 0;
-  for (size_t i = 0; i < r.scope.size(); i++)
-    if (std::find(deps.begin(), deps.end(), r.scope[i].get()) != deps.end()) depth = i + 1;
-  for (size_t i = 0; i < depth; i++) evaluations *= double(r.scope[i]->src[0]->const_value().as_int());
-
   Ops op = ra.op;
   DType dt = u->dtype;
+  // Charged to the cost model only while it stays a loop (lower()): a reduction that fold_reduce
+  // removes (an arange, a one-hot gather) costs nothing.
   return Plan{{Request{u->src[0].get(), std::move(child_idx), r.valid, std::move(scope)}},
-              [this, u, evaluations, op, dt, ranges](const std::vector<UOpRef>& v) {
+              [op, dt, ranges](const std::vector<UOpRef>& v) {
                 if (ranges.empty()) return v[0];
                 std::vector<UOpRef> src{v[0]};
                 src.insert(src.end(), ranges.begin(), ranges.end());
@@ -120,9 +104,29 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
                 UOpRef folded = fold_reduce_enabled() ? fold_reduce(reduce) : reduce;
                 // A prefix window left becomes a scan (scan_rules.h): n work, not n^2.
                 if (fold_reduce_enabled() && folded->op == Ops::REDUCE) folded = scans_from_windows(folded);
-                if (folded->op == Ops::REDUCE) evaluations_[u] += evaluations;
                 return folded;
-              }};
+              },
+              evaluations_of(r)};
+}
+
+double KernelBuilder::evaluations_of(const Request& r) {
+  size_t depth = 0;
+  auto deepen = [&](const UOpRef& e) {
+    auto it = ranges_of_.find(e.get());
+    if (it == ranges_of_.end()) {
+      std::vector<const UOp*> ranges;
+      for (const UOp* n : e->toposort())
+        if (n->op == Ops::RANGE) ranges.push_back(n);
+      it = ranges_of_.emplace(e.get(), std::move(ranges)).first;
+    }
+    for (size_t i = depth; i < r.scope.size(); i++)
+      if (std::find(it->second.begin(), it->second.end(), r.scope[i].get()) != it->second.end()) depth = i + 1;
+  };
+  for (const UOpRef& e : r.idx) deepen(e);
+  deepen(r.valid);
+  double evaluations = 1;
+  for (size_t i = 0; i < depth; i++) evaluations *= double(r.scope[i]->src[0]->const_value().as_int());
+  return evaluations;
 }
 
 KernelBuilder::Plan KernelBuilder::plan(const Request& r) {
@@ -137,6 +141,12 @@ KernelBuilder::Plan KernelBuilder::plan(const Request& r) {
       UOpRef v = load(it->second, static_shape_of(u, "rangeify"), r.idx, r.valid);
       return Plan{{}, [v](const std::vector<UOpRef>&) { return v; }};
     }
+  }
+  // A value the cost model realizes is not lowered again: this kernel is built again once it is.
+  bool costed = u->op == Ops::REDUCE || is_alu(u->op) || u->op == Ops::CAST || u->op == Ops::BITCAST;
+  if (costed && u != root_ && cost_.cut(u, evaluations_of(r))) {
+    UOpRef placeholder = zero_of(u->dtype);
+    return Plan{{}, [placeholder](const std::vector<UOpRef>&) { return placeholder; }};
   }
   switch (u->op) {
     case Ops::CONST: {
@@ -182,6 +192,7 @@ KernelBuilder::Plan KernelBuilder::plan(const Request& r) {
         DType dt = u->dtype;
         Arg arg = u->arg;
         p.combine = [op, dt, arg](const std::vector<UOpRef>& v) { return UOp::create(op, dt, v, arg); };
+        p.evaluations = evaluations_of(r);
         return p;
       }
   }
@@ -220,7 +231,10 @@ UOpRef KernelBuilder::lower(Request root) {
     }
     std::vector<UOpRef> values;
     for (const Request& c : f.plan.children) values.push_back(memo_.at(key_of(c)));
-    memo_[f.key] = f.plan.combine(values);
+    UOpRef value = f.plan.combine(values);
+    if (f.plan.evaluations >= 0 && (f.req.node->op != Ops::REDUCE || value->op == Ops::REDUCE))
+      cost_.charge(f.req.node, f.plan.evaluations);
+    memo_[f.key] = std::move(value);
     stack.pop_back();
   }
   return memo_.at(root_key);

@@ -8,19 +8,18 @@
 #include <unordered_map>
 #include <vector>
 
+#include "schedule/fusion_cost.h"
 #include "schedule/index_math.h"
 #include "schedule/schedule.h"
 
 namespace onegrad {
 
-// How often each fused REDUCE would be evaluated, over all kernels of a schedule (the cost model).
-using ReduceEvaluations = std::unordered_map<const UOp*, double>;
-
 class KernelBuilder {
  public:
-  // `realized`: values that live in buffers (node -> schedule buffer), including PARAMs.
+  // `realized`: values that live in buffers (node -> schedule buffer), including PARAMs. `cost`
+  // is charged each use of a fused REDUCE or elementwise value, over all kernels of the schedule.
   KernelBuilder(const std::unordered_map<const UOp*, int>& realized, const std::vector<ScheduleBuffer>& buffers,
-                ReduceEvaluations& evaluations);
+                FusionCost& cost);
   // The kernel (a SINK in kernel form) that computes `root` into buffer `out`.
   ScheduledKernel build(const UOp* root, int out);
   // The kernel of a tensor-graph STORE(target, value): target is movement ops over a realized
@@ -50,11 +49,15 @@ class KernelBuilder {
   struct Plan {
     std::vector<Request> children;
     Combine combine;  // children's values -> this node's value
+    double evaluations = -1;  // >= 0: the value is charged to the cost model, this many evaluations
   };
 
   UOpRef lower(Request root);
   Plan plan(const Request& r);
   Plan plan_reduce(const Request& r);
+  // How often codegen evaluates a value used at r: once per iteration of the loops around the use,
+  // up to the innermost loop its index or validity depends on (it is hoisted out of the others).
+  double evaluations_of(const Request& r);
   UOpRef load(int buffer, const Dims& shape, const IndexVec& idx, const UOpRef& valid);
   UOpRef param(int buffer);
   UOpRef new_range(int64_t bound, AxisType type);
@@ -66,7 +69,8 @@ class KernelBuilder {
 
   const std::unordered_map<const UOp*, int>& realized_;
   const std::vector<ScheduleBuffer>& buffers_;
-  ReduceEvaluations& evaluations_;
+  FusionCost& cost_;
+  std::unordered_map<const UOp*, std::vector<const UOp*>> ranges_of_;  // index expression -> its RANGEs
   const UOp* root_ = nullptr;
   std::vector<int> slots_;                 // kernel slot -> schedule buffer
   std::unordered_map<int, UOpRef> params_;  // schedule buffer -> its PARAM in this kernel

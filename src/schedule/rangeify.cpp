@@ -4,6 +4,7 @@
 
 #include "schedule/callify.h"
 #include "schedule/fold_reduce.h"
+#include "schedule/fusion_cost.h"
 #include "schedule/kernel_builder.h"
 #include "schedule/scatter_rules.h"
 #include "uop/errors.h"
@@ -31,12 +32,6 @@ std::optional<int> param_view(const UOp* u) {
     }
     return std::nullopt;
   }
-}
-
-std::string dims_str(const Dims& d) {
-  std::string s = "(";
-  for (size_t i = 0; i < d.size(); i++) s += (i ? ", " : "") + std::to_string(d[i]);
-  return s + (d.size() == 1 ? ",)" : ")");
 }
 
 }  // namespace
@@ -77,8 +72,8 @@ Schedule rangeify(const UOpRef& function) {
   for (const UOp* u : order)
     if (u->op == Ops::STORE) reasons.try_emplace(position.at(u), u, "STORE (setitem)");
 
-  // Build every kernel; if the cost model finds a fused REDUCE computed more often than it has
-  // elements, realize it too and build again. The realized set only grows, so this ends.
+  // Build every kernel; if the cost model finds a fused value recomputed (fusion_cost.h), realize
+  // it too and build again. The realized set only grows, so this ends.
   while (true) {
     Schedule s = base;
     std::unordered_map<const UOp*, int> realized = aliases;
@@ -90,9 +85,9 @@ Schedule rangeify(const UOpRef& function) {
       realized[entry.first] = int(s.buffers.size());
       s.buffers.push_back(ScheduleBuffer{numel(shape), entry.first->dtype});
     }
-    ReduceEvaluations evaluations;
+    FusionCost cost(realized);
     for (auto& [pos, entry] : reasons) {
-      KernelBuilder kb(realized, s.buffers, evaluations);
+      KernelBuilder kb(realized, s.buffers, cost);
       ScheduledKernel k = entry.first->op == Ops::STORE    ? kb.build_store(entry.first)
                           : entry.first->op == Ops::CUSTOM ? kb.build_custom(entry.first, realized.at(entry.first))
                                                            : kb.build(entry.first, realized.at(entry.first));
@@ -103,18 +98,10 @@ Schedule rangeify(const UOpRef& function) {
       s.kernels.push_back(std::move(k));
     }
     bool grew = false;
-    for (auto& [u, count] : evaluations) {
-      if (realized.count(u)) continue;
-      Dims shape = static_shape_of(u, "rangeify");
-      int64_t n = numel(shape);
-      if (count > double(std::max<int64_t>(n, 1))) {
-        reasons.try_emplace(position.at(u), u,
-                            "REDUCE to " + dims_str(shape) + " would be evaluated " + std::to_string(int64_t(count)) +
-                                " times for its " + std::to_string(n) + " elements if fused");
-        grew = true;
-      }
-    }
+    for (auto& [u, why] : cost.to_realize(order))
+      grew |= reasons.try_emplace(position.at(u), u, std::move(why)).second;
     if (grew) continue;
+    if (cost.cut_any()) throw InternalError("rangeify: a use was cut but no value was realized");
     for (const UOpRef& out : body->src) s.outputs.push_back(realized.at(out.get()));
     return s;
   }

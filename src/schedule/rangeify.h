@@ -6,9 +6,10 @@
 // Fusion (docs/schedule.md): a value is realized into a buffer when it is
 //   1. an output of the function,
 //   2. a LOAD or CONTIGUOUS (the user asked for memory), or
-//   3. a REDUCE that fusing would compute more often than it has elements: a consumer reads it
-//      inside loops its index depends on, or several consumers read it at different indices.
-// Everything else, every elementwise op and movement op, is fused into the kernels that read it.
+//   3. a REDUCE, or an elementwise value of many ops, that fusing would compute more often than it
+//      has elements: a consumer reads it inside loops its index depends on, or several consumers
+//      read it (fusion_cost.h).
+// Everything else is fused into the kernels that read it.
 #pragma once
 #include "schedule/schedule.h"
 

@@ -1,8 +1,8 @@
 """torch.nn.RNN, LSTM and GRU (torch 1.13's arguments, parameter names and gate order). The
 modules keep the parameters; the computation is src/nn/recurrent.h's recurrent_forward (through
 _C.nn), the one the C++ layers run: each layer and direction projects the whole sequence through
-weight_ih in one matmul, then steps through time with weight_hh, a buffer boundary after each
-step (src/nn/step_boundary.h). The loop builds one lazy graph over the sequence (realized when the
+weight_ih in one matmul, then steps through time with weight_hh (the scheduler's fusion cost model
+decides where a step's values get buffers). The loop builds one lazy graph over the sequence (realized when the
 output is used), and autograd differentiates it like any other.
 
 Parameters per layer k and direction (suffix "_reverse" for the backward one), as torch names

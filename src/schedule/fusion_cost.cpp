@@ -1,0 +1,96 @@
+#include "schedule/fusion_cost.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "schedule/index_math.h"
+
+namespace onegrad {
+
+namespace {
+
+int64_t numel(const Dims& d) {
+  int64_t n = 1;
+  for (int64_t x : d) n *= x;
+  return n;
+}
+
+bool is_op(Ops op) { return is_alu(op) || op == Ops::CAST || op == Ops::BITCAST || op == Ops::REDUCE; }
+
+}  // namespace
+
+std::string dims_str(const std::vector<int64_t>& d) {
+  std::string s = "(";
+  for (size_t i = 0; i < d.size(); i++) s += (i ? ", " : "") + std::to_string(d[i]);
+  return s + (d.size() == 1 ? ",)" : ")");
+}
+
+int64_t fused_ops(const UOp* value, int64_t limit, const std::unordered_map<const UOp*, int>& buffers,
+                  const std::unordered_set<const UOp*>& also_buffers) {
+  std::unordered_set<const UOp*> seen;
+  std::vector<const UOp*> stack{value};
+  int64_t ops = 0;
+  while (!stack.empty() && ops <= limit) {
+    const UOp* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (n != value && (buffers.count(n) || also_buffers.count(n))) continue;
+    ops += is_op(n->op);
+    for (const UOpRef& s : n->src) stack.push_back(s.get());
+  }
+  return ops;
+}
+
+const char* FusionCost::rule(const UOp* u, Uses& uses) const {
+  if (uses.evaluations <= double(std::max<int64_t>(uses.elements, 1))) return nullptr;
+  if (u->op == Ops::REDUCE) return "reduce_recomputed";
+  if (uses.ops < 0) uses.ops = fused_ops(u, kRecomputedOps, realized_, {});
+  return uses.ops > kRecomputedOps ? "chain_recomputed" : nullptr;
+}
+
+void FusionCost::charge(const UOp* u, double evaluations) {
+  auto [it, fresh] = uses_.try_emplace(u);
+  if (fresh) it->second.elements = numel(static_shape_of(u, "rangeify"));
+  it->second.evaluations += evaluations;
+}
+
+bool FusionCost::cut(const UOp* u, double evaluations) {
+  auto it = uses_.find(u);
+  if (it == uses_.end()) return false;  // its first use is lowered
+  Uses more = it->second;
+  more.evaluations += evaluations;
+  if (!rule(u, more)) return false;
+  it->second = more;
+  return true;
+}
+
+std::vector<std::pair<const UOp*, std::string>> FusionCost::to_realize(
+    const std::vector<const UOp*>& order) {
+  std::vector<std::pair<const UOp*, std::string>> reduces, chains;
+  for (auto& [u, uses] : uses_) {
+    if (realized_.count(u) || !rule(u, uses)) continue;
+    std::string what = u->op == Ops::REDUCE
+                           ? "REDUCE"
+                           : std::string(op_name(u->op)) + " of over " + std::to_string(kRecomputedOps) + " ops";
+    char times[32];
+    std::snprintf(times, sizeof times, "%.0f", uses.evaluations);
+    (u->op == Ops::REDUCE ? reduces : chains)
+        .emplace_back(u, what + " to " + dims_str(static_shape_of(u, "rangeify")) + " would be evaluated " + times +
+                             " times for its " + std::to_string(uses.elements) + " elements if fused");
+  }
+  if (!reduces.empty()) return reduces;
+  std::unordered_map<const UOp*, size_t> position;
+  for (size_t i = 0; i < order.size(); i++) position[order[i]] = i;
+  std::sort(chains.begin(), chains.end(),
+            [&](const auto& a, const auto& b) { return position.at(a.first) < position.at(b.first); });
+  std::unordered_set<const UOp*> chosen;
+  std::vector<std::pair<const UOp*, std::string>> out;
+  for (auto& c : chains) {
+    if (fused_ops(c.first, kRecomputedOps, realized_, chosen) <= kRecomputedOps) continue;
+    chosen.insert(c.first);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace onegrad

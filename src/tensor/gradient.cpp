@@ -95,19 +95,24 @@ std::unordered_map<const UOp*, Tensor> compute_gradient(const Tensor& root, cons
     bool feeds_path = false;
     for (const UOpRef& s : n->src) feeds_path = feeds_path || on_path.count(s.get());
     if (!feeds_path) continue;
+    Tensor grad = g->second;  // a copy: adding shares below may rehash the map
+    auto add_share = [&](const UOp* s, const Tensor& share_in) {
+      if (!on_path.count(s) || !s->dtype.is_float()) return;
+      Tensor share = share_in.dtype() == s->dtype ? share_in : share_in.cast(s->dtype);
+      auto [slot, fresh] = grads.try_emplace(s, share);
+      if (!fresh) slot->second = slot->second.add(share);
+    };
+    if (auto cut = shortcut_gradient(GradInput{n, grad, device})) {
+      add_share(cut->to.get(), cut->grad);
+      continue;
+    }
     const GradRule* rule = gradient_rule(n->op);
     if (!rule)
       throw InternalError("backward: no gradient rule for " + std::string(op_name(n->op)) + " (" + n->brief() +
                           "): a gradient would have to pass through it");
-    Tensor grad = g->second;  // a copy: adding shares below may rehash the map
     std::vector<std::optional<Tensor>> shares = (*rule)(GradInput{n, grad, device});
-    for (size_t i = 0; i < shares.size() && i < n->src.size(); i++) {
-      const UOp* s = n->src[i].get();
-      if (!shares[i] || !on_path.count(s) || !s->dtype.is_float()) continue;
-      Tensor share = shares[i]->dtype() == s->dtype ? *shares[i] : shares[i]->cast(s->dtype);
-      auto [slot, fresh] = grads.try_emplace(s, share);
-      if (!fresh) slot->second = slot->second.add(share);
-    }
+    for (size_t i = 0; i < shares.size() && i < n->src.size(); i++)
+      if (shares[i]) add_share(n->src[i].get(), *shares[i]);
   }
   std::unordered_map<const UOp*, Tensor> out;
   for (const UOp* t : target_set) {

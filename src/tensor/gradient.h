@@ -18,6 +18,12 @@ namespace onegrad {
 // untagged MAX splits a tie evenly (PyTorch's maximum).
 inline constexpr int64_t kReluMaxTag = 0x72656c75;  // "relu"
 
+// The tag of a scan's window REDUCE (cumsum: ADD, cumprod: MUL; tensor/scan.cpp). The per-primitive
+// rules would send its gradient back through the window view, whose adjoint sums n tiled copies
+// (n^2 work, and index math no scan rule matches); a tagged one sends the gradient straight to the
+// scanned values as a reversed scan (scan_gradient.cpp), which runs in linear time.
+inline constexpr int64_t kScanTag = 0x7363616e;  // "scan"
+
 // The gradients of a node's sources given the node's own gradient (same shape and dtype as the
 // node); nullopt where none flows (integer operands, conditions, shape operands).
 struct GradInput {
@@ -28,6 +34,16 @@ struct GradInput {
   Tensor self() const { return Tensor(node, device); }
 };
 using GradRule = std::function<std::vector<std::optional<Tensor>>(const GradInput&)>;
+
+// A gradient that skips the nodes between a tagged node and the value it was built from: `to`
+// gets `grad`, and the nodes in between none from this consumer.
+struct Shortcut {
+  UOpRef to;
+  Tensor grad;
+};
+// The shortcut of a kScanTag REDUCE (scan_gradient.cpp); nullopt for any other node, or when the
+// window view is not the one scan.cpp builds (then the ordinary rules apply: the same values).
+std::optional<Shortcut> shortcut_gradient(const GradInput& in);
 
 // The rule for an op; null for ops no gradient flows through (comparisons, bitwise ops, TRUNC,
 // DETACH, leaves) and for ops gradients cannot pass (see gradient.cpp).

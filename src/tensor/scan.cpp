@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "tensor/broadcast.h"
+#include "tensor/gradient.h"
 #include "tensor/reduce_util.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
@@ -119,16 +120,32 @@ std::pair<Tensor, Tensor> cum_extreme(const std::string& op, const Tensor& x, in
   return {a.out(reversed ? reverse_order(v) : v), a.out(i)};
 }
 
+// cumsum (ADD) or cumprod (MUL) on the last axis: the window reduction, in sum's and prod's dtypes.
+// A float scan of two or more elements is a kScanTag REDUCE (accumulating half floats in float32,
+// as sum does), so that its gradient is a reversed scan (tensor/scan_gradient.cpp), not the
+// window view's quadratic adjoint.
+Tensor window_scan(const Tensor& x, Ops op, Scalar pad) {
+  Dims s = x.shape();
+  if (!x.dtype().is_float() || s.back() < 2) {
+    Tensor w = windows_or_empty(x, pad);
+    return op == Ops::ADD ? w.sum({-1}) : w.prod({-1});
+  }
+  bool half = x.dtype() == dtypes::float16 || x.dtype() == dtypes::bfloat16;
+  Tensor w = windows(x.cast(half ? dtypes::float32 : x.dtype()), pad);
+  Tensor r = reduce_raw(w, op, {int64_t(s.size())}, true);
+  return Tensor(r.uop()->with_tag(kScanTag), x.device()).reshape(s).cast(x.dtype());
+}
+
 }  // namespace
 
 Tensor Tensor::cumsum(int64_t axis) const {
   AxisLast a("cumsum", *this, axis);
-  return a.out(windows_or_empty(a.in(), ConstValue::from_int(0)).sum({-1}));
+  return a.out(window_scan(a.in(), Ops::ADD, ConstValue::from_int(0)));
 }
 
 Tensor Tensor::cumprod(int64_t axis) const {
   AxisLast a("cumprod", *this, axis);
-  return a.out(windows_or_empty(a.in(), ConstValue::from_int(1)).prod({-1}));
+  return a.out(window_scan(a.in(), Ops::MUL, ConstValue::from_int(1)));
 }
 
 std::pair<Tensor, Tensor> Tensor::cummax(int64_t axis) const { return cum_extreme("cummax", *this, axis, false); }

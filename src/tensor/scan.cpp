@@ -5,7 +5,8 @@
 // start, with the reduction's identity); one reduction over the window's last axis gives the scan.
 // That is the definition; Rangeify's window_to_scan rule (docs/schedule.md, "Scans") runs it as
 // a running accumulator in n steps, when the scanned axis is the innermost loop of its kernel:
-// hence the result is realized in that layout before the axis moves back.
+// hence the result is realized in that layout (before the axis moves back), also when the axis is
+// already last, so that a consumer (a sum of the cumsum) does not fuse its loop around the window.
 #include <limits>
 
 #include "tensor/broadcast.h"
@@ -63,7 +64,7 @@ class AxisLast {
   Tensor in() const { return scalar_ ? x_.reshape({1}) : x_.permute(order_); }
   Tensor out(const Tensor& r) const {
     if (scalar_) return r.reshape({});
-    return order_.back() == int64_t(order_.size()) - 1 ? r : r.contiguous().permute(back_);
+    return order_.back() == int64_t(order_.size()) - 1 ? r.contiguous() : r.contiguous().permute(back_);
   }
 
  private:

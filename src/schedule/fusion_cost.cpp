@@ -9,12 +9,6 @@ namespace onegrad {
 
 namespace {
 
-int64_t numel(const Dims& d) {
-  int64_t n = 1;
-  for (int64_t x : d) n *= x;
-  return n;
-}
-
 bool is_op(Ops op) { return is_alu(op) || op == Ops::CAST || op == Ops::BITCAST || op == Ops::REDUCE; }
 
 }  // namespace

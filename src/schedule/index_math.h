@@ -12,6 +12,9 @@ namespace onegrad {
 using IndexVec = std::vector<UOpRef>;
 using Dims = std::vector<int64_t>;
 
+// The number of elements of a shape (1 for a scalar).
+int64_t numel(const Dims& shape);
+
 // Row-major flat position of `idx` in `shape`.
 UOpRef flatten_index(const IndexVec& idx, const Dims& shape);
 // The inverse: the index in `shape` of flat position `flat`.

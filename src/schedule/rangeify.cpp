@@ -13,12 +13,6 @@ namespace onegrad {
 
 namespace {
 
-int64_t numel(const Dims& d) {
-  int64_t n = 1;
-  for (int64_t x : d) n *= x;
-  return n;
-}
-
 // The PARAM slot a value is a contiguous view of, if it is one: the PARAM itself, or a RESHAPE,
 // LOAD, CONTIGUOUS or DETACH of one, or an AFTER of one (the buffer once its STOREs ran). Realizing
 // such a value needs no kernel: it is the buffer.

@@ -4,6 +4,10 @@ numpy at a tolerance that fits the dtype.
 Run: PYTHONPATH=build/python /usr/bin/python3 -m pytest tests/python -q
 """
 
+import json
+import os
+import subprocess
+import sys
 import zlib
 
 import numpy as np
@@ -96,3 +100,12 @@ def check_torch(got, want, rtol=1e-5, atol=1e-6, dtype=None):
     else:
         np.testing.assert_array_equal(g, w.astype(g.dtype))
 # ---- end reductions/losses (issue 4)
+
+
+def run_with_fold_reduce(program, fold):
+    """Runs `program` (Python source that prints one JSON line last) in a child process with
+    FOLD_REDUCE=fold, and returns that JSON: the rewrites (1) against the compositions (0)."""
+    env = dict(os.environ, FOLD_REDUCE=str(fold))
+    r = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout.strip().splitlines()[-1])

@@ -4,10 +4,6 @@ torch 1.13 at sizes where the unfolded loops would take minutes, kernels without
 reductions of huge lazy constants, and the folded kernels against the compositions themselves
 (FOLD_REDUCE=0, in a subprocess), out-of-range indices included."""
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -18,6 +14,7 @@ import onegrad
 import onegrad.nn as nn
 import onegrad.nn.functional as F
 from onegrad import Tensor, dtypes
+from helpers import run_with_fold_reduce
 
 
 def same(og, th):
@@ -171,10 +168,7 @@ PROGRAM = textwrap.dedent("""
 
 
 def run_program(fold):
-    env = dict(os.environ, FOLD_REDUCE=str(fold))
-    r = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    return run_with_fold_reduce(PROGRAM, fold)
 
 
 def test_folded_kernels_equal_the_compositions():

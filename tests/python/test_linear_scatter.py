@@ -4,10 +4,6 @@ indexed loop. Results and gradients against torch 1.13, kernels without a reduct
 folded kernels against the compositions as written (FOLD_REDUCE=0, in a subprocess). Duplicate
 indices: the last in index order wins (PyTorch's CPU loop), for scatter and setitem alike."""
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -16,6 +12,7 @@ import torch
 
 import onegrad
 from onegrad import Tensor
+from helpers import run_with_fold_reduce
 
 torch.set_num_threads(1)  # one thread: torch's loops then write in index order too
 
@@ -290,10 +287,7 @@ PROGRAM = textwrap.dedent("""
 
 
 def run_program(fold):
-    env = dict(os.environ, FOLD_REDUCE=str(fold))
-    r = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    return run_with_fold_reduce(PROGRAM, fold)
 
 
 def test_folded_kernels_equal_the_compositions():

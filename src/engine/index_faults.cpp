@@ -54,12 +54,16 @@ IndexChecks::IndexChecks(const std::vector<UOpRef>& outputs, const std::string& 
   // All outputs in one TUPLE, walked and stripped once: they share most of their graph (a
   // backward's gradients share the forward), so one walk each would cost a multiple of it.
   UOpRef tuple = UOp::create(Ops::TUPLE, dtypes::void_, outputs);
-  if (!has_index_check(tuple)) return;
+  if (!tuple->holds_tagged_after()) return;  // O(1): no check anywhere below
   // A FUNCTION's body checks its PARAMs: resolved first, the checks read the call's arguments
   // (callify would resolve it the same way).
   resolved_ = resolve_functions(tuple);
   std::vector<std::pair<UOpRef, const IndexCheckRecord*>> found;
   UOpRef stripped = strip(resolved_, found);
+  if (found.empty()) {  // tagged AFTERs, none of them a check: the outputs go as given
+    resolved_ = nullptr;
+    return;
+  }
   for (size_t i = 0; i < num_outputs_; i++) to_realize_[i] = stripped->src[i];
   for (const auto& [index, record] : found) site_of(index, record);
   for (const Site& s : sites_) to_realize_.push_back(bad_count(s.index, *s.record, device_).uop());

@@ -9,6 +9,7 @@
 #include "engine/kernel_compiler.h"
 #include "engine/kernel_stats.h"
 #include "engine/schedule_buffers.h"
+#include "render/lower_kernel.h"
 #include "runtime/command_buffer.h"
 #include "runtime/device.h"
 #include "schedule/callify.h"
@@ -83,6 +84,7 @@ EngineStats engine_stats() {
 }
 
 std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std::string& device) {
+  LoweringKeyScope settings_key_once;  // kernel-cache keys read the settings once per realize
   int64_t debug = debug_level();
   RuntimeDevice& dev = get_device(device);
   Callified c = callify(outputs);

@@ -42,13 +42,38 @@ int64_t thread_parts(const UOpRef& sink) {
 // The default opts split kernels into cpu_threads() THREAD parts.
 std::string threads_settings_key() { return ",CPU_THREADS=" + std::to_string(cpu_threads()); }
 
-}  // namespace
-
-std::string lowering_settings_key() {
+// The key read from the settings now.
+std::string read_lowering_settings_key() {
   return "CPU_LIBM=" + std::to_string(setting("CPU_LIBM", 0)) + ",CPU_DECOMPOSE_ALL=" +
          std::to_string(setting("CPU_DECOMPOSE_ALL", 0)) + ",NOOPT=" + std::to_string(setting("NOOPT", 0)) +
          ",OPT_RANDOM=" + std::to_string(setting("OPT_RANDOM", 0)) + ",BEAM=" + std::to_string(setting("BEAM", 0)) +
          ",VECTORIZE=" + std::to_string(setting("VECTORIZE", 1)) + threads_settings_key();
+}
+
+struct LoweringKeyCache {
+  int depth = 0;  // LoweringKeyScopes alive on this thread
+  bool valid = false;
+  uint64_t generation = 0;
+  std::string key;
+};
+thread_local LoweringKeyCache key_cache;
+
+}  // namespace
+
+LoweringKeyScope::LoweringKeyScope() { key_cache.depth++; }
+LoweringKeyScope::~LoweringKeyScope() {
+  if (--key_cache.depth == 0) key_cache.valid = false;  // the environment may change between realizes
+}
+
+std::string lowering_settings_key() {
+  if (key_cache.depth == 0) return read_lowering_settings_key();
+  uint64_t generation = settings_generation();
+  if (!key_cache.valid || key_cache.generation != generation) {
+    key_cache.key = read_lowering_settings_key();
+    key_cache.generation = generation;
+    key_cache.valid = true;
+  }
+  return key_cache.key;
 }
 
 std::vector<Opt> default_opts(const UOpRef& sink) {

@@ -35,6 +35,17 @@ struct LoweredKernel {
 // codegen/vectorize.h), as text: caches of lowered kernels keyed by AST include it.
 std::string lowering_settings_key();
 
+// While alive on this thread, lowering_settings_key() reads the settings once and returns the same
+// text until a ScopedSetting starts or ends (settings_generation): a realize asks for it per kernel,
+// and the environment does not change under a running realize.
+class LoweringKeyScope {
+ public:
+  LoweringKeyScope();
+  ~LoweringKeyScope();
+  LoweringKeyScope(const LoweringKeyScope&) = delete;
+  LoweringKeyScope& operator=(const LoweringKeyScope&) = delete;
+};
+
 // `opts` are applied first (OptError when one does not apply; the engine passes default_opts), then
 // precision_opts of the result, whatever the opts were.
 LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name = "", const std::vector<Opt>& opts = {});

@@ -13,11 +13,8 @@ Callified callify(std::span<const UOpRef> outputs) {
   // spec: The @function Decorator: "at schedule time, the FUNCTION is resolved by substituting each
   // PARAM(k) back with its corresponding argument" (docs/function.md)
   UOpRef tuple = UOp::create(Ops::TUPLE, dtypes::void_, outs);
+  if (tuple->holds_function()) tuple = resolve_functions(tuple);
   std::vector<const UOp*> order = tuple->toposort();
-  if (std::any_of(order.begin(), order.end(), [](const UOp* u) { return u->op == Ops::FUNCTION; })) {
-    tuple = resolve_functions(tuple);
-    order = tuple->toposort();
-  }
   Callified out;
   Substitution subst;
   // Slots in order of first appearance in the toposort: deterministic for a given graph shape, so

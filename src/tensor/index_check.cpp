@@ -65,6 +65,7 @@ const IndexCheckRecord* index_check_record(const UOp& u) {
 }
 
 bool has_index_check(const UOpRef& root) {
+  if (!root->holds_tagged_after()) return false;  // O(1) for graphs without checks
   for (const UOp* u : root->toposort())
     if (index_check_record(*u)) return true;
   return false;

@@ -33,6 +33,7 @@ UOpRef apply(const UOp* fn, const UOpRef& body, const std::vector<UOpRef>& args)
 }  // namespace
 
 UOpRef resolve_functions(const UOpRef& root) {
+  if (!root->holds_function()) return root;  // the common case, without a walk
   std::vector<const UOp*> order = root->toposort();
   bool any = false;
   for (const UOp* u : order) any = any || is_function(u);

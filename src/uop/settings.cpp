@@ -1,5 +1,6 @@
 #include "uop/settings.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -17,7 +18,11 @@ std::map<std::string, int64_t>& overrides() {
   return m;
 }
 
+std::atomic<uint64_t> g_generation{0};
+
 }  // namespace
+
+uint64_t settings_generation() { return g_generation.load(std::memory_order_acquire); }
 
 int64_t setting(const std::string& name, int64_t fallback) {
   {
@@ -38,12 +43,14 @@ ScopedSetting::ScopedSetting(std::string name, int64_t value) : name_(std::move(
   had_previous_ = it != overrides().end();
   previous_ = had_previous_ ? it->second : 0;
   overrides()[name_] = value;
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
 }
 
 ScopedSetting::~ScopedSetting() {
   std::lock_guard<std::mutex> lock(overrides_mu());
   if (had_previous_) overrides()[name_] = previous_;
   else overrides().erase(name_);
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
 }
 
 }  // namespace onegrad

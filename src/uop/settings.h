@@ -11,6 +11,10 @@ namespace onegrad {
 // `fallback`. A variable that is not an integer counts as `fallback`.
 int64_t setting(const std::string& name, int64_t fallback = 0);
 
+// A number that changes whenever a ScopedSetting starts or ends: a value derived from settings
+// can be cached while it stays the same (the environment itself is read once per such cache).
+uint64_t settings_generation();
+
 // The DEBUG level (docs/debugging.md): 1 schedule, 2 kernel times, 4 source, 5 graphs.
 inline int64_t debug_level() { return setting("DEBUG", 0); }
 

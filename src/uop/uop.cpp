@@ -6,9 +6,9 @@
 #include <climits>
 #include <cstdint>
 #include <mutex>
-#include <unordered_set>
 
 #include "uop/errors.h"
+#include "uop/pointer_set.h"
 
 namespace onegrad {
 
@@ -220,7 +220,10 @@ std::atomic<uint64_t> g_next_serial{0};
 
 UOp::UOp(Ops op, DType dtype, std::vector<UOpRef> src, Arg arg, std::optional<int64_t> tag, uint64_t hash)
     : op(op), dtype(dtype), src(std::move(src)), arg(std::move(arg)), tag(tag), hash_(hash),
-      serial_(g_next_serial.fetch_add(1, std::memory_order_relaxed)) {}
+      serial_(g_next_serial.fetch_add(1, std::memory_order_relaxed)),
+      holds_(uint8_t((op == Ops::AFTER && tag ? kHoldsTaggedAfter : 0) | (op == Ops::FUNCTION ? kHoldsFunction : 0))) {
+  for (const UOpRef& s : this->src) holds_ |= s->holds_;
+}
 
 uint64_t UOp::serial_watermark() { return g_next_serial.load(std::memory_order_relaxed); }
 
@@ -302,14 +305,14 @@ std::vector<const UOp*> UOp::toposort() const {
 
 std::vector<const UOp*> UOp::toposort(const std::function<bool(const UOp&)>& enter) const {
   std::vector<const UOp*> order;
-  std::unordered_set<const UOp*> seen;
+  PointerSet seen;
   std::vector<std::pair<const UOp*, size_t>> stack{{this, 0}};
   seen.insert(this);
   while (!stack.empty()) {
     auto& [u, next] = stack.back();
     if (next < u->src.size() && enter(*u)) {
       const UOp* s = u->src[next++].get();
-      if (seen.insert(s).second) stack.push_back({s, 0});
+      if (seen.insert(s)) stack.push_back({s, 0});
       continue;
     }
     order.push_back(u);

@@ -135,6 +135,11 @@ class UOp {
   // The same, descending into a node's sources only where `enter(node)` holds (the node itself
   // is still listed): e.g. a kernel's nodes without the shape operands below its PARAMs.
   std::vector<const UOp*> toposort(const std::function<bool(const UOp&)>& enter) const;
+  // Whether the graph under this node (itself included) holds a tagged AFTER (the tensor layer's
+  // index checks) or a FUNCTION: set at creation from the sources, so passes that only matter when
+  // one is present skip the walk in O(1).
+  bool holds_tagged_after() const { return holds_ & kHoldsTaggedAfter; }
+  bool holds_function() const { return holds_ & kHoldsFunction; }
   // A short one-line description for messages: "ADD(index, shape (4, 3))".
   std::string brief() const;
 
@@ -155,8 +160,10 @@ class UOp {
   ~UOp();
   const UOpProps& compute_props() const;
 
+  static constexpr uint8_t kHoldsTaggedAfter = 1, kHoldsFunction = 2;
   uint64_t hash_;
   uint64_t serial_;
+  uint8_t holds_;
   mutable std::atomic<int32_t> refcount_{1};
   mutable std::atomic<const UOpProps*> props_{nullptr};
 };

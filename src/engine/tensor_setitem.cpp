@@ -98,8 +98,7 @@ void store_into(const UOp* buffer, const Tensor& target, Tensor value, const std
   // (contiguous() alone is no copy for a whole view of the buffer, t[::-1] = t; MAX(x, x) is.)
   if (reads(value.uop(), buffer))
     value = Tensor(UOp::create(Ops::MAX, value.dtype(), {value.uop(), value.uop()}), device).contiguous();
-  UOpRef store = UOp::create(Ops::STORE, dtypes::void_, {target.uop(), value.uop()});
-  Tensor after(UOp::create(Ops::AFTER, buffer->dtype, {buffer->ref(), store}), device);
+  Tensor after(WriteHistory::write_node(buffer, target.uop(), value.uop()), device);
   after.realize();
 }
 

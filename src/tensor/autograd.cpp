@@ -13,7 +13,6 @@
 #include "tensor/broadcast.h"
 #include "tensor/grad_slot.h"
 #include "tensor/gradient.h"
-#include "tensor/index_check.h"
 #include "tensor/shape_util.h"
 #include "tensor/write_history.h"
 #include "uop/buffer_storage.h"
@@ -151,8 +150,7 @@ void Tensor::note_realized(const std::vector<std::pair<Tensor*, UOpRef>>& realiz
     if (t->slot_ && t->slot_->requires_grad) {
       t->slot_->aliases.push_back(old);
     } else if (live_leaves.load() > 0 &&
-               // a write (an untagged AFTER) keeps its own history; an index check is the value's
-               (old->op != Ops::AFTER || index_check_record(*old)) &&
+               !WriteHistory::is_write(*old) &&  // a write records its own history
                !(no_history && std::find(no_history->begin(), no_history->end(), t) != no_history->end())) {
       if (!leaves) leaves = leaf_nodes(live);
       if (!histories) histories = history_substitution();

@@ -53,6 +53,15 @@ std::unordered_map<const UOp*, Entry>& registry() {
 
 }  // namespace
 
+UOpRef WriteHistory::write_node(const UOp* buffer, const UOpRef& target, const UOpRef& value) {
+  UOpRef store = UOp::create(Ops::STORE, dtypes::void_, {target, value});
+  return UOp::create(Ops::AFTER, buffer->dtype, {buffer->ref(), store});
+}
+
+bool WriteHistory::is_write(const UOp& u) {
+  return u.op == Ops::AFTER && u.src.size() == 2 && u.src[1]->op == Ops::STORE;
+}
+
 void WriteHistory::record(const UOpRef& node, const UOpRef& graph) {
   std::lock_guard lock(registry_mutex());
   registry().insert_or_assign(node.get(), Entry{node->serial(), node->op, node->dtype, node->src, node->arg,

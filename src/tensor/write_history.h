@@ -43,6 +43,12 @@ struct WriteHistory {
   // realize() records the lazy graph it replaced, a write the WHERE above. A history lasts as long
   // as its node: the registry holds the node weakly (it is dropped once no graph uses the node).
   static void record(const UOpRef& node, const UOpRef& graph);
+  // The node that runs a write: AFTER(buffer, STORE(target, value)), the spec's assign. realize()
+  // records no history for it (the write records its own, commit). Told by its STORE, not by a
+  // tag: a tagged AFTER marks a graph as holding index checks (UOp::holds_tagged_after), which
+  // the engine tests in O(1) before walking the graph.
+  static UOpRef write_node(const UOp* buffer, const UOpRef& target, const UOpRef& value);
+  static bool is_write(const UOp& u);
   static std::unordered_map<const UOp*, UOpRef> live();  // node -> graph
 };
 

@@ -2,7 +2,9 @@
 // PyTorch's dtype/shape/leaf rules with their messages, and gradients through writes.
 #include <gtest/gtest.h>
 
+#include "tensor/index_check.h"
 #include "tensor/tensor.h"
+#include "tensor/write_history.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -66,6 +68,23 @@ TEST(Inplace, GradientsThroughWrites) {
   y.mul_(ConstValue::from_float(3));
   y.sum().backward();
   EXPECT_EQ(x.grad()->to_vector<float>(), (std::vector<float>{0, 6, 6}));
+}
+
+// realize() records the graph it replaces as the node's history, an index check's AFTER included,
+// but not a write's own AFTER(buffer, STORE): the write has recorded that history itself.
+TEST(Inplace, RealizeKeepsHistoryAndAWriteKeepsItsOwn) {
+  Tensor x = floats({1, 2, 3});
+  x.requires_grad_();
+  Tensor y = x.gather(0, Tensor::from_vector(std::vector<int64_t>{2, 0}, {2}, dtypes::int64));
+  ASSERT_NE(index_check_record(*y.uop()), nullptr);
+  EXPECT_FALSE(WriteHistory::is_write(*y.uop()));
+  const UOp* buffer = x.uop()->src[0].get();  // RESHAPE(BUFFER)
+  ASSERT_EQ(buffer->op, Ops::BUFFER);
+  EXPECT_TRUE(WriteHistory::is_write(*WriteHistory::write_node(buffer, x.uop(), (x * 2).uop())));
+  y.realize();  // y = [3, 1], still x[[2, 0]] to autograd
+  y.setitem({int64_t(0)}, ConstValue::from_float(5));  // y = [5, 1]: x[2] no longer reaches y
+  y.sum().backward();
+  EXPECT_EQ(x.grad()->to_vector<float>(), (std::vector<float>{1, 0, 0}));
 }
 
 TEST(Inplace, DataAndDetach) {

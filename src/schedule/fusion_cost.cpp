@@ -44,7 +44,7 @@ const char* FusionCost::rule(const UOp* u, Uses& uses) const {
 
 void FusionCost::charge(const UOp* u, double evaluations) {
   auto [it, fresh] = uses_.try_emplace(u);
-  if (fresh) it->second.elements = numel(static_shape_of(u, "rangeify"));
+  if (fresh) it->second.elements = dims_numel(static_shape_of(u, "rangeify"));
   it->second.evaluations += evaluations;
 }
 

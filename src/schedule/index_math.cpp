@@ -4,12 +4,6 @@
 
 namespace onegrad {
 
-int64_t numel(const Dims& d) {
-  int64_t n = 1;
-  for (int64_t x : d) n *= x;
-  return n;
-}
-
 namespace {
 
 bool is_zero_index(const UOpRef& u) { return u->is_const() && !u->const_value().truthy(); }

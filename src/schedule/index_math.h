@@ -5,15 +5,12 @@
 #pragma once
 #include <vector>
 
+#include "uop/dims.h"
 #include "uop/uop.h"
 
 namespace onegrad {
 
 using IndexVec = std::vector<UOpRef>;
-using Dims = std::vector<int64_t>;
-
-// The number of elements of a shape (1 for a scalar).
-int64_t numel(const Dims& shape);
 
 // Row-major flat position of `idx` in `shape`.
 UOpRef flatten_index(const IndexVec& idx, const Dims& shape);

@@ -77,7 +77,7 @@ Schedule rangeify(const UOpRef& function) {
       if (entry.first->op == Ops::STORE) continue;  // writes into a buffer that exists
       Dims shape = static_shape_of(entry.first, "rangeify");
       realized[entry.first] = int(s.buffers.size());
-      s.buffers.push_back(ScheduleBuffer{numel(shape), entry.first->dtype});
+      s.buffers.push_back(ScheduleBuffer{dims_numel(shape), entry.first->dtype});
     }
     FusionCost cost(realized);
     for (auto& [pos, entry] : reasons) {

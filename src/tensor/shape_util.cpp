@@ -10,12 +10,6 @@ std::string shape_text(const Dims& s) {
   return out + (s.size() == 1 ? ",)" : ")");
 }
 
-int64_t dims_numel(const Dims& s) {
-  int64_t n = 1;
-  for (int64_t d : s) n *= d;
-  return n;
-}
-
 int64_t normalize_axis_ext(const std::string& op, int64_t axis, const Dims& shape, int64_t extra) {
   int64_t n = int64_t(shape.size()) + extra;
   int64_t a = axis < 0 ? axis + n : axis;

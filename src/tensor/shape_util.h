@@ -1,19 +1,17 @@
 // Shape helpers of the tensor layer: the text of a shape for messages, axis normalisation with the
-// error every op reports alike, and element counts.
+// error every op reports alike, and dtype checks (element counts: uop/dims.h).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "uop/dims.h"
 #include "uop/dtype.h"
 
 namespace onegrad {
 
-using Dims = std::vector<int64_t>;
-
 // "(2, 3)", "(4,)", "()": the same spelling as shape_str for UOp shapes.
 std::string shape_text(const Dims& s);
-int64_t dims_numel(const Dims& s);
 
 // Axis `axis` of a rank-`ndim` shape, negative counting from the end. Throws ShapeError
 // "<op>: axis 3 is out of range for shape (2, 3)".

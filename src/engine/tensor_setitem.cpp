@@ -151,7 +151,7 @@ void Tensor::write(const std::string& op, const std::vector<IndexItem>& index, c
   // so the write has a buffer to land in (write_target.cpp). A view writes through to its buffer.
   make_writable();
   const UOp* buffer = viewed_buffer(uop_.get());
-  for (const UOp* u = uop_.get(); u != buffer; u = u->src[0].get())
+  for (const UOpRef& u : view_chain(uop_))
     if (u->op == Ops::EXPAND)
       throw ShapeError(op + ": cannot write into the broadcast (expanded) view of shape " + shape_text(shape()) +
                        ": several of its elements are one element of the buffer (use contiguous() first)");

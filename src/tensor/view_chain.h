@@ -2,6 +2,8 @@
 // slicing with any step, transposing, reshaping, flipping, broadcasting). setitem writes through
 // them, autograd's write history follows them.
 #pragma once
+#include <vector>
+
 #include "uop/uop.h"
 
 namespace onegrad {
@@ -15,6 +17,16 @@ inline bool is_view_op(Ops op) {
 inline const UOp* viewed_buffer(const UOp* u) {
   while (is_view_op(u->op)) u = u->src[0].get();
   return u->op == Ops::BUFFER ? u : nullptr;
+}
+
+// The movement nodes from u down to the node directly over its viewed buffer (last), or nothing
+// when u is not a view of a buffer.
+inline std::vector<UOpRef> view_chain(const UOpRef& u) {
+  const UOp* buffer = viewed_buffer(u.get());
+  if (!buffer) return {};
+  std::vector<UOpRef> chain;
+  for (UOpRef n = u; n.get() != buffer; n = n->src[0]) chain.push_back(n);
+  return chain;
 }
 
 }  // namespace onegrad

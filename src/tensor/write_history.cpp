@@ -16,19 +16,6 @@ namespace onegrad {
 
 namespace {
 
-// The nodes of u's movement chain from u down to the node directly over the BUFFER (last), or
-// nothing when u is not a view of a buffer.
-std::vector<UOpRef> view_chain(const UOpRef& u) {
-  std::vector<UOpRef> chain;
-  UOpRef n = u;
-  while (is_view_op(n->op)) {
-    chain.push_back(n);
-    n = n->src[0];
-  }
-  if (n->op != Ops::BUFFER) return {};
-  return chain;
-}
-
 // The registry: each node by address, with what it takes to find out whether it still lives
 // (UOp::create of the same parts returns the live node itself; a node made anew has a later
 // serial) and its graph.

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "tensor/advanced_indexing.h"
+#include "tensor/axis_order.h"
 #include "tensor/index_check.h"
 #include "tensor/literal_check.h"
 #include "tensor/scatter_compositions.h"
@@ -127,11 +128,7 @@ std::optional<Store> advanced_store(const std::string& op, const Tensor& t, cons
   Dims result = ordered;
   for (size_t i = 0; i < g.place.size(); i++) result[i] = ordered[size_t(g.place[i])];
   Tensor v = broadcast_value(op, value, result, t.dtype());
-  if (!g.place.empty()) {
-    std::vector<int64_t> inverse(g.place.size());
-    for (size_t i = 0; i < g.place.size(); i++) inverse[size_t(g.place[i])] = int64_t(i);
-    v = v.permute(inverse);
-  }
+  if (!g.place.empty()) v = v.permute(inverse_permutation(g.place));
   int64_t m = dims_numel(r.shape);
   if (m == 0 || target.numel() == 0) return std::nullopt;
   Dims rows{m};

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "tensor/axis_order.h"
 #include "tensor/index_check.h"
 #include "uop/buffer_storage.h"
 #include "uop/errors.h"
@@ -209,13 +210,9 @@ GatherLayout gather_layout(const ResolvedIndices& r) {
   GatherLayout g;
   bool adjacent = true;
   for (size_t j = 0; j < r.axes.size(); j++) adjacent = adjacent && r.axes[j] == r.axes[0] + j;
+  g.perm = axes_first(r.axes, xs.size());
   Dims rest;
-  for (size_t a : r.axes) g.perm.push_back(int64_t(a));
-  for (size_t i = 0; i < xs.size(); i++)
-    if (std::find(r.axes.begin(), r.axes.end(), i) == r.axes.end()) {
-      g.perm.push_back(int64_t(i));
-      rest.push_back(xs[i]);
-    }
+  for (size_t i = r.axes.size(); i < g.perm.size(); i++) rest.push_back(xs[size_t(g.perm[i])]);
   int64_t k = 1;
   for (size_t a : r.axes) k *= xs[a];
   g.merged = {k};
@@ -228,11 +225,7 @@ GatherLayout gather_layout(const ResolvedIndices& r) {
   }
   // Adjacent indexed axes: the index dims stand where those axes were (numpy, PyTorch).
   size_t nb = r.shape.size(), a0 = r.axes[0];
-  if (adjacent && a0 > 0 && nb > 0) {
-    for (size_t i = 0; i < a0; i++) g.place.push_back(int64_t(nb + i));
-    for (size_t i = 0; i < nb; i++) g.place.push_back(int64_t(i));
-    for (size_t i = nb + a0; i < nb + rest.size(); i++) g.place.push_back(int64_t(i));
-  }
+  if (adjacent && a0 > 0 && nb > 0) g.place = axes_first(nb, a0, nb + rest.size());
   return g;
 }
 

@@ -3,6 +3,7 @@
 // gradient is a lazy graph of the forward values: differentiating it again gives higher orders.
 #include <numbers>
 
+#include "tensor/axis_order.h"
 #include "tensor/broadcast.h"
 #include "tensor/dtype_util.h"
 #include "tensor/gradient.h"
@@ -101,10 +102,7 @@ Grads expand_rule(const GradInput& in) {
 }
 
 Grads permute_rule(const GradInput& in) {
-  const auto& order = in.node->arg.get<Arg::Ints>();
-  std::vector<int64_t> inverse(order.size());
-  for (size_t i = 0; i < order.size(); i++) inverse[order[i]] = int64_t(i);
-  return {in.grad.permute(inverse)};
+  return {in.grad.permute(inverse_permutation(in.node->arg.get<Arg::Ints>()))};
 }
 
 Grads flip_rule(const GradInput& in) {

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "tensor/advanced_indexing.h"
+#include "tensor/axis_order.h"
 #include "tensor/broadcast.h"
 #include "tensor/index_dtype.h"
 #include "tensor/scatter_compositions.h"
@@ -57,47 +58,32 @@ Tensor masked_rows(const Tensor& x, const Tensor& mask, size_t axis) {
   size_t k = size_t(mask.ndim());
   check_mask_shape(mask, xs, axis);
   int64_t m = mask.numel();
-  std::vector<int64_t> perm;
   Dims lead(xs.begin(), xs.begin() + int64_t(axis)), rest(xs.begin() + int64_t(axis + k), xs.end());
-  for (size_t i = axis; i < axis + k; i++) perm.push_back(int64_t(i));
-  for (size_t i = 0; i < xs.size(); i++)
-    if (i < axis || i >= axis + k) perm.push_back(int64_t(i));
   int64_t others = 1;
   for (int64_t d : lead) others *= d;
   for (int64_t d : rest) others *= d;
   Tensor flat = mask.reshape({m});
   int64_t count = m == 0 ? 0 : true_count(flat);
-  Tensor rows = x.permute(perm).reshape({m, others});
+  Tensor rows = x.permute(axes_first(axis, k, xs.size())).reshape({m, others});
   Dims shape{count};
   shape.insert(shape.end(), lead.begin(), lead.end());
   shape.insert(shape.end(), rest.begin(), rest.end());
   Tensor out = (m == 0 ? Tensor::zeros({0, others}, x.dtype(), x.device()) : compact_rows(rows, flat, count)).reshape(shape);
   // the count axis goes where the mask's axes were
-  std::vector<int64_t> place;
-  for (size_t i = 1; i <= axis; i++) place.push_back(int64_t(i));
-  place.push_back(0);
-  for (size_t i = axis + 1; i < shape.size(); i++) place.push_back(int64_t(i));
-  return out.permute(place);
+  return out.permute(inverse_permutation(axes_first(axis, 1, shape.size())));
 }
 
 Tensor masked_rows_assign(const Tensor& x, const Tensor& mask, size_t axis, const Tensor& value) {
   Dims xs = x.shape();
   size_t k = size_t(mask.ndim());
   int64_t m = mask.numel(), count = value.shape()[axis];
-  std::vector<int64_t> perm, back(xs.size());
-  for (size_t i = axis; i < axis + k; i++) perm.push_back(int64_t(i));
-  for (size_t i = 0; i < xs.size(); i++)
-    if (i < axis || i >= axis + k) perm.push_back(int64_t(i));
-  for (size_t i = 0; i < perm.size(); i++) back[size_t(perm[i])] = int64_t(i);
+  std::vector<int64_t> perm = axes_first(axis, k, xs.size());
   int64_t others = m == 0 ? 0 : dims_numel(xs) / m;
   if (count == 0 || others == 0) return x;
   Dims moved;
   for (int64_t p : perm) moved.push_back(xs[size_t(p)]);
   // the value's count axis first, as rows
-  std::vector<int64_t> vperm{int64_t(axis)};
-  for (size_t i = 0; i < size_t(value.ndim()); i++)
-    if (i != axis) vperm.push_back(int64_t(i));
-  Tensor rows = value.permute(vperm).reshape({count, others});
+  Tensor rows = value.permute(axes_first(axis, 1, size_t(value.ndim()))).reshape({count, others});
   // placed[p[s], q] = rows[s, q] with p the positions of the true rows
   Tensor flat = mask.reshape({m});
   DType it = index_dtype(m * others);
@@ -106,7 +92,7 @@ Tensor masked_rows_assign(const Tensor& x, const Tensor& mask, size_t axis, cons
   Tensor target = pos.mul(ConstValue::from_int(others)).add(q).reshape({count * others}).contiguous();
   Tensor placed = scatter::place_values(rows.reshape({count * others}), target, m * others).reshape({m, others});
   Tensor old = x.permute(perm).reshape({m, others});
-  return flat.reshape({m, 1}).where(placed, old).reshape(moved).permute(back);
+  return flat.reshape({m, 1}).where(placed, old).reshape(moved).permute(inverse_permutation(perm));
 }
 
 Tensor Tensor::masked_select(const Tensor& mask) const {

@@ -201,8 +201,7 @@ Tensor& Tensor::assign(const Tensor& value) {
 }
 
 void Tensor::setitem(const std::vector<IndexItem>& index, Scalar value) {
-  check_literal("setitem", value, dtype());
-  setitem(index, Tensor::scalar(value, dtype(), device_));
+  setitem(index, literal_scalar("setitem", value, dtype(), device_));
 }
 
 }  // namespace onegrad

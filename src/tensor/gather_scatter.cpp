@@ -203,9 +203,9 @@ Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Tensor& src) cons
 Tensor Tensor::scatter(int64_t dim, const Tensor& index, Scalar value) const {
   Scatter sc("scatter", *this, dim, index);
   check_same_device("scatter", {*this, index});
-  check_literal("scatter", value, dtype());
+  Tensor v = literal_scalar("scatter", value, dtype(), device_);
   if (sc.nothing()) return *this;
-  return sc.finish(sc.hit().where(Tensor::scalar(value, dtype(), device_), sc.flat_self()).reshape(sc.s));
+  return sc.finish(sc.hit().where(v, sc.flat_self()).reshape(sc.s));
 }
 
 // The spec's 1-D scatter_add over the flattened input, each entry at its flat target: realized
@@ -280,8 +280,7 @@ Tensor Tensor::masked_fill(const Tensor& mask, const Tensor& value) const {
 }
 
 Tensor Tensor::masked_fill(const Tensor& mask, Scalar value) const {
-  check_literal("masked_fill", value, dtype());
-  return masked_fill(mask, Tensor::scalar(value, dtype(), device_));
+  return masked_fill(mask, literal_scalar("masked_fill", value, dtype(), device_));
 }
 
 }  // namespace onegrad

@@ -19,6 +19,11 @@ void check_literal(const std::string& op, const Scalar& v, DType dt) {
   if (!literal_fits(v, dt)) throw ValueRangeError(op + ": the value " + v.str() + " does not fit " + dt.name());
 }
 
+Tensor literal_scalar(const std::string& op, const Scalar& v, DType dt, const std::string& device) {
+  check_literal(op, v, dt);
+  return Tensor(UOp::const_(dt, v), device);
+}
+
 DType int_literal_dtype(const std::string& op, const Scalar& v) {
   if (literal_fits(v, dtypes::int32)) return dtypes::int32;
   check_literal(op, v, dtypes::int64);

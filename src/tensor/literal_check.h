@@ -28,6 +28,10 @@ bool literal_fits(const Scalar& v, DType dt);
 // ValueRangeError "<op>: the value 1000 does not fit int8" unless literal_fits(v, dt).
 void check_literal(const std::string& op, const Scalar& v, DType dt);
 
+// v as a 0-d tensor of dt on `device` (a canonical name), checked once under the user's op: the
+// number a write or fill stores (setitem, masked_fill, scatter). Tensor::scalar is this under "scalar".
+Tensor literal_scalar(const std::string& op, const Scalar& v, DType dt, const std::string& device);
+
 // The dtype of an int literal given without one: int32 (tinygrad's default_int) when it fits,
 // else int64; ValueRangeError "<op>: ..." past int64 (torch refuses those too).
 DType int_literal_dtype(const std::string& op, const Scalar& v);

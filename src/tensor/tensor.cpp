@@ -72,8 +72,7 @@ Tensor Tensor::empty(std::vector<int64_t> shape, DType dtype, const std::string&
 
 Tensor Tensor::scalar(Scalar v, DType dtype, const std::string& device) {
   check_tensor_dtype("scalar", dtype);
-  check_literal("scalar", v, dtype);
-  return Tensor(UOp::const_(dtype, v), canonical_device(device, "scalar"));
+  return literal_scalar("scalar", v, dtype, canonical_device(device, "scalar"));
 }
 
 namespace {

@@ -4,35 +4,31 @@ method of the same name (the C++ composition), so values and error messages are 
 from .tensor import Tensor
 
 
-def _t(x):
-    return x if isinstance(x, Tensor) else Tensor(x)
-
-
 def einsum(equation, *operands):
     return Tensor.einsum(equation, *operands)
 
 
-def matmul(a, b): return _t(a).matmul(b)
-def dot(a, b): return _t(a).dot(b)
-def outer(a, b): return _t(a).outer(b)
-def gather(input, dim, index): return _t(input).gather(dim, index)
-def scatter(input, dim, index, src=None, value=None): return _t(input).scatter(dim, index, src, value)
-def scatter_add(input, dim, index, src): return _t(input).scatter_add(dim, index, src)
+def matmul(a, b): return Tensor._coerce(a).matmul(b)
+def dot(a, b): return Tensor._coerce(a).dot(b)
+def outer(a, b): return Tensor._coerce(a).outer(b)
+def gather(input, dim, index): return Tensor._coerce(input).gather(dim, index)
+def scatter(input, dim, index, src=None, value=None): return Tensor._coerce(input).scatter(dim, index, src, value)
+def scatter_add(input, dim, index, src): return Tensor._coerce(input).scatter_add(dim, index, src)
 
 
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
-    return _t(input).scatter_reduce(dim, index, src, reduce, include_self=include_self)
+    return Tensor._coerce(input).scatter_reduce(dim, index, src, reduce, include_self=include_self)
 
 
-def index_select(input, dim, index): return _t(input).index_select(dim, index)
-def masked_fill(input, mask, value): return _t(input).masked_fill(mask, value)
-def tril(input, diagonal=0): return _t(input).tril(diagonal)
-def triu(input, diagonal=0): return _t(input).triu(diagonal)
+def index_select(input, dim, index): return Tensor._coerce(input).index_select(dim, index)
+def masked_fill(input, mask, value): return Tensor._coerce(input).masked_fill(mask, value)
+def tril(input, diagonal=0): return Tensor._coerce(input).tril(diagonal)
+def triu(input, diagonal=0): return Tensor._coerce(input).triu(diagonal)
 
 
 def where(condition, x, y):
     """torch.where(condition, x, y): x where condition is true, else y; numbers are weakly typed."""
-    return _t(condition).where(x, y)
+    return Tensor._coerce(condition).where(x, y)
 
 
 def linspace(start, end, steps, dtype=None, device=None):

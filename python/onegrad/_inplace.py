@@ -33,7 +33,7 @@ def _cast(name, compute):
 def _value(self, x):
     """x as a tensor on this device, in its own dtype: the write casts it (fill_(2.7) on an int
     tensor writes 2, as torch's; a number is never first squeezed into this dtype)."""
-    return x if isinstance(x, Tensor) else Tensor(x, device=self.device)
+    return Tensor._coerce(x, device=self.device)
 
 
 _BINARY = {"add_": "add", "sub_": "sub", "mul_": "mul", "div_": "div", "floor_divide_": "idiv",
@@ -49,7 +49,7 @@ _UNARY = ["neg", "abs", "exp", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "ta
 def _binary_op(op):
     def compute(self, other, alpha=None):
         if alpha is not None:  # torch's add_(other, alpha=a) and sub_(other, alpha=a)
-            other = (other if isinstance(other, Tensor) else Tensor(other, dtype=self.dtype, device=self.device)) * alpha
+            other = Tensor._coerce(other, self.dtype, self.device) * alpha
         return getattr(self, op)(other)
     compute.__name__ = op
     return compute

@@ -8,15 +8,10 @@ SortResult = collections.namedtuple("SortResult", ["values", "indices"])
 TopkResult = collections.namedtuple("TopkResult", ["values", "indices"])
 
 
-def _t(x):
-    from .tensor import Tensor
-    return x if isinstance(x, Tensor) else Tensor(x)
-
-
 def sort(input, dim=-1, descending=False, stable=False):
     """(values, indices) sorted along dim; NaN above +inf; always stable (which stable=False allows)."""
     from .tensor import Tensor
-    v, i = _C.sort(_t(input)._t, int(dim), bool(descending))
+    v, i = _C.sort(Tensor._coerce(input)._t, int(dim), bool(descending))
     return SortResult(Tensor._wrap(v), Tensor._wrap(i))
 
 
@@ -27,7 +22,7 @@ def argsort(input, dim=-1, descending=False, stable=False):
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """The k largest (smallest) along dim, sorted (sorted=False gives the same, sorted, order)."""
     from .tensor import Tensor
-    v, i = _C.topk(_t(input)._t, int(k), int(dim), bool(largest))
+    v, i = _C.topk(Tensor._coerce(input)._t, int(k), int(dim), bool(largest))
     return TopkResult(Tensor._wrap(v), Tensor._wrap(i))
 
 
@@ -37,9 +32,9 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     along dim in lexicographic order, the inverse then of shape (input.shape[dim],)."""
     from .tensor import Tensor
     if dim is not None:
-        v, inv, cnt = _C.unique_dim(_t(input)._t, int(dim), bool(return_inverse), bool(return_counts))
+        v, inv, cnt = _C.unique_dim(Tensor._coerce(input)._t, int(dim), bool(return_inverse), bool(return_counts))
     else:
-        v, inv, cnt = _C.unique(_t(input)._t, bool(return_inverse), bool(return_counts))
+        v, inv, cnt = _C.unique(Tensor._coerce(input)._t, bool(return_inverse), bool(return_counts))
     out = [Tensor._wrap(v)]
     if return_inverse:
         out.append(Tensor._wrap(inv))
@@ -49,11 +44,13 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 
 
 def masked_select(input, mask):
-    return _t(input).masked_select(mask)
+    from .tensor import Tensor
+    return Tensor._coerce(input).masked_select(mask)
 
 
 def nonzero(input, *, as_tuple=False):
-    return _t(input).nonzero(as_tuple=as_tuple)
+    from .tensor import Tensor
+    return Tensor._coerce(input).nonzero(as_tuple=as_tuple)
 
 
 __all__ = ["sort", "argsort", "topk", "unique", "masked_select", "nonzero"]

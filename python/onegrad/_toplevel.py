@@ -13,13 +13,9 @@ from .dtype import dtypes
 from .tensor import Tensor
 
 
-def _as_tensor(x):
-    return x if isinstance(x, Tensor) else Tensor(x)
-
-
 def _forward(name):
     def f(input, *args, **kwargs):
-        return getattr(_as_tensor(input), name)(*args, **kwargs)
+        return getattr(Tensor._coerce(input), name)(*args, **kwargs)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"{name}(input, ...) is input.{name}(...) (Tensor.{name})."
     return f

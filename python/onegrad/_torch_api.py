@@ -177,7 +177,7 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
 
 
 def _other(self, x):
-    return x if isinstance(x, _tensor()) else _tensor()(x, device=self.device)
+    return _tensor()._coerce(x, device=self.device)
 
 
 def mm(self, mat2):

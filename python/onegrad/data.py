@@ -42,7 +42,7 @@ class TensorDataset:
     """Tensors with one row per sample (torch.utils.data.TensorDataset)."""
 
     def __init__(self, *tensors):
-        self.tensors = tuple(t if isinstance(t, Tensor) else Tensor(t) for t in tensors)
+        self.tensors = tuple(Tensor._coerce(t) for t in tensors)
 
     def __len__(self):
         return self.tensors[0].shape[0] if self.tensors else 0
@@ -59,11 +59,11 @@ class DataLoader:
     def __init__(self, dataset, batch_size=1, shuffle=False, drop_last=False, seed=0):
         self._single = isinstance(dataset, (Tensor, np.ndarray))
         if self._single:
-            tensors = (dataset if isinstance(dataset, Tensor) else Tensor(dataset),)
+            tensors = (Tensor._coerce(dataset),)
         elif isinstance(dataset, TensorDataset):
             tensors = dataset.tensors
         else:
-            tensors = tuple(t if isinstance(t, Tensor) else Tensor(t) for t in dataset)
+            tensors = tuple(Tensor._coerce(t) for t in dataset)
         if isinstance(batch_size, bool) or not isinstance(batch_size, int):
             raise TypeError(f"DataLoader: batch_size must be an int, got {batch_size!r}")
         self._impl = _C.data.DataLoader([t._t for t in tensors], batch_size, bool(shuffle), bool(drop_last),

@@ -83,6 +83,12 @@ class Tensor:
         out._t = t
         return out
 
+    @classmethod
+    def _coerce(cls, x, dtype=None, device=None) -> "Tensor":
+        """x itself when it is a Tensor (never cast or moved), else Tensor(x, dtype, device): an
+        operand given as numbers, a list or an array."""
+        return x if isinstance(x, Tensor) else cls(x, dtype=dtype, device=device)
+
     # ---- creation
 
     @staticmethod
@@ -262,15 +268,15 @@ class Tensor:
 
     @grad.setter
     def grad(self, g):
-        self._t.set_grad(None if g is None else (g if isinstance(g, Tensor) else Tensor(g, device=self.device))._t)
+        self._t.set_grad(None if g is None else Tensor._coerce(g, device=self.device)._t)
 
     def backward(self, gradient=None, *, realize_with=()) -> None:
         """Adds d(self)/d(leaf) into .grad of every leaf this tensor is computed from.
         realize_with: other tensors to realize in the same schedule (onegrad's extension: an accuracy
         count that reads the same logits as the loss shares their forward pass instead of running it
         again)."""
-        if gradient is not None and not isinstance(gradient, Tensor):
-            gradient = Tensor(gradient, dtype=self.dtype, device=self.device)
+        if gradient is not None:
+            gradient = Tensor._coerce(gradient, self.dtype, self.device)
         for t in realize_with:
             if not isinstance(t, Tensor):
                 raise TypeError(f"backward: realize_with takes Tensors, got {type(t).__name__}")
@@ -282,7 +288,7 @@ class Tensor:
 
     def assign(self, x) -> "Tensor":
         """Writes x (same shape, cast to this dtype) into this tensor's buffer in place."""
-        self._t.assign((x if isinstance(x, Tensor) else Tensor(x, dtype=self.dtype, device=self.device))._t)
+        self._t.assign(Tensor._coerce(x, self.dtype, self.device)._t)
         return self
 
     def contiguous_backward(self) -> "Tensor":
@@ -790,7 +796,7 @@ class Tensor:
         """einsum('ij,jk->ik', a, b) or einsum('ij,jk->ik', [a, b])."""
         if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
             operands = tuple(operands[0])
-        ts = [t if isinstance(t, Tensor) else Tensor(t) for t in operands]
+        ts = [Tensor._coerce(t) for t in operands]
         return Tensor._wrap(_C.Tensor.einsum(str(equation), [t._t for t in ts]))
 
     def gather(self, dim=None, index=None, axis=None) -> "Tensor":

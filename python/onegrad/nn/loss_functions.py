@@ -8,7 +8,7 @@ from ..tensor import Tensor
 
 def _target(input, target):
     """A target given as numbers becomes a tensor of the input's dtype (torch's broadcast then applies)."""
-    return target if isinstance(target, Tensor) else Tensor(target, dtype=input.dtype)
+    return Tensor._coerce(target, dtype=input.dtype)
 
 
 def _legacy(size_average, reduce, reduction):
@@ -39,6 +39,6 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     """1 − cos(x1, x2) where target is 1, max(0, cos(x1, x2) − margin) where it is −1 (0 for any
     other value), cos over the last axis of (N, D) or (D,) inputs."""
-    target = target if isinstance(target, Tensor) else Tensor(target)
+    target = Tensor._coerce(target)
     return Tensor._wrap(_C.nn.cosine_embedding_loss(input1._t, input2._t, target._t, float(margin),
                                                     _legacy(size_average, reduce, reduction)))

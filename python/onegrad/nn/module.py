@@ -31,7 +31,7 @@ class Parameter(Tensor):
     def __init__(self, data=None, requires_grad=True):
         if data is None:
             data = Tensor.empty(0)
-        self._t = (data if isinstance(data, Tensor) else Tensor(data))._t
+        self._t = Tensor._coerce(data)._t
         if requires_grad:
             self._t.requires_grad_(True)
         else:

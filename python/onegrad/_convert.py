@@ -69,36 +69,40 @@ def _int_range(dt: DType):
     return (0, 2**bits - 1) if dt.is_unsigned else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
 
 
-def infer_dtype(data) -> DType:
-    """The dtype of Python data, like torch but with tinygrad's defaults: any float -> float32,
-    else any int -> int32, or int64 when one does not fit int32 (torch's ints are int64), else
-    bool; an empty list -> float32."""
-    kind, lo, hi = _kind_of_nested(data)
+def _inferred(kind, lo, hi) -> DType:
     if kind == "i":
         mn, mx = _int_range(dtypes.default_int)
         return dtypes.default_int if mn <= lo and hi <= mx else dtypes.int64
     return {"b": dtypes.bool, None: dtypes.default_float}.get(kind, dtypes.default_float)
 
 
-def check_fits(data, dt: DType, inferred: bool) -> None:
-    """ValueRangeError (an OverflowError) when a number in `data` does not fit int dtype `dt`
-    (a float's truncation counts; NaN and inf fit none), instead of wrapping silently as numpy
-    1.24 does."""
+def infer_dtype(data) -> DType:
+    """The dtype of Python data, like torch but with tinygrad's defaults: any float -> float32,
+    else any int -> int32, or int64 when one does not fit int32 (torch's ints are int64), else
+    bool; an empty list -> float32."""
+    return _inferred(*_kind_of_nested(data))
+
+
+def data_dtype(data, dtype=None) -> DType:
+    """The dtype Python data (a number or nested lists) takes: `dtype` when given, else
+    infer_dtype's. ValueRangeError (an OverflowError) when a number in it does not fit an int
+    dtype (a float's truncation counts; NaN and inf fit none), instead of wrapping silently as
+    numpy 1.24 does. One walk over the data answers both."""
     kind, lo, hi = _kind_of_nested(data)
+    dt = to_dtype(dtype) if dtype is not None else _inferred(kind, lo, hi)
     if not dt.is_int or lo is None:
-        return
+        return dt
     mn, mx = _int_range(dt)
     for bad in (lo, hi):
         if math.isnan(bad) or math.isinf(bad) or not mn <= int(bad) <= mx:
-            hint = "; pass dtype=dtypes.uint64" if inferred and isinstance(bad, int) and 0 <= bad < 2**64 else ""
+            hint = "; pass dtype=dtypes.uint64" if dtype is None and isinstance(bad, int) and 0 <= bad < 2**64 else ""
             raise ValueRangeError(f"Tensor: the value {bad} does not fit {dt.name}{hint}")
+    return dt
 
 
-def to_numpy(data, dtype) -> np.ndarray:
-    """Nested lists / scalars -> a C-contiguous numpy array holding `dtype`'s values (float32 for
-    bfloat16). Ints that do not fit an int dtype raise OverflowError."""
-    dt = to_dtype(dtype) if dtype is not None else infer_dtype(data)
-    check_fits(data, dt, inferred=dtype is None)
+def to_numpy(data, dt: DType) -> np.ndarray:
+    """Nested lists / scalars -> a C-contiguous numpy array holding dt's values (float32 for
+    bfloat16); dt is data_dtype's answer, so every number fits it."""
     try:
         arr = np.array(data, dtype=dt.np)
     except ValueError as e:  # ragged nesting: numpy says "inhomogeneous shape"

@@ -14,7 +14,7 @@ import operator  # reductions/losses (issue 4)
 import numpy as np
 
 from . import _C
-from ._convert import (_NO_DIM, axis_arg, c_contiguous, check_fits, index_items, infer_dtype, int_list, is_scalar, py_scalar,
+from ._convert import (_NO_DIM, axis_arg, c_contiguous, data_dtype, index_items, infer_dtype, int_list, is_scalar, py_scalar,
                        shape_args, to_numpy)
 from .dtype import DType, dtypes, from_name, to_dtype
 from .errors import DeviceError, IndexShapeError, ShapeError, ValueRangeError
@@ -64,11 +64,10 @@ class Tensor:
             self._t = _from_numpy(data, dt, dev)
         elif is_scalar(data):
             # A constant node, not a buffer: it folds into the kernels that use it.
-            target = dt or infer_dtype(data)
-            check_fits(data, target, inferred=dt is None)
+            target = data_dtype(data, dt)
             self._t = _C.Tensor.scalar(_rounded(py_scalar(data), target), target.name, dev)
         elif isinstance(data, (list, tuple)):
-            target = dt or infer_dtype(data)
+            target = data_dtype(data, dt)
             self._t = _from_numpy(to_numpy(data, target), target, dev)
         elif hasattr(data, "__dlpack__"):  # a torch (or other DLPack) tensor: copied, as torch.tensor
             self._t = _torch_api.from_dlpack_object(data, dt, dev)

@@ -62,6 +62,7 @@ def test_bool_tensor_with_big_int_computes_in_int64():
     (lambda m: m.tensor(1000, dtype=m.int8), "Tensor: the value 1000 does not fit int8"),
     (lambda m: m.tensor([1e10], dtype=m.int32), "Tensor: the value 10000000000.0 does not fit int32"),
     (lambda m: m.tensor(2**63), "Tensor: the value 9223372036854775808 does not fit int64; pass dtype=dtypes.uint64"),
+    (lambda m: m.tensor([1, 2**63]), "Tensor: the value 9223372036854775808 does not fit int64; pass dtype=dtypes.uint64"),
     (lambda m: m.tensor([1, 2], dtype=m.int8).clamp(0, 1000), "clamp: the value 1000 does not fit int8"),
     (lambda m: m.tensor([1, 2], dtype=m.int8).clamp(max=2**40), "clamp: the value 1099511627776 does not fit int8"),
     (lambda m: m.tensor([1, 2], dtype=m.int8).masked_fill(m.tensor([True, False]), 1000),

@@ -7,6 +7,7 @@
 
 #include "schedule/index_math.h"
 #include "schedule/range_bounds.h"
+#include "symbolic/conjuncts.h"
 #include "uop/substitute.h"
 #include "uop/errors.h"
 #include "uop/settings.h"
@@ -29,20 +30,6 @@ struct Guarded {
   std::vector<UOpRef> conds;
   UOpRef payload;
 };
-
-void conjuncts(const UOpRef& g, std::vector<UOpRef>& out) {
-  std::vector<UOpRef> stack{g};
-  while (!stack.empty()) {
-    UOpRef c = stack.back();
-    stack.pop_back();
-    if (c->op == Ops::AND && c->dtype.is_bool()) {
-      stack.push_back(c->src[1]);
-      stack.push_back(c->src[0]);
-    } else {
-      out.push_back(c);
-    }
-  }
-}
 
 bool is_bool_cast(const UOpRef& u) { return u->op == Ops::CAST && u->src[0]->dtype.is_bool(); }
 

@@ -4,6 +4,7 @@
 // put back afterwards. Given x < 4 with x in [0, 100]: x//4 -> 0, x%4 -> x.
 #include <map>
 
+#include "symbolic/conjuncts.h"
 #include "symbolic/int_math.h"
 #include "symbolic/simplify.h"
 #include "uop/substitute.h"
@@ -23,21 +24,6 @@ bool is_variable(const UOp& u) {
   if (u.op == Ops::RANGE) return true;
   const auto* p = u.arg.get_if<ParamArg>();
   return u.op == Ops::PARAM && p && p->vmin && p->vmax;
-}
-
-// The conjuncts of a bool expression: a & b & c -> {a, b, c}.
-void conjuncts(const UOpRef& e, std::vector<UOpRef>& out) {
-  std::vector<UOpRef> stack{e};
-  while (!stack.empty()) {
-    UOpRef u = stack.back();
-    stack.pop_back();
-    if (u->op == Ops::AND && u->dtype.is_bool()) {
-      stack.push_back(u->src[1]);
-      stack.push_back(u->src[0]);
-    } else {
-      out.push_back(u);
-    }
-  }
 }
 
 // Tighten `bounds` with one simplified fact; false when the fact says nothing we use.

@@ -48,6 +48,13 @@ Tensor feed_forward(const FeedForwardParams& f, double p, const Tensor& x, bool 
   return drop(linear(f.linear2, drop(f.activation(linear(f.linear1, x)), f.dropout, training)), p, training);
 }
 
+// One sublayer with its residual connection: x + f(norm(x)) with norm_first (pre-norm), else
+// norm(x + f(x)) (torch's default, post-norm).
+template <class Sublayer>
+Tensor residual(const Tensor& x, const LayerNormParams& n, bool norm_first, const Sublayer& f) {
+  return norm_first ? x + f(norm(n, x)) : norm(n, x + f(x));
+}
+
 }  // namespace
 
 Tensor transformer_encoder_layer(const EncoderLayerParams& p, const Tensor& src, const std::optional<Tensor>& src_mask,
@@ -57,13 +64,8 @@ Tensor transformer_encoder_layer(const EncoderLayerParams& p, const Tensor& src,
     return attend(p.self_attn, p.dropout1, h, h, src_mask, src_key_padding_mask, training);
   };
   auto ff = [&](const Tensor& h) { return feed_forward(p.feed_forward, p.dropout2, h, training); };
-  Tensor x = src;
-  if (p.norm_first) {
-    x = x + self_attention(norm(p.norm1, x));
-    return x + ff(norm(p.norm2, x));
-  }
-  x = norm(p.norm1, x + self_attention(x));
-  return norm(p.norm2, x + ff(x));
+  Tensor x = residual(src, p.norm1, p.norm_first, self_attention);
+  return residual(x, p.norm2, p.norm_first, ff);
 }
 
 Tensor transformer_decoder_layer(const DecoderLayerParams& p, const Tensor& tgt, const Tensor& memory,
@@ -79,15 +81,9 @@ Tensor transformer_decoder_layer(const DecoderLayerParams& p, const Tensor& tgt,
     return attend(p.multihead_attn, p.dropout2, h, memory, memory_mask, memory_key_padding_mask, training);
   };
   auto ff = [&](const Tensor& h) { return feed_forward(p.feed_forward, p.dropout3, h, training); };
-  Tensor x = tgt;
-  if (p.norm_first) {
-    x = x + self_attention(norm(p.norm1, x));
-    x = x + cross_attention(norm(p.norm2, x));
-    return x + ff(norm(p.norm3, x));
-  }
-  x = norm(p.norm1, x + self_attention(x));
-  x = norm(p.norm2, x + cross_attention(x));
-  return norm(p.norm3, x + ff(x));
+  Tensor x = residual(tgt, p.norm1, p.norm_first, self_attention);
+  x = residual(x, p.norm2, p.norm_first, cross_attention);
+  return residual(x, p.norm3, p.norm_first, ff);
 }
 
 }  // namespace onegrad::nn

@@ -63,11 +63,13 @@ std::vector<Opt> opt_actions(const UOpRef& sink) {
   int64_t naxes = int64_t(kernel_axes(sink).size());
   std::vector<Opt> out;
   std::unordered_set<const UOp*> made{sink.get()};  // interned nodes: one pointer per kernel
+  std::vector<UOpRef> alive;  // a freed kernel's address can be reused by the next one: keep them until the end
   for (const ActionRow& row : action_table()) {
     for (const Opt& o : row_opts(row, naxes)) {
       try {
         UOpRef k = apply_opt(sink, o, false);
         if (made.insert(k.get()).second) out.push_back(o);
+        alive.push_back(std::move(k));
       } catch (const OptError&) {
         // not legal here (a factor that does not divide, a target the backend lacks): not a move
       }

@@ -96,8 +96,9 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
                 src.insert(src.end(), ranges.begin(), ranges.end());
                 UOpRef reduce = UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{op, {}});
                 UOpRef folded = fold_reduce_enabled() ? fold_reduce(reduce) : reduce;
-                // A prefix window left becomes a scan (scan_rules.h): n work, not n^2.
-                if (fold_reduce_enabled() && folded->op == Ops::REDUCE) folded = scans_from_windows(folded);
+                // A prefix window left becomes a scan (scan_rules.h): n work, not n^2. The REDUCEs
+                // inside it were offered to the rules when they were made (the walk is bottom-up).
+                if (fold_reduce_enabled() && folded->op == Ops::REDUCE) folded = scan_from_window(folded);
                 return folded;
               },
               evaluations_of(r)};

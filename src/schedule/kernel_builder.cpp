@@ -162,10 +162,6 @@ KernelBuilder::Plan KernelBuilder::plan(const Request& r) {
       return Plan{{}, [c](const std::vector<UOpRef>&) { return c; }};
     }
     case Ops::REDUCE: return plan_reduce(r);
-    case Ops::LOAD:
-    case Ops::CONTIGUOUS:  // the value a realized LOAD or CONTIGUOUS copies
-      if (u == root_) return Plan{{Request{u->src[0].get(), r.idx, r.valid, r.scope}}, [](const std::vector<UOpRef>& v) { return v[0]; }};
-      break;
     default:
       if (is_alu(u->op) || u->op == Ops::CAST || u->op == Ops::BITCAST) {
         Plan p;

@@ -54,7 +54,9 @@ IndexVec pad(const UOp& v, const IndexVec& i, ViewWalk& walk) {
   walk.padding = simplify(and_valid(walk.padding, inside));
   return pad_index(i, offsets);
 }
-// DETACH, CONTIGUOUSBACKWARD: identities on data; AFTER: the buffer, once its STOREs ran
+// DETACH, CONTIGUOUSBACKWARD: identities on data; AFTER: the buffer, once its STOREs ran; LOAD
+// (contiguous(), a copy) and CONTIGUOUS: their source's elements (read through only where the copy
+// is being made: elsewhere it is in memory, and the walk stops at it)
 IndexVec same(const UOp&, const IndexVec& i, ViewWalk&) { return i; }
 
 }  // namespace
@@ -72,6 +74,8 @@ const PatternMatcher& view_rules() {
       {"index_detach", index_of_view(Ops::DETACH), through(same)},
       {"index_contiguous_backward", index_of_view(Ops::CONTIGUOUSBACKWARD), through(same)},
       {"index_after", index_of_view(Ops::AFTER), through(same)},
+      {"index_load", index_of_view(Ops::LOAD), through(same)},
+      {"index_contiguous", index_of_view(Ops::CONTIGUOUS), through(same)},
   });
   return pm;
 }

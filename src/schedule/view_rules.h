@@ -9,7 +9,10 @@
 //   INDEX(SHRINK(x, o, s), i)   -> INDEX(x, i + o)
 //   INDEX(FLIP(x){f}, i)        -> INDEX(x, j)   j[k] = n_k - 1 - i[k] where f[k]
 //   INDEX(PAD(x, o, s), i)      -> INDEX(x, i - o)               valid &= o <= i < o + n
-//   INDEX(DETACH(x), i), INDEX(CONTIGUOUSBACKWARD(x), i), INDEX(AFTER(x, ...), i) -> INDEX(x, i)
+//   INDEX(m(x, ...), i)         -> INDEX(x, i)    m: DETACH, CONTIGUOUSBACKWARD, AFTER, LOAD, CONTIGUOUS
+//
+// The last are the same elements: markers, the buffer once its STOREs ran, a copy (the walk stops
+// at a copy that is in memory; it passes one only while building the kernel that makes it).
 //
 // PAD is the one rule that narrows the validity (inside a kernel the padded region is invalid,
 // read as 0: spec README, PAD); the walk carries it beside the INDEX. The kernel builder reads the

@@ -64,11 +64,13 @@ TEST(ViewRules, PadNarrowsTheValidityAndKeepsThePaddingApart) {
   EXPECT_EQ(w.valid, simplify(and_valid(c, inside)));
 }
 
-TEST(ViewRules, MarkersPassTheIndexThrough) {
+TEST(ViewRules, MarkersAndCopiesPassTheIndexThrough) {
   UOpRef x = input({4}), i = var("i", 4);
   ViewWalk w = walk_all();
   EXPECT_EQ(read_of(UOp::create(Ops::DETACH, {x}), x, {i}, w), (IndexVec{i}));
   EXPECT_EQ(read_of(UOp::create(Ops::CONTIGUOUSBACKWARD, {x}), x, {i}, w), (IndexVec{i}));
+  EXPECT_EQ(read_of(contiguous(x), x, {i}, w), (IndexVec{i}));
+  EXPECT_EQ(read_of(UOp::create(Ops::CONTIGUOUS, {x}), x, {i}, w), (IndexVec{i}));
   EXPECT_TRUE(is_view(*UOp::create(Ops::DETACH, {x})));
   EXPECT_FALSE(is_view(*alu(Ops::ADD, x, x)));
   EXPECT_FALSE(is_view(*UOp::create(Ops::BITCAST, dtypes::int32, {x})));

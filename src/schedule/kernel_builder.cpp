@@ -4,6 +4,7 @@
 
 #include "schedule/fold_reduce.h"
 #include "schedule/scan_rules.h"
+#include "schedule/view_rules.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
 #include "uop/reduce_identity.h"
@@ -13,13 +14,6 @@ namespace onegrad {
 namespace {
 
 UOpRef zero_of(DType dt) { return UOp::const_int(dt, 0); }
-
-std::vector<int64_t> ints_arg(const UOp* u) { return u->arg.get<Arg::Ints>(); }
-
-IndexVec simplified(IndexVec idx) {
-  for (UOpRef& e : idx) e = simplify(e);
-  return idx;
-}
 
 }  // namespace
 
@@ -102,8 +96,9 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
                 src.insert(src.end(), ranges.begin(), ranges.end());
                 UOpRef reduce = UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{op, {}});
                 UOpRef folded = fold_reduce_enabled() ? fold_reduce(reduce) : reduce;
-                // A prefix window left becomes a scan (scan_rules.h): n work, not n^2.
-                if (fold_reduce_enabled() && folded->op == Ops::REDUCE) folded = scans_from_windows(folded);
+                // A prefix window left becomes a scan (scan_rules.h): n work, not n^2. The REDUCEs
+                // inside it were offered to the rules when they were made (the walk is bottom-up).
+                if (fold_reduce_enabled() && folded->op == Ops::REDUCE) folded = scan_from_window(folded);
                 return folded;
               },
               evaluations_of(r)};
@@ -129,12 +124,24 @@ double KernelBuilder::evaluations_of(const Request& r) {
   return evaluations;
 }
 
+KernelBuilder::Plan KernelBuilder::plan_view(const Request& r) {
+  ViewWalk walk{r.valid, UOp::const_bool(true), [this](const UOp* n) { return n != root_ && realized_.count(n); }};
+  UOpRef e = index_through_views(r.node, r.idx, walk);
+  if (e->src[0].get() == r.node) throw InternalError("rangeify: no view rule reads through " + r.node->brief());
+  UOpRef padding = walk.padding, valid = walk.valid;
+  DType dt = r.node->dtype;
+  // Inside the padding the value is 0. A load gated by the same validity already reads 0 there;
+  // anything else (a constant, exp(x)...) is masked.
+  return Plan{{Request{e->src[0].get(), indices_of(e), valid, r.scope}},
+              [padding, valid, dt](const std::vector<UOpRef>& v) {
+                if (is_true(padding)) return v[0];
+                if (v[0]->op == Ops::LOAD && v[0]->src.size() == 3 && v[0]->src[2] == valid) return v[0];
+                return where(padding, v[0], zero_of(dt));
+              }};
+}
+
 KernelBuilder::Plan KernelBuilder::plan(const Request& r) {
   const UOp* u = r.node;
-  auto same = [](const std::vector<UOpRef>& v) { return v[0]; };
-  auto one_child = [&](IndexVec idx, UOpRef valid) {
-    return Plan{{Request{u->src[0].get(), std::move(idx), std::move(valid), r.scope}}, same};
-  };
   if (u != root_) {
     auto it = realized_.find(u);
     if (it != realized_.end()) {
@@ -148,42 +155,13 @@ KernelBuilder::Plan KernelBuilder::plan(const Request& r) {
     UOpRef placeholder = zero_of(u->dtype);
     return Plan{{}, [placeholder](const std::vector<UOpRef>&) { return placeholder; }};
   }
+  if (is_view(*u)) return plan_view(r);
   switch (u->op) {
     case Ops::CONST: {
       UOpRef c = u->ref();
       return Plan{{}, [c](const std::vector<UOpRef>&) { return c; }};
     }
-    case Ops::RESHAPE:
-      return one_child(simplified(reshape_index(r.idx, static_shape_of(u, "reshape"),
-                                                static_shape_of(u->src[0].get(), "reshape"))),
-                       r.valid);
-    case Ops::PERMUTE: return one_child(permute_index(r.idx, ints_arg(u)), r.valid);
-    case Ops::EXPAND: return one_child(expand_index(r.idx, static_shape_of(u->src[0].get(), "expand")), r.valid);
-    case Ops::SHRINK:
-      return one_child(shrink_index(r.idx, static_dims(u->src[1].get(), "shrink")), r.valid);
-    case Ops::FLIP: return one_child(flip_index(r.idx, u->arg.get<Arg::Bools>(), static_shape_of(u, "flip")), r.valid);
-    case Ops::PAD: {
-      Dims offsets = static_dims(u->src[1].get(), "pad");
-      UOpRef pv = simplify(pad_valid(r.idx, offsets, static_shape_of(u->src[0].get(), "pad")));
-      UOpRef inner_valid = simplify(and_valid(r.valid, pv));
-      DType dt = u->dtype;
-      // Inside the padding the value is 0. A load gated by the same validity already reads 0 there;
-      // anything else (a constant, exp(x)...) is masked.
-      return Plan{{Request{u->src[0].get(), pad_index(r.idx, offsets), inner_valid, r.scope}},
-                  [pv, inner_valid, dt](const std::vector<UOpRef>& v) {
-                    if (is_true(pv)) return v[0];
-                    if (v[0]->op == Ops::LOAD && v[0]->src.size() == 3 && v[0]->src[2] == inner_valid) return v[0];
-                    return where(pv, v[0], zero_of(dt));
-                  }};
-    }
     case Ops::REDUCE: return plan_reduce(r);
-    case Ops::DETACH:
-    case Ops::CONTIGUOUSBACKWARD:
-    case Ops::AFTER: return one_child(r.idx, r.valid);  // AFTER: the buffer, once its STOREs ran
-    case Ops::LOAD:
-    case Ops::CONTIGUOUS:
-      if (u == root_) return one_child(r.idx, r.valid);
-      break;
     default:
       if (is_alu(u->op) || u->op == Ops::CAST || u->op == Ops::BITCAST) {
         Plan p;
@@ -276,42 +254,19 @@ ScheduledKernel KernelBuilder::build_store(const UOp* store) {
   root_ = store;
   const UOp* target = store->src[0].get();
   const UOp* value = store->src[1].get();
-  const UOp* base = target;
-  while (!realized_.count(base)) {
-    if (op_group(base->op) != OpGroup::Movement || base->src.empty())
-      throw InternalError("rangeify: STORE target is not a view of a buffer: " + base->brief());
-    base = base->src[0].get();
-  }
-  UOpRef out_param = param(realized_.at(base));  // slot 0: the buffer the kernel writes
   IndexVec idx;
   std::vector<UOpRef> loops;
   open_loops(static_shape_of(value, "rangeify"), idx, loops);
-  UOpRef v = lower(Request{value, idx, UOp::const_bool(true), loops});
   // The element of the buffer that element idx of the target view is: the walk a load does.
-  IndexVec ti = idx;
-  UOpRef valid = UOp::const_bool(true);
-  for (const UOp* n = target; n != base; n = n->src[0].get()) {
-    const UOp* s0 = n->src[0].get();
-    switch (n->op) {
-      case Ops::RESHAPE:
-        ti = simplified(reshape_index(ti, static_shape_of(n, "reshape"), static_shape_of(s0, "reshape")));
-        break;
-      case Ops::PERMUTE: ti = permute_index(ti, ints_arg(n)); break;
-      case Ops::EXPAND: ti = expand_index(ti, static_shape_of(s0, "expand")); break;
-      case Ops::SHRINK: ti = shrink_index(ti, static_dims(n->src[1].get(), "shrink")); break;
-      case Ops::FLIP: ti = flip_index(ti, n->arg.get<Arg::Bools>(), static_shape_of(n, "flip")); break;
-      case Ops::PAD: {
-        Dims offsets = static_dims(n->src[1].get(), "pad");
-        valid = simplify(and_valid(valid, pad_valid(ti, offsets, static_shape_of(s0, "pad"))));
-        ti = pad_index(ti, offsets);
-        break;
-      }
-      default: throw InternalError("rangeify: no rule writes through " + n->brief());
-    }
-  }
+  ViewWalk walk{UOp::const_bool(true), UOp::const_bool(true), [this](const UOp* n) { return realized_.count(n) > 0; }};
+  UOpRef element = index_through_views(target, idx, walk);
+  const UOp* base = element->src[0].get();
+  if (!realized_.count(base)) throw InternalError("rangeify: STORE target is not a view of a buffer: " + base->brief());
+  UOpRef out_param = param(realized_.at(base));  // slot 0: the buffer the kernel writes
+  UOpRef v = lower(Request{value, idx, UOp::const_bool(true), loops});
   UOpRef addr = UOp::create(Ops::INDEX, out_param->dtype,
-                            {out_param, simplify(flatten_index(ti, static_shape_of(base, "rangeify")))});
-  UOpRef gate = simplify(valid);
+                            {out_param, simplify(flatten_index(indices_of(element), static_shape_of(base, "rangeify")))});
+  UOpRef gate = walk.valid;
   return kernel_of(is_true(gate) ? UOp::create(Ops::STORE, dtypes::void_, {addr, v})
                                  : UOp::create(Ops::STORE, dtypes::void_, {addr, v, gate}),
                    loops);

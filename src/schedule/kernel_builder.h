@@ -1,8 +1,10 @@
 // Builds the kernel that computes one realized value (rangeify.h). Lowering walks the value's graph
 // from the top with, for each node, the index of the element being computed (one index expression
 // per axis of the node's shape) and a validity (false inside padding), and returns the node's value
-// at that element as a shape-() expression. Memoized on (node, index, validity): a node read twice
-// at the same element in one kernel is computed once. Iterative, so any chain length is fine.
+// at that element as a shape-() expression. A chain of movement ops is one step, through the
+// pattern table of view_rules.h (for a load's element and a store's address alike). Memoized on
+// (node, index, validity): a node read twice at the same element in one kernel is computed once.
+// Iterative, so any chain length is fine.
 #pragma once
 #include <string>
 #include <unordered_map>
@@ -55,6 +57,9 @@ class KernelBuilder {
   UOpRef lower(Request root);
   Plan plan(const Request& r);
   Plan plan_reduce(const Request& r);
+  // A view (view_rules.h): the element of its source the view shows at r, through a chain of views
+  // at once, masked to 0 in the padding.
+  Plan plan_view(const Request& r);
   // How often codegen evaluates a value used at r: once per iteration of the loops around the use,
   // up to the innermost loop its index or validity depends on (it is hoisted out of the others).
   double evaluations_of(const Request& r);

@@ -1,7 +1,7 @@
 // Rangeify (spec: Lowering Pipeline): decide the kernel split of a FUNCTION and break every value
 // down to shape (). Each realized value becomes a kernel: a loop nest over its elements (one RANGE
 // per axis) that computes the element from the function's inputs; movement ops turn into index
-// math on the way (index_math.h) and a REDUCE opens REDUCE ranges of its own.
+// math on the way (view_rules.h) and a REDUCE opens REDUCE ranges of its own.
 //
 // Fusion (docs/schedule.md): a value is realized into a buffer when it is
 //   1. an output of the function,

@@ -152,6 +152,10 @@ UOpRef scans_from_windows(const UOpRef& sink, RewriteTrace* trace) {
   return graph_rewrite(sink, scan_rules(), bottom_up("scans_from_windows", trace));
 }
 
+UOpRef scan_from_window(const UOpRef& reduce, RewriteTrace* trace) {
+  return rewrite_fixed_point(reduce, scan_rules(), bottom_up("scan_from_window", trace));
+}
+
 UOpRef scans_from_reversed_windows(const UOpRef& store, RewriteTrace* trace) {
   return graph_rewrite(store, reversed_scan_rules(), bottom_up("scans_from_reversed_windows", trace));
 }

@@ -11,6 +11,10 @@ namespace onegrad {
 // The kernel with every window reduce that is a prefix reduction turned into a scan.
 UOpRef scans_from_windows(const UOpRef& sink, RewriteTrace* trace = nullptr);
 
+// One REDUCE as a scan when it is a prefix window (the rules at that node only, not its sources):
+// the kernel builder offers each REDUCE as it makes it, sources first.
+UOpRef scan_from_window(const UOpRef& reduce, RewriteTrace* trace = nullptr);
+
 // A kernel's STORE (its loops still open) with each loop that a window left in it is a prefix
 // window of when run backwards (a cumsum read flipped) reversed, and that window a scan.
 UOpRef scans_from_reversed_windows(const UOpRef& store, RewriteTrace* trace = nullptr);

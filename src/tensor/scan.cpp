@@ -7,7 +7,6 @@
 // a running accumulator in n steps, when the scanned axis is the innermost loop of its kernel:
 // hence the result is realized in that layout (before the axis moves back), also when the axis is
 // already last, so that a consumer (a sum of the cumsum) does not fuse its loop around the window.
-#include <limits>
 
 #include "tensor/broadcast.h"
 #include "tensor/gradient.h"
@@ -15,6 +14,7 @@
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
+#include "uop/reduce_identity.h"
 
 namespace onegrad {
 
@@ -83,12 +83,8 @@ Tensor windows_or_empty(const Tensor& x, Scalar pad) {
   return x.reshape(d);
 }
 
-// The smallest value of a dtype: -inf for floats, the minimum for ints, false for bool.
-Scalar lowest(DType dt) {
-  if (dt.is_float()) return ConstValue::from_float(-std::numeric_limits<double>::infinity());
-  if (dt.is_bool()) return ConstValue::from_int(0);
-  return ConstValue::from_int(dt.int_min());
-}
+// The smallest value of a dtype (-inf for floats, the minimum for ints, false for bool): MAX's identity.
+Scalar lowest(DType dt) { return reduce_identity(Ops::MAX, dt)->const_value(); }
 
 // cummax on the last axis, as two window reductions (two scans once rewritten). Values: the max of
 // each window m[i] (padding is the lowest value, which never wins over a real element). Index:

@@ -1,5 +1,7 @@
-// The value a reduction starts from, shared by Rangeify (a reduce over an empty axis), the scan
-// rule (padding that must not change a running reduction) and Codegen (accumulator resets).
+// The value a reduction starts from, the one definition for every layer: the Tensor layer (the
+// padding of a cummax window, a scatter's untouched slots), Rangeify (a reduce over an empty axis),
+// the scan and scatter rules (padding that must not change a running reduction) and Codegen
+// (accumulator resets, PADTO's masked reduce).
 #pragma once
 #include "uop/uop.h"
 

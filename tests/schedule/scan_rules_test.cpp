@@ -119,6 +119,11 @@ TEST(ScanRules, RuleNamesAppearInTheTrace) {
   EXPECT_NE(trace.str().find("window_to_scan"), std::string::npos) << trace.str();
   EXPECT_EQ(count_ops(out, Ops::RANGE), 1);
   EXPECT_EQ(scans_and_reductions(s), std::make_pair(1, 0));
+  // the builder's form: the rules at the REDUCE alone give the scan the whole-kernel rewrite puts there
+  RewriteTrace at_node;
+  UOpRef scan = scan_from_window(red, &at_node);
+  EXPECT_EQ(at_node.str(), trace.str());
+  EXPECT_EQ(out->src[0]->src[0]->src[1], scan) << out->brief();
 }
 
 }  // namespace

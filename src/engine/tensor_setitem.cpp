@@ -21,12 +21,6 @@ namespace onegrad {
 
 namespace {
 
-bool reads(const UOpRef& graph, const UOp* buffer) {
-  for (const UOp* u : graph->toposort())
-    if (u == buffer) return true;
-  return false;
-}
-
 // Whether u's graph reads `buffer`, memoized over the nodes that graphs share.
 bool reads_memo(const UOp* root, const UOp* buffer, std::unordered_map<const UOp*, bool>& memo) {
   std::vector<std::pair<const UOp*, size_t>> stack{{root, 0}};
@@ -52,6 +46,20 @@ bool reads_memo(const UOp* root, const UOp* buffer, std::unordered_map<const UOp
     stack.pop_back();
   }
   return memo.at(root);
+}
+
+// Whether `value` reads `buffer` other than as `target` through elementwise ops alone. Reading
+// target[i] for the value stored at target[i] is safe in one kernel (each element is read by the
+// iteration that writes it, before it writes it); any other read may see the kernel's own writes.
+bool reads_elsewhere(const UOp* value, const UOp* target, const UOp* buffer,
+                     std::unordered_map<const UOp*, bool>& elsewhere, std::unordered_map<const UOp*, bool>& memo) {
+  if (value == target) return false;
+  if (!is_alu(value->op)) return reads_memo(value, buffer, memo);
+  auto it = elsewhere.find(value);
+  if (it != elsewhere.end()) return it->second;
+  bool any = false;
+  for (const UOpRef& s : value->src) any = any || reads_elsewhere(s.get(), target, buffer, elsewhere, memo);
+  return elsewhere[value] = any;
 }
 
 // A copy of the buffer's contents in a new BUFFER. MAX(x, x) is the identity (NaN, -0.0 and bool
@@ -96,7 +104,9 @@ void store_into(const UOp* buffer, const Tensor& target, Tensor value, const std
   // A value that reads the buffer it is written into (t[1:] = t[:-1]) is computed into a buffer of
   // its own first: one kernel reading and writing overlapping elements would see its own writes.
   // (contiguous() alone is no copy for a whole view of the buffer, t[::-1] = t; MAX(x, x) is.)
-  if (reads(value.uop(), buffer))
+  // A value that reads only the target's own elements (where(written, new, old)) needs no copy.
+  std::unordered_map<const UOp*, bool> elsewhere, memo;
+  if (reads_elsewhere(value.uop().get(), target.uop().get(), buffer, elsewhere, memo))
     value = Tensor(UOp::create(Ops::MAX, value.dtype(), {value.uop(), value.uop()}), device).contiguous();
   UOpRef store = UOp::create(Ops::STORE, dtypes::void_, {target.uop(), value.uop()});
   Tensor after(UOp::create(Ops::AFTER, buffer->dtype, {buffer->ref(), store}), device);

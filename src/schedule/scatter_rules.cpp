@@ -6,7 +6,8 @@
 // with F the same op of A and the reduction, maybe cast (T + the sum, in the sum's dtype), or the
 // reduction alone (A = e: a gather's gradient sums into a new buffer); a sum may be scaled by a
 // factor c(k) free of d, which then scales each term (c * sum h = sum c * h); and body
-// the value combined when its index hits k and op's identity e when it does not. Then, for the
+// the value combined when its index hits k and op's identity e when it does not (or -0.0 for a
+// float sum: see is_seed). Then, for the
 // sequential loops
 //
 //   for k < K:  out[k] = F(A(k), e)
@@ -45,6 +46,15 @@ const UOp* only(const UOpRef& e, Pred pred) {
       found = u;
     }
   return found;
+}
+
+// Whether the body's value on a miss may seed the loop: op's identity, or -0.0 for a float sum
+// (-0.0 + x is x bit for bit, so out[k] = A(k) + -0.0 keeps a -0.0 in A as torch's loop does;
+// the composition's accumulator starts at +0.0, which turns it into +0.0 under FOLD_REDUCE=0).
+bool is_seed(const UOpRef& miss, Ops op, DType dt) {
+  if (is_reduce_identity(miss, op, dt)) return true;
+  return op == Ops::ADD && dt.is_float() && miss->is_const() && miss->dtype == dt &&
+         miss->const_value() == ConstValue::from_float(-0.0);
 }
 
 // The rule for one reduce op (the table below names one per op).
@@ -98,8 +108,8 @@ UOpRef onehot_to_scatter(Match& m, Ops op) {
   if (mentions(a, k.get()) || mentions(cmp->src[bi], d.get()) || exact_index(cmp->src[bi]) != k) return nullptr;
   UOpRef hit = fold_known(substitute(body, {{cmp, UOp::const_bool(true)}}));
   UOpRef miss = fold_known(substitute(body, {{cmp, UOp::const_bool(false)}}));
-  if (mentions(hit, k.get()) || !is_reduce_identity(miss, op, red->dtype)) return nullptr;
-  UOpRef e = reduce_identity(op, red->dtype);
+  if (mentions(hit, k.get()) || !is_seed(miss, op, red->dtype)) return nullptr;
+  const UOpRef& e = miss;
 
   UOpRef out = target->src[0];
   int64_t bound = k->src[0]->const_value().as_int();

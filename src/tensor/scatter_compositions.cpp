@@ -50,9 +50,11 @@ std::optional<DType> low_bits_dtype(DType dt) {
   }
 }
 
-Tensor as_bits(const Tensor& x, DType u) { return x.dtype().is_bool() ? x.cast(u) : x.bitcast(u); }
+// An int and the unsigned int of its width share their bits (casts between them wrap), so only
+// floats need a bitcast.
+Tensor as_bits(const Tensor& x, DType u) { return x.dtype().is_float() ? x.bitcast(u) : x.cast(u); }
 
-Tensor from_low_bits(const Tensor& x, DType dt) { return dt.is_bool() ? x.cast(dt) : x.bitcast(dt); }
+Tensor from_low_bits(const Tensor& x, DType dt) { return dt.is_float() ? x.bitcast(dt) : x.cast(dt); }
 
 Tensor apply(Ops op, const Tensor& a, const Tensor& b) {
   switch (op) {

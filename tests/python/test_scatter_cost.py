@@ -3,6 +3,8 @@ MAX scatter of (position, value bits) words (values of at most 32 bits), the flo
 -0.0 (so scatter_reduce sum needs no hit count), and setitem storing in place when its value reads
 the written tensor only at the written elements."""
 
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -74,6 +76,27 @@ def test_scatter_is_one_scatter_and_one_elementwise_kernel():
     with onegrad.settings.override(CHECK_INDEX=0):
         shapes = [k.shape for k in onegrad.kernels(x.scatter(0, i, v))]
     assert len(shapes) == 2 and all("R" not in s for s in shapes), shapes
+
+
+def reads_its_output(kernel):
+    """Whether the C of a kernel loads from its output buffer b0 (a store is `b0[...] = ...`)."""
+    return re.search(r"[=?:(]\s*b0\[", kernel.source()) is not None
+
+
+def test_a_max_loop_of_rising_positions_only_stores():
+    # a position (last_hit), or a position packed above a value's bits, grows with d and starts
+    # above the seed: MAX(out[a(d)], v(d)) is v(d), so the loop stores without reading out
+    rng = np.random.default_rng(18)
+    x, v = Tensor(values(rng, 500, np.float32)), Tensor(values(rng, 900, np.float32))
+    xw, vw = Tensor(values(rng, 500, np.float64)), Tensor(values(rng, 900, np.float64))
+    i = Tensor(rng.integers(0, 500, 900))
+    with onegrad.settings.override(CHECK_INDEX=0):
+        packed = onegrad.kernels(x.scatter(0, i, v))[0]
+        positions = onegrad.kernels(xw.scatter(0, i, vw))[0]  # float64: the last position, then a gather
+        amax = onegrad.kernels(x.scatter_reduce(0, i, v, "amax"))[0]
+    assert all("R" not in k.shape for k in (packed, positions, amax))  # indexed loops, no reduce
+    assert not reads_its_output(packed) and not reads_its_output(positions)
+    assert reads_its_output(amax)  # data values: the running maximum is read back
 
 
 def test_scatter_with_gradient_keeps_its_gather():

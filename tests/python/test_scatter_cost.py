@@ -187,3 +187,29 @@ def test_setitem_values_that_read_the_target():
     x[Tensor(i)] = x[Tensor(i)] + 1
     tx[torch.from_numpy(i)] = tx[torch.from_numpy(i)] + 1
     np.testing.assert_array_equal(x.numpy(), tx.numpy())
+
+
+def test_setitem_in_place_keeps_the_old_values_for_the_gradient():
+    # the value reads the target only at the written elements (stored in place), and its gradient
+    # needs the values from before the write
+    a = np.array([1.5, -2.0, 3.0, 0.5, 4.0], np.float32)
+    w = np.arange(5, dtype=np.float32)
+    x, tx = Tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+    y, ty = x * 1, tx * 1
+    y[1:] = y[1:] * y[1:]
+    old = ty[1:].clone()
+    ty[1:] = old * old
+    (y * Tensor(w)).sum().backward()
+    (ty * torch.from_numpy(w)).sum().backward()
+    np.testing.assert_array_equal(y.numpy(), ty.detach().numpy())
+    np.testing.assert_array_equal(x.grad.numpy(), tx.grad.numpy())
+    i = np.array([3, 0, 4])
+    x, tx = Tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+    y, ty = x * 1, tx * 1
+    y[Tensor(i)] = Tensor(np.array([7, 8, 9], np.float32)) * y[Tensor(i)]
+    old = ty[torch.from_numpy(i)].clone()
+    ty[torch.from_numpy(i)] = torch.tensor([7.0, 8.0, 9.0]) * old
+    (y * y).sum().backward()
+    (ty * ty).sum().backward()
+    np.testing.assert_array_equal(y.numpy(), ty.detach().numpy())
+    np.testing.assert_array_equal(x.grad.numpy(), tx.grad.numpy())

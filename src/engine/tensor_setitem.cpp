@@ -145,6 +145,12 @@ std::optional<Store> advanced_store(const std::string& op, const Tensor& t, cons
   }
   int64_t m = dims_numel(r.shape);
   if (m == 0 || target.numel() == 0) return std::nullopt;
+  if (value.numel() == 1) {  // one value for every place written: where it is written, no last write
+    Dims col(g.merged.size(), 1);
+    col[0] = g.merged[0];
+    Tensor one = value.cast(t.dtype()).reshape(Dims(g.merged.size(), 1)).expand(g.merged);
+    return Store{target, scatter::hit(g.merged[0], g.flat.reshape({m})).reshape(col).where(one, target)};
+  }
   Dims rows{m};
   rows.insert(rows.end(), rest.begin(), rest.end());
   return Store{target, scatter::last_write(target, g.flat.reshape({m}), v.reshape(rows))};

@@ -104,10 +104,7 @@ struct Scatter {
   Tensor flat_self() const { return self.reshape({dims_numel(s)}); }
 
   // Whether some index entry hits each place of the flat input.
-  Tensor hit() const {
-    Tensor at = scatter::last_hit(dims_numel(s), flat_targets());
-    return at.ge(Tensor::scalar(ConstValue::from_int(0), at.dtype(), self.device()));
-  }
+  Tensor hit() const { return scatter::hit(dims_numel(s), flat_targets()); }
 
   Tensor finish(const Tensor& r) const {
     return with_index_check(zero_d ? r.reshape({}) : r, index, index_bounds(op, dim, K));

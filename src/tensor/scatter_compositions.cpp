@@ -88,6 +88,11 @@ Tensor last_hit(int64_t K, const Tensor& idx) {
   return combine(Tensor::full({K}, ConstValue::from_int(-1), it, dev), idx, Tensor::arange(0, D, 1, it, dev), Ops::MAX);
 }
 
+Tensor hit(int64_t K, const Tensor& idx) {
+  Tensor at = last_hit(K, idx);
+  return at.ge(Tensor::scalar(ConstValue::from_int(0), at.dtype(), at.device()));
+}
+
 Tensor last_write(const Tensor& T, const Tensor& idx, const Tensor& val) {
   Dims ts = T.shape();
   int64_t D = idx.shape()[0];
@@ -111,8 +116,8 @@ Tensor last_write(const Tensor& T, const Tensor& idx, const Tensor& val) {
   }();
   Dims col(ts.size(), 1);
   col[0] = ts[0];
-  Tensor hit = at.ge(Tensor::scalar(ConstValue::from_int(0), at.dtype(), at.device())).reshape(col);
-  return hit.where(picked, T);
+  Tensor written = at.ge(Tensor::scalar(ConstValue::from_int(0), at.dtype(), at.device())).reshape(col);
+  return written.where(picked, T);
 }
 
 Tensor place_values(const Tensor& values, const Tensor& targets, int64_t size) {

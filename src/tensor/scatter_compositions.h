@@ -22,6 +22,9 @@ Tensor combine(const Tensor& T, const Tensor& idx, const Tensor& val, Ops op);
 // The last position d with idx[d] == k, or -1 where no d hits k: (K,), int32 (int64 from 2^31 of D).
 Tensor last_hit(int64_t K, const Tensor& idx);
 
+// Whether some d has idx[d] == k: (K,) bool (last_hit(K, idx) >= 0).
+Tensor hit(int64_t K, const Tensor& idx);
+
 // out[k] = val[last_hit(K, idx)[k]] where some d hits k, T[k] elsewhere: among the duplicates of
 // an index the last one wins (PyTorch's CPU loop order). val is (D, rest...) rows, T (K, rest...).
 Tensor last_write(const Tensor& T, const Tensor& idx, const Tensor& val);

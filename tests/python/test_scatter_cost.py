@@ -213,3 +213,38 @@ def test_setitem_in_place_keeps_the_old_values_for_the_gradient():
     (ty * ty).sum().backward()
     np.testing.assert_array_equal(y.numpy(), ty.detach().numpy())
     np.testing.assert_array_equal(x.grad.numpy(), tx.grad.numpy())
+
+
+@pytest.mark.parametrize("shape", [(40,), (10, 4)])
+@pytest.mark.parametrize("value_shape", [(), (1,)])
+def test_setitem_one_value_is_a_where_of_the_written_places(shape, value_shape):
+    # one value for every written place: no last write to pick, only where some index hits
+    rng = np.random.default_rng(19)
+    a = rng.standard_normal(shape).astype(np.float32)
+    i = rng.integers(-shape[0], shape[0], 30)  # duplicates and negative indices
+    w = rng.standard_normal(shape).astype(np.float32)
+    c = np.full(value_shape, 2.5, np.float32)
+    x, tx = Tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+    val, tval = Tensor(c, requires_grad=True), torch.tensor(c, requires_grad=True)
+    y, ty = x * 1, tx * 1
+    y[Tensor(i)] = val
+    ty[torch.from_numpy(i)] = tval
+    same_bits(y.detach(), ty.detach())
+    (y * Tensor(w)).sum().backward()
+    (ty * torch.from_numpy(w)).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), tx.grad.numpy())
+    # each written place once (torch counts a duplicate index once per occurrence)
+    written = np.unique(i % shape[0])
+    np.testing.assert_allclose(val.grad.numpy(), np.full(value_shape, w[written].sum(), np.float32), rtol=1e-5)
+
+
+def test_setitem_one_value_needs_no_packed_words(capfd):
+    rng = np.random.default_rng(20)
+    x = Tensor(rng.standard_normal(300).astype(np.float32)).realize()
+    i = Tensor(rng.integers(0, 300, 500))
+    names = kernel_names(capfd, lambda: x.__setitem__(i, 2.5))
+    assert len(names) == 2, names
+    capfd.readouterr()
+    with onegrad.settings.override(DEBUG=1, CHECK_INDEX=0):
+        x[i] = 3.5
+    assert "(300 int32)" in capfd.readouterr().err  # the last hit's positions, not int64 words

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "tensor/advanced_indexing.h"
 #include "tensor/index_check.h"
@@ -52,14 +53,20 @@ bool reads_memo(const UOp* root, const UOp* buffer, std::unordered_map<const UOp
 // target[i] for the value stored at target[i] is safe in one kernel (each element is read by the
 // iteration that writes it, before it writes it); any other read may see the kernel's own writes.
 bool reads_elsewhere(const UOp* value, const UOp* target, const UOp* buffer,
-                     std::unordered_map<const UOp*, bool>& elsewhere, std::unordered_map<const UOp*, bool>& memo) {
-  if (value == target) return false;
-  if (!is_alu(value->op)) return reads_memo(value, buffer, memo);
-  auto it = elsewhere.find(value);
-  if (it != elsewhere.end()) return it->second;
-  bool any = false;
-  for (const UOpRef& s : value->src) any = any || reads_elsewhere(s.get(), target, buffer, elsewhere, memo);
-  return elsewhere[value] = any;
+                     std::unordered_map<const UOp*, bool>& memo) {
+  std::vector<const UOp*> stack{value};  // the nodes reached through elementwise ops alone
+  std::unordered_set<const UOp*> seen;
+  while (!stack.empty()) {
+    const UOp* u = stack.back();
+    stack.pop_back();
+    if (u == target || !seen.insert(u).second) continue;
+    if (!is_alu(u->op)) {
+      if (reads_memo(u, buffer, memo)) return true;
+      continue;
+    }
+    for (const UOpRef& s : u->src) stack.push_back(s.get());
+  }
+  return false;
 }
 
 // A copy of the buffer's contents in a new BUFFER. MAX(x, x) is the identity (NaN, -0.0 and bool
@@ -105,8 +112,8 @@ void store_into(const UOp* buffer, const Tensor& target, Tensor value, const std
   // its own first: one kernel reading and writing overlapping elements would see its own writes.
   // (contiguous() alone is no copy for a whole view of the buffer, t[::-1] = t; MAX(x, x) is.)
   // A value that reads only the target's own elements (where(written, new, old)) needs no copy.
-  std::unordered_map<const UOp*, bool> elsewhere, memo;
-  if (reads_elsewhere(value.uop().get(), target.uop().get(), buffer, elsewhere, memo))
+  std::unordered_map<const UOp*, bool> memo;
+  if (reads_elsewhere(value.uop().get(), target.uop().get(), buffer, memo))
     value = Tensor(UOp::create(Ops::MAX, value.dtype(), {value.uop(), value.uop()}), device).contiguous();
   UOpRef store = UOp::create(Ops::STORE, dtypes::void_, {target.uop(), value.uop()});
   Tensor after(UOp::create(Ops::AFTER, buffer->dtype, {buffer->ref(), store}), device);

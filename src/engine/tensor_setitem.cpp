@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "tensor/advanced_indexing.h"
 #include "tensor/axis_order.h"
@@ -21,12 +22,6 @@
 namespace onegrad {
 
 namespace {
-
-bool reads(const UOpRef& graph, const UOp* buffer) {
-  for (const UOp* u : graph->toposort())
-    if (u == buffer) return true;
-  return false;
-}
 
 // Whether u's graph reads `buffer`, memoized over the nodes that graphs share.
 bool reads_memo(const UOp* root, const UOp* buffer, std::unordered_map<const UOp*, bool>& memo) {
@@ -53,6 +48,26 @@ bool reads_memo(const UOp* root, const UOp* buffer, std::unordered_map<const UOp
     stack.pop_back();
   }
   return memo.at(root);
+}
+
+// Whether `value` reads `buffer` other than as `target` through elementwise ops alone. Reading
+// target[i] for the value stored at target[i] is safe in one kernel (each element is read by the
+// iteration that writes it, before it writes it); any other read may see the kernel's own writes.
+bool reads_elsewhere(const UOp* value, const UOp* target, const UOp* buffer,
+                     std::unordered_map<const UOp*, bool>& memo) {
+  std::vector<const UOp*> stack{value};  // the nodes reached through elementwise ops alone
+  std::unordered_set<const UOp*> seen;
+  while (!stack.empty()) {
+    const UOp* u = stack.back();
+    stack.pop_back();
+    if (u == target || !seen.insert(u).second) continue;
+    if (!is_alu(u->op)) {
+      if (reads_memo(u, buffer, memo)) return true;
+      continue;
+    }
+    for (const UOpRef& s : u->src) stack.push_back(s.get());
+  }
+  return false;
 }
 
 // A copy of the buffer's contents in a new BUFFER. MAX(x, x) is the identity (NaN, -0.0 and bool
@@ -97,7 +112,9 @@ void store_into(const UOp* buffer, const Tensor& target, Tensor value, const std
   // A value that reads the buffer it is written into (t[1:] = t[:-1]) is computed into a buffer of
   // its own first: one kernel reading and writing overlapping elements would see its own writes.
   // (contiguous() alone is no copy for a whole view of the buffer, t[::-1] = t; MAX(x, x) is.)
-  if (reads(value.uop(), buffer))
+  // A value that reads only the target's own elements (where(written, new, old)) needs no copy.
+  std::unordered_map<const UOp*, bool> memo;
+  if (reads_elsewhere(value.uop().get(), target.uop().get(), buffer, memo))
     value = Tensor(UOp::create(Ops::MAX, value.dtype(), {value.uop(), value.uop()}), device).contiguous();
   Tensor after(WriteHistory::write_node(buffer, target.uop(), value.uop()), device);
   after.realize();
@@ -131,6 +148,12 @@ std::optional<Store> advanced_store(const std::string& op, const Tensor& t, cons
   if (!g.place.empty()) v = v.permute(inverse_permutation(g.place));
   int64_t m = dims_numel(r.shape);
   if (m == 0 || target.numel() == 0) return std::nullopt;
+  if (value.numel() == 1) {  // one value for every place written: where it is written, no last write
+    Dims col(g.merged.size(), 1);
+    col[0] = g.merged[0];
+    Tensor one = value.cast(t.dtype()).reshape(Dims(g.merged.size(), 1)).expand(g.merged);
+    return Store{target, scatter::hit(g.merged[0], g.flat.reshape({m})).reshape(col).where(one, target)};
+  }
   Dims rows{m};
   rows.insert(rows.end(), rest.begin(), rest.end());
   return Store{target, scatter::last_write(target, g.flat.reshape({m}), v.reshape(rows))};

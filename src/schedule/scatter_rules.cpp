@@ -6,7 +6,8 @@
 // with F the same op of A and the reduction, maybe cast (T + the sum, in the sum's dtype), or the
 // reduction alone (A = e: a gather's gradient sums into a new buffer); a sum may be scaled by a
 // factor c(k) free of d, which then scales each term (c * sum h = sum c * h); and body
-// the value combined when its index hits k and op's identity e when it does not. Then, for the
+// the value combined when its index hits k and op's identity e when it does not (or -0.0 for a
+// float sum: see is_seed). Then, for the
 // sequential loops
 //
 //   for k < K:  out[k] = F(A(k), e)
@@ -22,6 +23,8 @@
 //     free of k; body with the comparison false folds to e, with it true is free of k;
 //   - F is op(A, G) with A not using R, or G alone; G is R, or for ADD R * c with c free of R and
 //     d (read at idx(d) in the loop); F may be CAST for ADD and MUL.
+// For MAX, an update that provably rises past the seed and every earlier update (rises_past) is
+// stored as it is: the loop then never reads out.
 // A kernel that stores to an address read from memory runs in order: it takes no opts (codegen/opt.h).
 #include "schedule/scatter_rules.h"
 
@@ -45,6 +48,47 @@ const UOp* only(const UOpRef& e, Pred pred) {
       found = u;
     }
   return found;
+}
+
+// Whether the body's value on a miss may seed the loop: op's identity, or -0.0 for a float sum
+// (-0.0 + x is x bit for bit, so out[k] = A(k) + -0.0 keeps a -0.0 in A as torch's loop does;
+// the composition's accumulator starts at +0.0, which turns it into +0.0 under FOLD_REDUCE=0).
+bool is_seed(const UOpRef& miss, Ops op, DType dt) {
+  if (is_reduce_identity(miss, op, dt)) return true;
+  return op == Ops::ADD && dt.is_float() && miss->is_const() && miss->dtype == dt &&
+         miss->const_value() == ConstValue::from_float(-0.0);
+}
+
+// Whether x is the loop's position d itself (exact index math: casts and adds that cannot wrap).
+bool is_position(const UOpRef& x, const UOpRef& loop) { return x->dtype.is_int() && exact_index(x) == loop; }
+
+// Whether each update v(d) of a MAX loop is above the seed and above every earlier update, so that
+// MAX(out[a(d)], v(d)) is v(d) and the loop need not read out: v = d * C + r (or d, C = 1) with C
+// a positive constant, r's range narrower than C (min_max; r may read memory at d), the seed below
+// v's least value, and no term wrapping its int dtype. A last write's position (last_hit), and a
+// position packed with the value's bits (last_write), are such updates.
+bool rises_past(const UOpRef& v, const UOpRef& loop, const UOpRef& seed) {
+  if (!v->dtype.is_int() || !seed->dtype.is_int()) return false;
+  i128 c = 1, r_lo = 0, r_hi = 0;
+  if (!is_position(v, loop)) {
+    if (v->op != Ops::ADD) return false;
+    bool found = false;
+    for (int i = 0; i < 2 && !found; i++) {
+      const UOpRef& m = v->src[i];
+      if (m->op != Ops::MUL) continue;
+      for (int j = 0; j < 2 && !found; j++)
+        if (m->src[j]->is_const() && is_position(m->src[1 - j], loop)) {
+          c = m->src[j]->const_value().as_int();
+          r_lo = v->src[1 - i]->vmin().as_int();
+          r_hi = v->src[1 - i]->vmax().as_int();
+          found = true;
+        }
+    }
+    if (!found || c <= 0 || r_hi - r_lo >= c) return false;
+  }
+  i128 d_hi = loop->src[0]->const_value().as_int() - 1;
+  i128 lo = r_lo, hi = d_hi * c + r_hi;  // d from 0
+  return lo >= v->dtype.int_min() && hi <= v->dtype.int_max() && seed->vmax().as_int() < lo;
 }
 
 // The rule for one reduce op (the table below names one per op).
@@ -98,13 +142,13 @@ UOpRef onehot_to_scatter(Match& m, Ops op) {
   if (mentions(a, k.get()) || mentions(cmp->src[bi], d.get()) || exact_index(cmp->src[bi]) != k) return nullptr;
   UOpRef hit = fold_known(substitute(body, {{cmp, UOp::const_bool(true)}}));
   UOpRef miss = fold_known(substitute(body, {{cmp, UOp::const_bool(false)}}));
-  if (mentions(hit, k.get()) || !is_reduce_identity(miss, op, red->dtype)) return nullptr;
-  UOpRef e = reduce_identity(op, red->dtype);
+  if (mentions(hit, k.get()) || !is_seed(miss, op, red->dtype)) return nullptr;
+  const UOpRef& e = miss;
 
   UOpRef out = target->src[0];
   int64_t bound = k->src[0]->const_value().as_int();
-  UOpRef copy = UOp::create(Ops::STORE, dtypes::void_,
-                            {target, fold_known(substitute(f, {{red, e}}))});
+  UOpRef seed = fold_known(substitute(f, {{red, e}}));
+  UOpRef copy = UOp::create(Ops::STORE, dtypes::void_, {target, seed});
   UOpRef copied = UOp::create(Ops::END, dtypes::void_, {copy, k});
   UOpRef loop = UOp::range(d->src[0], d->arg.get<RangeArg>().id, AxisType::LOOP);
   UOpRef at = UOp::create(Ops::CAST, dtypes::index, {substitute(a, {{d.get(), loop}})});
@@ -119,8 +163,9 @@ UOpRef onehot_to_scatter(Match& m, Ops op) {
     UOpRef safe = UOp::create(Ops::WHERE, dtypes::index, {inside, at, UOp::index(0)});
     value = UOp::create(Ops::MUL, g->dtype, {value, substitute(c, {{k.get(), safe}})});
   }
-  UOpRef updated = a_k ? substitute(f, {{g.get(), value}, {a_k.get(), as(a_k->dtype)}})
-                       : substitute(f, {{g.get(), UOp::create(op, g->dtype, {as(g->dtype), value})}});
+  UOpRef updated = op == Ops::MAX && rises_past(value, loop, seed) ? value
+                   : a_k ? substitute(f, {{g.get(), value}, {a_k.get(), as(a_k->dtype)}})
+                         : substitute(f, {{g.get(), UOp::create(op, g->dtype, {as(g->dtype), value})}});
   UOpRef scatter = UOp::create(Ops::STORE, dtypes::void_, {addr, updated, inside});
   return sink->with_src({copied, UOp::create(Ops::END, dtypes::void_, {scatter, loop})});
 }

@@ -104,10 +104,7 @@ struct Scatter {
   Tensor flat_self() const { return self.reshape({dims_numel(s)}); }
 
   // Whether some index entry hits each place of the flat input.
-  Tensor hit() const {
-    Tensor at = scatter::last_hit(dims_numel(s), flat_targets());
-    return at.ge(Tensor::scalar(ConstValue::from_int(0), at.dtype(), self.device()));
-  }
+  Tensor hit() const { return scatter::hit(dims_numel(s), flat_targets()); }
 
   Tensor finish(const Tensor& r) const {
     return with_index_check(zero_d ? r.reshape({}) : r, index, index_bounds(op, dim, K));
@@ -234,10 +231,9 @@ Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& sr
   DType dt = dtype();
   Tensor self = sc.flat_self(), targets = sc.flat_targets();
   bool mean = reduce == "mean";
-  // With include_self, a place no entry hits ends as self op e, which is self exactly but for a
-  // float sum (-0.0 + 0.0 is +0.0): only then, without include_self and for mean is the hit count
-  // needed.
-  bool counted = mean || !include_self || (reduce == "sum" && dt.is_float());
+  // With include_self, a place no entry hits ends as self op e, which is self exactly (a float
+  // sum's e is -0.0: scatter::combine): the hit count is needed without include_self and for mean.
+  bool counted = mean || !include_self;
   Tensor count, hit;
   if (counted) {
     Tensor ones = Tensor::full({v.numel()}, ConstValue::from_int(1), dtypes::int32, device_);

@@ -1,12 +1,14 @@
 // The scatters other than scatter_add, as one-hot compositions over flat targets: each is one
-// kernel `out[k] = T[k] op REDUCE{op}(WHERE(idx[d] == k, val[d], e), d)` (e op's identity), which
+// kernel `out[k] = T[k] op REDUCE{op}(WHERE(idx[d] == k, val[d], e), d)` (e op's identity; -0.0
+// for a float sum, so the rule's seed T[k] + e keeps a -0.0 in T), which
 // Rangeify's scatter rules (schedule/scatter_rules.cpp) run as a copy of T and a loop
 // `out[idx[d]] = out[idx[d]] op val[d]` in increasing d: K + D work instead of K * D, and the
 // composition stays the definition (FOLD_REDUCE=0 runs it as written). docs/tensor.md "Scatters".
 //
 // "The last write wins" is not an op a reduction has, so it is two of these steps: the largest
 // position d that hits k (a MAX scatter of the positions), then the value at that position (a
-// gather, which Rangeify runs as an indexed load).
+// gather, which Rangeify runs as an indexed load). Values of at most 32 bits without a gradient
+// need one step: a MAX scatter of d * 2^32 + bits(val[d]) (the last d wins, its bits ride along).
 #pragma once
 #include "tensor/tensor.h"
 
@@ -19,6 +21,9 @@ Tensor combine(const Tensor& T, const Tensor& idx, const Tensor& val, Ops op);
 
 // The last position d with idx[d] == k, or -1 where no d hits k: (K,), int32 (int64 from 2^31 of D).
 Tensor last_hit(int64_t K, const Tensor& idx);
+
+// Whether some d has idx[d] == k: (K,) bool (last_hit(K, idx) >= 0).
+Tensor hit(int64_t K, const Tensor& idx);
 
 // out[k] = val[last_hit(K, idx)[k]] where some d hits k, T[k] elsewhere: among the duplicates of
 // an index the last one wins (PyTorch's CPU loop order). val is (D, rest...) rows, T (K, rest...).

@@ -100,6 +100,14 @@ struct Scatter {
   // No index entries: nothing is written.
   bool nothing() const { return dims_numel(o) == 0; }
 
+  // The result when nothing is written: the input, still a function of the (empty) values for
+  // autograd, which then gives them an empty gradient as PyTorch does rather than none.
+  Tensor unchanged(const Tensor& values) const {
+    if (!grad_enabled() || !values.requires_grad()) return self;
+    Tensor always = Tensor::scalar(ConstValue::from_bool(true), dtypes::bool_, self.device());
+    return finish(always.where(self, values.sum().cast(self.dtype())));
+  }
+
   // The input flattened, as the 1-D scatters of the flat targets see it.
   Tensor flat_self() const { return self.reshape({dims_numel(s)}); }
 
@@ -195,7 +203,7 @@ Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
 Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Tensor& src) const {
   Scatter sc("scatter", *this, dim, index);
   Tensor v = sc.source(src);  // O + (1,)
-  if (sc.nothing()) return *this;
+  if (sc.nothing()) return sc.unchanged(v);
   Tensor r = scatter::last_write(sc.flat_self(), sc.flat_targets(), v.reshape({dims_numel(sc.o)}));
   return sc.finish(r.reshape(sc.s));
 }
@@ -214,7 +222,7 @@ Tensor Tensor::scatter(int64_t dim, const Tensor& index, Scalar value) const {
 Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
   Scatter sc("scatter_add", *this, dim, index);
   Tensor v = sc.source(src);
-  if (sc.nothing()) return *this;
+  if (sc.nothing()) return sc.unchanged(v);
   Tensor r = spec::scatter_add(sc.flat_self(), sc.flat_targets(), v.reshape({dims_numel(sc.o)}));
   return sc.finish(r.contiguous().reshape(sc.s));
 }
@@ -230,7 +238,7 @@ Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& sr
     throw ShapeError("scatter_reduce: reduce must be one of sum, prod, mean, amax, amin, got '" + reduce + "'");
   Scatter sc("scatter_reduce", *this, dim, index);
   Tensor v = sc.source(src).reshape({dims_numel(sc.o)});
-  if (sc.nothing()) return *this;
+  if (sc.nothing()) return sc.unchanged(v);
   DType dt = dtype();
   Tensor self = sc.flat_self(), targets = sc.flat_targets();
   bool mean = reduce == "mean";

@@ -35,8 +35,8 @@ struct GradInput {
 };
 using GradRule = std::function<std::vector<std::optional<Tensor>>(const GradInput&)>;
 
-// The tag of a one-hot scatter's combining node op(T, REDUCE{op}(WHERE(idx == k, val, e))) (ADD,
-// MUL or MAX; tensor/scatter_compositions.cpp). The per-primitive rules would count MAX ties and
+// The tag of a one-hot scatter's result contiguous(op(T, REDUCE{op}(WHERE(idx == k, val, e)))) (op
+// ADD, MUL or MAX; tensor/scatter_compositions.cpp). The per-primitive rules would count MAX ties and
 // MUL zeros over the whole (K, D) one-hot, whose places no index hits hold a value (a tie with e,
 // e's zero count) no scatter rule collapses: K * D work. A tagged one gets torch's gradient as
 // gathers at the targets and scatters of the forward result (scatter_gradient.cpp): linear.

@@ -55,9 +55,9 @@ Tensor combine(const Tensor& T, const Tensor& idx, const Tensor& val, Ops op) {
   Tensor picked = spec::masked_values(val.reshape({1, D}), mask, reduce_identity(op, T.dtype())->const_value());
   // REDUCE{op} over D in T's dtype (Tensor::sum and prod would widen ints: the rule wants one dtype)
   Tensor r(UOp::create(Ops::REDUCE, {picked.uop()}, ReduceArg{op, {1}}), T.device());
-  // tagged: its gradient is gathers and scatters of the result (gradient.h, kScatterTag)
-  Tensor combined = apply(op, T, r.reshape({K}));
-  return Tensor(combined.uop()->with_tag(kScatterTag), T.device()).contiguous();
+  // tagged: its gradient is gathers and scatters of this result (gradient.h, kScatterTag)
+  Tensor combined = apply(op, T, r.reshape({K})).contiguous();
+  return Tensor(combined.uop()->with_tag(kScatterTag), T.device());
 }
 
 Tensor last_hit(int64_t K, const Tensor& idx) {

@@ -37,14 +37,15 @@ const UOpRef& unexpanded(const UOpRef& u) {
   return *at;
 }
 
-// The operands of combine's op(T, RESHAPE(REDUCE{op}(WHERE(pos == idx, val, e), 1))) (K,), with
-// pos a (K, 1) column and idx and val (1, D) rows broadcast over the (K, D) one-hot.
+// The operands of combine's contiguous(op(T, RESHAPE(REDUCE{op}(WHERE(pos == idx, val, e), 1)))) (K,),
+// with pos a (K, 1) column and idx and val (1, D) rows broadcast over the (K, D) one-hot.
 struct Combined {
   UOpRef start, values, targets;  // T (K,) and the (1, D) rows of the values and of idx
 };
 
 std::optional<Combined> combined_operands(const GradInput& in) {
-  const UOp& node = *in.node;
+  if (in.node->op != Ops::LOAD || in.node->src.size() != 1) return std::nullopt;
+  const UOp& node = *in.node->src[0];
   auto shape = [&](const UOpRef& u) { return Tensor(u, in.device).shape(); };
   if (node.src.size() != 2 || in.grad.shape().size() != 1) return std::nullopt;
   for (int r = 0; r < 2; r++) {
@@ -95,7 +96,7 @@ std::optional<std::vector<Shortcut>> scatter_shortcut(const GradInput& in) {
   auto shares = [&](const Tensor& dT, const Tensor& dv) {
     return std::vector{Shortcut{c->start, dT}, Shortcut{c->values, dv.reshape({1, D})}};
   };
-  switch (in.node->op) {
+  switch (in.node->src[0]->op) {
     case Ops::ADD: return shares(g, at_targets(g, t));
     case Ops::MAX: {
       Tensor B = tie_base(T);

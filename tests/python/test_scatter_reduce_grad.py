@@ -111,6 +111,22 @@ def test_empty_index_gives_src_an_empty_gradient(op):
     assert_grads([(x.grad.numpy(), tx.grad.numpy()), (v.grad.numpy(), tv.grad.numpy())])
 
 
+@pytest.mark.parametrize("reduce", REDUCES)
+def test_src_beyond_the_index_gets_zero(reduce):
+    # torch 1.13's backward raises for a src larger than the index: compare with torch on the part
+    # of src the index covers; the rest is never read, so its gradient is 0
+    rng = np.random.default_rng(24)
+    self_, src = rng.integers(-2, 3, (4, 5)).astype(np.float64), rng.integers(-2, 3, (5, 6)).astype(np.float64)
+    index = rng.integers(0, 4, (3, 4))
+    x, v = Tensor(self_, requires_grad=True), Tensor(src, requires_grad=True)
+    (x.scatter_reduce(0, Tensor(index), v, reduce) * Tensor(np.arange(20.0).reshape(4, 5))).sum().backward()
+    (gx, tgx), (gv, tgv) = grads(reduce, True, self_, index, src[:3, :4], weight=np.arange(20.0).reshape(4, 5))
+    np.testing.assert_allclose(x.grad.numpy(), tgx, rtol=1e-6, atol=1e-7)
+    want = np.zeros_like(src)
+    want[:3, :4] = tgv
+    np.testing.assert_allclose(v.grad.numpy(), want, rtol=1e-6, atol=1e-7)
+
+
 def test_second_order_of_amax_matches_torch():
     rng = np.random.default_rng(21)
     self_ = rng.integers(-2, 3, 6).astype(np.float64)

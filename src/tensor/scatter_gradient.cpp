@@ -1,7 +1,7 @@
-// The gradient of a one-hot scatter's combining node (gradient.h, kScatterTag): PyTorch's
-// scatter_reduce backward, written as gathers at the flat targets t and scatters into the K places,
-// which the schedule runs as indexed loads and loops (docs/schedule.md, "Scatters"): linear. With
-// T the start, v the values, O = T op (the v's that hit k) the result and g its gradient:
+// The gradient of scatter::combine's result (gradient.h, kScatterTag): PyTorch's scatter_reduce
+// backward, written as gathers at the flat targets t and scatters into the K places, which the
+// schedule runs as indexed loads and loops (docs/schedule.md, "Scatters"): linear. With T the
+// start, v the values, O = T op (the v's that hit k) the result and g its gradient:
 //   ADD:  dT = g,  dv = g[t]
 //   MAX:  N = [B == O] + sum over the hits of [v == O], the ties of each result;
 //         dT = [B == O] * g / N,  dv = [v == O[t]] * (g / N)[t]      (every tie an equal share)

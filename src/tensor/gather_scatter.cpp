@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "tensor/broadcast.h"
+#include "tensor/gradient.h"
 #include "tensor/index_check.h"
 #include "tensor/index_dtype.h"
 #include "tensor/literal_check.h"
@@ -253,8 +254,10 @@ Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& sr
     hit = count.gt(Tensor::scalar(ConstValue::from_int(0), dtypes::int32, device_));
   }
   auto fold = [&](Ops op, const Tensor& base, const Tensor& val) {
-    Tensor start = include_self ? base : hit.where(Tensor::scalar(reduce_identity(op, dt)->const_value(), dt, device_), base);
-    return scatter::combine(start, targets, val, op);
+    if (include_self) return scatter::combine(base, targets, val, op);
+    // tagged: PyTorch's amax/amin gradient counts self's ties all the same (scatter_gradient.cpp)
+    Tensor start = hit.where(Tensor::scalar(reduce_identity(op, dt)->const_value(), dt, device_), base);
+    return scatter::combine(Tensor(start.uop()->with_tag(kScatterTag), device_), targets, val, op);
   };
   auto reverse = [&](const Tensor& t) { return dt.is_float() ? t.neg() : t.bitwise_not(); };
   Tensor r;

@@ -39,7 +39,8 @@ using GradRule = std::function<std::vector<std::optional<Tensor>>(const GradInpu
 // ADD, MUL or MAX; tensor/scatter_compositions.cpp). The per-primitive rules would count MAX ties and
 // MUL zeros over the whole (K, D) one-hot, whose places no index hits hold a value (a tie with e,
 // e's zero count) no scatter rule collapses: K * D work. A tagged one gets torch's gradient as
-// gathers at the targets and scatters of the forward result (scatter_gradient.cpp): linear.
+// gathers at the targets and scatters of the forward result (scatter_gradient.cpp): linear. The
+// tag also marks scatter_reduce's start without include_self, whose self PyTorch counts among ties.
 inline constexpr int64_t kScatterTag = 0x73636174;  // "scat"
 
 // One share of a gradient that skips the nodes between a tagged node and the values it was built

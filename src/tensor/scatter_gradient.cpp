@@ -9,15 +9,14 @@
 //         dT = g * (Z == 0 ? P : 0)                                  (the product of the others)
 //         dv = v is the only zero at its place ? (g * T * P)[t] : (g * O)[t] / (v == 0 ? 1 : v)
 // B is T, but scatter_reduce without include_self starts from WHERE(hit, e, self) (e MAX's
-// identity), and PyTorch still counts self among the ties there, though it gives self no share:
-// then B is self. Products use [.] and divisions as PyTorch's do, so NaN results spread alike.
+// identity; the WHERE tagged kScatterTag too), and PyTorch still counts self among the ties there,
+// though it gives self no share: then B is self. Products use [.] and divisions as PyTorch's do, so NaN results spread alike.
 #include "tensor/broadcast.h"
 #include "tensor/dtype_util.h"
 #include "tensor/gradient.h"
 #include "tensor/index_check.h"
 #include "tensor/scatter_compositions.h"
 #include "tensor/shape_util.h"
-#include "uop/reduce_identity.h"
 
 namespace onegrad {
 
@@ -76,11 +75,11 @@ Tensor int_scalar(int64_t v, DType dt, const std::string& device) {
   return Tensor::scalar(ConstValue::from_int(v), dt, device);
 }
 
-// The values PyTorch counts the start's ties against (the header's B).
+// The values PyTorch counts the start's ties against (the header's B): self under the tagged
+// WHERE(hit, e, self) of scatter_reduce without include_self, else the start itself.
 Tensor tie_base(const Tensor& start) {
   const UOpRef& u = start.uop();
-  if (u->op == Ops::WHERE && is_reduce_identity(under_views(u->src[1]), Ops::MAX, u->dtype))
-    return Tensor(u->src[2], start.device());
+  if (u->op == Ops::WHERE && u->tag == kScatterTag) return Tensor(u->src[2], start.device());
   return start;
 }
 

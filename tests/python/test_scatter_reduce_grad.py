@@ -71,6 +71,19 @@ def test_a_tie_with_self_splits_evenly():
     np.testing.assert_allclose(gv, [1 / 3, 1 / 3])
 
 
+@pytest.mark.parametrize("include_self", [True, False])
+def test_a_self_masked_to_minus_inf_is_not_a_tie(include_self):
+    # self = where(mask, -inf, x) is an ordinary start: its ties are those of -inf, not of x
+    x, v = Tensor(np.array([3.0, 1.0]), requires_grad=True), Tensor(np.array([3.0, 3.0]), requires_grad=True)
+    tx, tv = torch.tensor([3.0, 1.0], dtype=torch.float64, requires_grad=True), torch.tensor([3.0, 3.0], dtype=torch.float64, requires_grad=True)
+    mask = np.array([True, False])
+    x.masked_fill(Tensor(mask), -np.inf).scatter_reduce(0, Tensor(np.array([0, 0])), v, "amax",
+                                                         include_self=include_self).sum().backward()
+    tx.masked_fill(torch.tensor(mask), -np.inf).scatter_reduce(0, torch.tensor([0, 0]), tv, "amax",
+                                                               include_self=include_self).sum().backward()
+    assert_grads([(x.grad.numpy(), tx.grad.numpy()), (v.grad.numpy(), tv.grad.numpy())])
+
+
 @pytest.mark.parametrize("reduce", REDUCES)
 @pytest.mark.parametrize("include_self", [True, False])
 @pytest.mark.parametrize("dim", [0, 1])

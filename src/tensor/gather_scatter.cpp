@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "tensor/broadcast.h"
+#include "tensor/gradient.h"
 #include "tensor/index_check.h"
 #include "tensor/index_dtype.h"
 #include "tensor/literal_check.h"
@@ -99,6 +100,14 @@ struct Scatter {
 
   // No index entries: nothing is written.
   bool nothing() const { return dims_numel(o) == 0; }
+
+  // The result when nothing is written: the input, still a function of the (empty) values for
+  // autograd, which then gives them an empty gradient as PyTorch does rather than none.
+  Tensor unchanged(const Tensor& values) const {
+    if (!grad_enabled() || !values.requires_grad()) return self;
+    Tensor always = Tensor::scalar(ConstValue::from_bool(true), dtypes::bool_, self.device());
+    return finish(always.where(self, values.sum().cast(self.dtype())));
+  }
 
   // The input flattened, as the 1-D scatters of the flat targets see it.
   Tensor flat_self() const { return self.reshape({dims_numel(s)}); }
@@ -192,7 +201,7 @@ Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
 Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Tensor& src) const {
   Scatter sc("scatter", *this, dim, index);
   Tensor v = sc.source(src);  // O + (1,)
-  if (sc.nothing()) return *this;
+  if (sc.nothing()) return sc.unchanged(v);
   Tensor r = scatter::last_write(sc.flat_self(), sc.flat_targets(), v.reshape({dims_numel(sc.o)}));
   return sc.finish(r.reshape(sc.s));
 }
@@ -211,7 +220,7 @@ Tensor Tensor::scatter(int64_t dim, const Tensor& index, Scalar value) const {
 Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
   Scatter sc("scatter_add", *this, dim, index);
   Tensor v = sc.source(src);
-  if (sc.nothing()) return *this;
+  if (sc.nothing()) return sc.unchanged(v);
   Tensor r = spec::scatter_add(sc.flat_self(), sc.flat_targets(), v.reshape({dims_numel(sc.o)}));
   return sc.finish(r.contiguous().reshape(sc.s));
 }
@@ -227,7 +236,7 @@ Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& sr
     throw ShapeError("scatter_reduce: reduce must be one of sum, prod, mean, amax, amin, got '" + reduce + "'");
   Scatter sc("scatter_reduce", *this, dim, index);
   Tensor v = sc.source(src).reshape({dims_numel(sc.o)});
-  if (sc.nothing()) return *this;
+  if (sc.nothing()) return sc.unchanged(v);
   DType dt = dtype();
   Tensor self = sc.flat_self(), targets = sc.flat_targets();
   bool mean = reduce == "mean";
@@ -241,8 +250,10 @@ Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& sr
     hit = count.gt(Tensor::scalar(ConstValue::from_int(0), dtypes::int32, device_));
   }
   auto fold = [&](Ops op, const Tensor& base, const Tensor& val) {
-    Tensor start = include_self ? base : hit.where(Tensor::scalar(reduce_identity(op, dt)->const_value(), dt, device_), base);
-    return scatter::combine(start, targets, val, op);
+    if (include_self) return scatter::combine(base, targets, val, op);
+    // tagged: PyTorch's amax/amin gradient counts self's ties all the same (scatter_gradient.cpp)
+    Tensor start = hit.where(Tensor::scalar(reduce_identity(op, dt)->const_value(), dt, device_), base);
+    return scatter::combine(Tensor(start.uop()->with_tag(kScatterTag), device_), targets, val, op);
   };
   auto reverse = [&](const Tensor& t) { return dt.is_float() ? t.neg() : t.bitwise_not(); };
   Tensor r;

@@ -63,6 +63,12 @@ std::unordered_map<const UOp*, Tensor> through_functions(const Tensor& root, con
 
 }  // namespace
 
+std::optional<std::vector<Shortcut>> shortcut_gradient(const GradInput& in) {
+  if (in.node->tag == kScanTag) return scan_shortcut(in);
+  if (in.node->tag == kScatterTag) return scatter_shortcut(in);
+  return std::nullopt;
+}
+
 std::unordered_map<const UOp*, Tensor> compute_gradient(const Tensor& root, const Tensor& root_grad,
                                                         const std::vector<UOpRef>& targets) {
   std::unordered_set<const UOp*> target_set;
@@ -103,7 +109,7 @@ std::unordered_map<const UOp*, Tensor> compute_gradient(const Tensor& root, cons
       if (!fresh) slot->second = slot->second.add(share);
     };
     if (auto cut = shortcut_gradient(GradInput{n, grad, device})) {
-      add_share(cut->to.get(), cut->grad);
+      for (const Shortcut& share : *cut) add_share(share.to.get(), share.grad);
       continue;
     }
     const GradRule* rule = gradient_rule(n->op);

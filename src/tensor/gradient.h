@@ -35,15 +35,26 @@ struct GradInput {
 };
 using GradRule = std::function<std::vector<std::optional<Tensor>>(const GradInput&)>;
 
-// A gradient that skips the nodes between a tagged node and the value it was built from: `to`
-// gets `grad`, and the nodes in between none from this consumer.
+// The tag of a one-hot scatter's result contiguous(op(T, REDUCE{op}(WHERE(idx == k, val, e)))) (op
+// ADD, MUL or MAX; tensor/scatter_compositions.cpp). The per-primitive rules would count MAX ties and
+// MUL zeros over the whole (K, D) one-hot, whose places no index hits hold a value (a tie with e,
+// e's zero count) no scatter rule collapses: K * D work. A tagged one gets torch's gradient as
+// gathers at the targets and scatters of the forward result (scatter_gradient.cpp): linear. The
+// tag also marks scatter_reduce's start without include_self, whose self PyTorch counts among ties.
+inline constexpr int64_t kScatterTag = 0x73636174;  // "scat"
+
+// One share of a gradient that skips the nodes between a tagged node and the values it was built
+// from: `to` gets `grad`, and the nodes in between none from this consumer.
 struct Shortcut {
   UOpRef to;
   Tensor grad;
 };
-// The shortcut of a kScanTag REDUCE (scan_gradient.cpp); nullopt for any other node, or when the
-// window view is not the one scan.cpp builds (then the ordinary rules apply: the same values).
-std::optional<Shortcut> shortcut_gradient(const GradInput& in);
+// The shares of a tagged composition: a kScanTag REDUCE (scan_gradient.cpp) or a kScatterTag
+// combine (scatter_gradient.cpp); nullopt for any other node, or when the graph under the tag is
+// not the one its composition builds (then the ordinary rules apply: the same values, slower).
+std::optional<std::vector<Shortcut>> shortcut_gradient(const GradInput& in);
+std::optional<std::vector<Shortcut>> scan_shortcut(const GradInput& in);
+std::optional<std::vector<Shortcut>> scatter_shortcut(const GradInput& in);
 
 // The rule for an op; null for ops no gradient flows through (comparisons, bitwise ops, TRUNC,
 // DETACH, leaves) and for ops gradients cannot pass (see gradient.cpp).

@@ -55,14 +55,14 @@ Tensor cumprod_gradient(const Tensor& x, const Tensor& y, const Tensor& g) {
 
 }  // namespace
 
-std::optional<Shortcut> shortcut_gradient(const GradInput& in) {
-  if (in.node->tag != kScanTag || in.node->op != Ops::REDUCE) return std::nullopt;
+std::optional<std::vector<Shortcut>> scan_shortcut(const GradInput& in) {
+  if (in.node->op != Ops::REDUCE) return std::nullopt;
   std::optional<Tensor> x = scanned_values(in);
   if (!x) return std::nullopt;
   Tensor g = in.grad.reshape(x->shape());
-  if (in.node->arg.get<ReduceArg>().op == Ops::ADD) return Shortcut{x->uop(), reversed_cumsum(g)};
+  if (in.node->arg.get<ReduceArg>().op == Ops::ADD) return std::vector{Shortcut{x->uop(), reversed_cumsum(g)}};
   Tensor y = in.self().reshape(x->shape());
-  return Shortcut{x->uop(), cumprod_gradient(*x, y, g)};
+  return std::vector{Shortcut{x->uop(), cumprod_gradient(*x, y, g)}};
 }
 
 }  // namespace onegrad

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "tensor/gradient.h"
 #include "tensor/index_dtype.h"
 #include "tensor/index_check.h"
 #include "tensor/shape_util.h"
@@ -78,7 +79,9 @@ Tensor combine(const Tensor& T, const Tensor& idx, const Tensor& val, Ops op) {
   Tensor picked = spec::masked_values(val.reshape({1, D}), mask, miss);
   // REDUCE{op} over D in T's dtype (Tensor::sum and prod would widen ints: the rule wants one dtype)
   Tensor r(UOp::create(Ops::REDUCE, {picked.uop()}, ReduceArg{op, {1}}), T.device());
-  return apply(op, T, r.reshape({K})).contiguous();
+  // tagged: its gradient is gathers and scatters of this result (gradient.h, kScatterTag)
+  Tensor combined = apply(op, T, r.reshape({K})).contiguous();
+  return Tensor(combined.uop()->with_tag(kScatterTag), T.device());
 }
 
 Tensor last_hit(int64_t K, const Tensor& idx) {

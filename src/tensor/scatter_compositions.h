@@ -16,7 +16,8 @@ namespace onegrad::scatter {
 
 // out[k] = T[k] op (op over the d with idx[d] == k of val[d]) for 1-D T (K,), int idx (D,) and
 // val (D,) of T's dtype; op is ADD, MUL or MAX, computed in T's dtype (ints wrap). An idx outside
-// [0, K) combines nothing. Realized on its own (contiguous), so its kernel is the rule's form.
+// [0, K) combines nothing. Realized on its own (contiguous), so its kernel is the rule's form; its
+// gradient is PyTorch's scatter_reduce backward, from gathers and scatters (scatter_gradient.cpp).
 Tensor combine(const Tensor& T, const Tensor& idx, const Tensor& val, Ops op);
 
 // The last position d with idx[d] == k, or -1 where no d hits k: (K,), int32 (int64 from 2^31 of D).

@@ -58,8 +58,8 @@ int64_t int_at(const std::vector<std::byte>& b, size_t width, bool is_unsigned, 
 // from the end).
 bool check_known_bounds(const Tensor& idx, int64_t n, size_t axis) {
   if (!is_buffer_data(idx) || idx.numel() == 0) return true;
-  std::optional<IndexValueRange> r = index_value_range(idx);
-  if (r && r->min >= -n && r->max < n) return r->min < 0;
+  std::optional<IndexDataRange> r = index_data_range(idx, -n, n);
+  if (r && r->in_range) return r->negative;
   std::vector<std::byte> b = read_bytes(idx);  // the error path only
   size_t width = size_t(idx.dtype().itemsize()), count = size_t(idx.numel());
   bool is_unsigned = idx.dtype().is_unsigned();

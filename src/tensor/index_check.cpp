@@ -56,8 +56,7 @@ Tensor with_index_check(const Tensor& value, const Tensor& index, const IndexChe
   // Buffer data whose values all fit needs no check: its values are the ones the kernels will read
   // (a later write to that buffer makes a new graph). Out of range, the check stays, so the error
   // is raised when the value is realized, as for a computed index.
-  if (std::optional<IndexValueRange> r = index_value_range(index); r && r->min >= record.lo && r->max < record.hi)
-    return value;
+  if (std::optional<IndexDataRange> r = index_data_range(index, record.lo, record.hi); r && r->in_range) return value;
   int64_t tag = table().intern(record);
   return Tensor(UOp::create(Ops::AFTER, value.dtype(), {value.uop(), index.uop()}, {}, tag), value.device());
 }

@@ -10,28 +10,49 @@ namespace onegrad {
 
 namespace {
 
-// min and max of `count` integers of type T at p, in one branch-free pass the compiler vectorizes:
-// it runs on every gather, index_select and getitem whose index is buffer data.
+// Whether `count` integers of type T at p all lie in [lo, hi), and whether one is below 0. Sign bits
+// only, OR-ed and AND-ed (v - lo < 0 or v - hi >= 0 is out of range; with |lo|, |hi| <= 2^62 a
+// two's-complement wrap-around lands on the out-of-range side), so the loop has no branch and no
+// 64-bit compare: it vectorizes with SSE2 alone. It runs on every gather, index_select and getitem
+// whose index is buffer data (min/max took 0.7 ns an element here, as the baseline has no pcmpgtq).
+// Four lanes (GCC's vector extension: two SSE2 registers, one AVX2 register): an open scalar loop
+// stayed scalar at -O2 (0.7 ns an element), and per-lane arrays went through memory.
+using Lanes = uint64_t __attribute__((vector_size(32)));
+
 template <class T>
-IndexValueRange range_of(const std::byte* p, size_t count) {
-  int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for (size_t i = 0; i < count; i++) {
+IndexDataRange range_of(const std::byte* p, size_t count, int64_t lo, int64_t hi) {
+  auto value = [p](size_t i) {
     T t;
     std::memcpy(&t, p + i * sizeof(T), sizeof(T));
-    int64_t v = std::is_same_v<T, uint64_t> ? int64_t(std::min<uint64_t>(uint64_t(t), uint64_t(INT64_MAX))) : int64_t(t);
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
+    return std::is_same_v<T, uint64_t> ? std::min<uint64_t>(uint64_t(t), uint64_t(INT64_MAX)) : uint64_t(int64_t(t));
+  };
+  Lanes below = {}, above = ~Lanes{}, any = {};
+  size_t whole = count - count % 4;
+  for (size_t i = 0; i < whole; i += 4) {
+    Lanes v = {value(i), value(i + 1), value(i + 2), value(i + 3)};
+    below |= v - uint64_t(lo);
+    above &= v - uint64_t(hi);
+    any |= v;
   }
-  return {lo, hi};
+  uint64_t b = below[0] | below[1] | below[2] | below[3], a = above[0] & above[1] & above[2] & above[3],
+           n = any[0] | any[1] | any[2] | any[3];
+  for (size_t i = whole; i < count; i++) {
+    uint64_t v = value(i);
+    b |= v - uint64_t(lo);
+    a &= v - uint64_t(hi);
+    n |= v;
+  }
+  constexpr uint64_t sign = uint64_t(1) << 63;
+  return {(b & sign) == 0 && (a & sign) != 0, (n & sign) != 0};
 }
 
-IndexValueRange range_of(const std::byte* p, size_t count, DType dt) {
+IndexDataRange range_of(const std::byte* p, size_t count, DType dt, int64_t lo, int64_t hi) {
   bool u = dt.is_unsigned();
   switch (dt.itemsize()) {
-    case 1: return u ? range_of<uint8_t>(p, count) : range_of<int8_t>(p, count);
-    case 2: return u ? range_of<uint16_t>(p, count) : range_of<int16_t>(p, count);
-    case 4: return u ? range_of<uint32_t>(p, count) : range_of<int32_t>(p, count);
-    default: return u ? range_of<uint64_t>(p, count) : range_of<int64_t>(p, count);
+    case 1: return u ? range_of<uint8_t>(p, count, lo, hi) : range_of<int8_t>(p, count, lo, hi);
+    case 2: return u ? range_of<uint16_t>(p, count, lo, hi) : range_of<int16_t>(p, count, lo, hi);
+    case 4: return u ? range_of<uint32_t>(p, count, lo, hi) : range_of<int32_t>(p, count, lo, hi);
+    default: return u ? range_of<uint64_t>(p, count, lo, hi) : range_of<int64_t>(p, count, lo, hi);
   }
 }
 
@@ -48,20 +69,20 @@ bool is_buffer_data(const Tensor& t) {
   return u->op == Ops::BUFFER && u->arg.get<BufferArg>().size == t.numel();
 }
 
-std::optional<IndexValueRange> index_value_range(const Tensor& idx) {
+std::optional<IndexDataRange> index_data_range(const Tensor& idx, int64_t lo, int64_t hi) {
   if (!idx.dtype().is_int() || !is_buffer_data(idx) || idx.numel() == 0) return std::nullopt;
   const UOp* buf = idx.uop()->op == Ops::RESHAPE ? idx.uop()->src[0].get() : idx.uop().get();
   const BufferArg& arg = buf->arg.get<BufferArg>();
   size_t count = size_t(arg.size);
   {
     std::lock_guard lock(arg.storage->mu);  // host bytes not yet uploaded are read in place
-    if (!arg.storage->host.empty()) return range_of(arg.storage->host.data(), count, arg.dtype);
+    if (!arg.storage->host.empty()) return range_of(arg.storage->host.data(), count, arg.dtype, lo, hi);
   }
   DeviceBytesHook hook = device_bytes_hook();
   if (!hook) return std::nullopt;  // no engine linked: nothing reads device memory
-  std::optional<IndexValueRange> r;
-  if (!hook(buf, [&](const std::byte* p) { r = range_of(p, count, arg.dtype); }))
-    r = IndexValueRange{0, 0};  // on neither side: a buffer never written reads as zeros (read_buffer)
+  std::optional<IndexDataRange> r;
+  if (!hook(buf, [&](const std::byte* p) { r = range_of(p, count, arg.dtype, lo, hi); }))
+    r = IndexDataRange{lo <= 0 && 0 < hi, false};  // on neither side: never written, reads as zeros (read_buffer)
   return r;
 }
 

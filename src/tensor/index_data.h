@@ -16,13 +16,13 @@ namespace onegrad {
 // Whether `t` is a whole view of a BUFFER (BUFFER, or a RESHAPE of one with every element).
 bool is_buffer_data(const Tensor& t);
 
-// The smallest and largest value of an integer tensor that is buffer data, read in place; nullopt
-// for any other tensor, an empty one, or when no engine is linked to read device memory.
-// uint64 values above 2^63 saturate to INT64_MAX: out of range for any axis anyway.
-struct IndexValueRange {
-  int64_t min = 0, max = 0;
+// Of an integer tensor that is buffer data, read in place: whether every value lies in [lo, hi), and
+// whether one is negative. nullopt for any other tensor, an empty one, or when no engine is linked to
+// read device memory. uint64 values above 2^63 count as INT64_MAX. |lo| and |hi| at most 2^62.
+struct IndexDataRange {
+  bool in_range = false, negative = false;
 };
-std::optional<IndexValueRange> index_value_range(const Tensor& idx);
+std::optional<IndexDataRange> index_data_range(const Tensor& idx, int64_t lo, int64_t hi);
 
 // Runs `visit` on the bytes of a BUFFER node that live on a device, in place, under the storage's
 // lock; returns false when there are none there. Installed by the engine (device_buffers.cpp): the

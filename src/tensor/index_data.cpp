@@ -13,10 +13,10 @@ namespace {
 // Whether `count` integers of type T at p all lie in [lo, hi), and whether one is below 0. Sign bits
 // only, OR-ed and AND-ed (v - lo < 0 or v - hi >= 0 is out of range; with |lo|, |hi| <= 2^62 a
 // two's-complement wrap-around lands on the out-of-range side), so the loop has no branch and no
-// 64-bit compare: it vectorizes with SSE2 alone. It runs on every gather, index_select and getitem
-// whose index is buffer data (min/max took 0.7 ns an element here, as the baseline has no pcmpgtq).
-// Four lanes (GCC's vector extension: two SSE2 registers, one AVX2 register): an open scalar loop
-// stayed scalar at -O2 (0.7 ns an element), and per-lane arrays went through memory.
+// 64-bit compare (x86-64's baseline SSE2 has none). It runs on every gather, index_select and getitem
+// whose index is buffer data. Four lanes written out (GCC's vector extension: two SSE2 registers, one
+// AVX2 register): an open loop stayed scalar at -O2 (0.7 ns an element), per-lane arrays went
+// through memory.
 using Lanes = uint64_t __attribute__((vector_size(32)));
 
 template <class T>

@@ -53,4 +53,12 @@ void read_buffer(const UOp* buffer, void* dst, size_t nbytes) {
   }
 }
 
+bool visit_device_bytes(const UOp* buffer, const std::function<void(const std::byte*)>& visit) {
+  const BufferArg& b = buffer->arg.get<BufferArg>();
+  std::lock_guard<std::mutex> lock(b.storage->mu);
+  if (!b.storage->device_buffer) return false;
+  visit(static_cast<const std::byte*>(std::static_pointer_cast<Buffer>(b.storage->device_buffer)->data()));
+  return true;
+}
+
 }  // namespace onegrad

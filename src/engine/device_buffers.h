@@ -1,6 +1,7 @@
 // The device memory behind BUFFER nodes (uop/buffer_storage.h). A BUFFER made from host data holds
 // its bytes until a kernel first needs it on the device; then they are copied in once.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -19,5 +20,10 @@ UOpRef buffer_node(std::shared_ptr<Buffer> buf);
 // Copies the contents of a BUFFER node out to host memory: from the device if it is there, else
 // from the host bytes. `nbytes` must be the buffer's size in bytes.
 void read_buffer(const UOp* buffer, void* dst, size_t nbytes);
+
+// Runs `visit` on the device bytes of a BUFFER node in place, under the storage's lock (every device
+// so far keeps buffers in host memory, see runtime/buffer.cpp); false when it has none on a device.
+// The tensor layer reads buffer-data indices through it (tensor/index_data.h).
+bool visit_device_bytes(const UOp* buffer, const std::function<void(const std::byte*)>& visit);
 
 }  // namespace onegrad

@@ -6,6 +6,7 @@
 #include "engine/index_faults.h"
 #include "engine/realize_graph.h"
 #include "tensor/advanced_indexing.h"
+#include "tensor/index_data.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
 #include "tensor/view_chain.h"
@@ -27,9 +28,11 @@ const UOp* realized_buffer(const UOpRef& u) {
   return dims_numel(*shape) == n->arg.get<BufferArg>().size ? n : nullptr;
 }
 
-// indexing: the tensor layer reads a bool mask's true count (a shape) through this hook.
+// indexing: the tensor layer reads a bool mask's true count (a shape) through this hook, and the
+// values of a buffer-data index in place through the second.
 const bool kReadBytesHookInstalled = [] {
   read_bytes_hook() = [](const Tensor& t) { return t.to_bytes(); };
+  device_bytes_hook() = visit_device_bytes;
   return true;
 }();
 

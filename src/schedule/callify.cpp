@@ -31,7 +31,7 @@ Callified callify(std::span<const UOpRef> outputs) {
     subst[u] = UOp::create(Ops::PARAM, b.dtype, {UOp::shape_operand(u->shape())}, Arg(std::move(p)));
     out.buffers.push_back(u->ref());
   }
-  std::vector<UOpRef> fn_src{substitute(tuple, subst)};
+  std::vector<UOpRef> fn_src{substitute(tuple, subst, order)};
   fn_src.insert(fn_src.end(), out.buffers.begin(), out.buffers.end());
   out.function = UOp::create(Ops::FUNCTION, dtypes::void_, std::move(fn_src));
   return out;

@@ -12,6 +12,7 @@
 
 #include "tensor/axis_order.h"
 #include "tensor/index_check.h"
+#include "tensor/index_data.h"
 #include "uop/buffer_storage.h"
 #include "uop/errors.h"
 
@@ -53,69 +54,15 @@ int64_t int_at(const std::vector<std::byte>& b, size_t width, bool is_unsigned, 
   }
 }
 
-// Host data (a whole view of a BUFFER, as Tensor(list) makes): its values are known without running
-// anything, so out-of-range values are reported like PyTorch does. Computed indices are not run.
-bool is_buffer_data(const Tensor& t) {
-  const UOp* u = t.uop().get();
-  if (u->op == Ops::RESHAPE) u = u->src[0].get();
-  return u->op == Ops::BUFFER && u->arg.get<BufferArg>().size == t.numel();
-}
-
-// Whether `count` integers of `dt` at `p` hold a value outside [-n, n), and one below 0 (uint64
-// above 2^63 saturates, as in int_at). Sign bits only, OR-ed and AND-ed (v + n < 0 or v - n >= 0
-// is out of range; two's-complement wrap-around lands on the right side), so the loop has no
-// branch and vectorizes: it runs on every getitem with host indices.
-struct KnownBounds {
-  bool out_of_range = false, negative = false;
-};
-template <class T>
-KnownBounds known_bounds_of(const std::byte* p, size_t count, int64_t n) {
-  uint64_t below = 0, above = ~uint64_t(0), any = 0;
-  for (size_t i = 0; i < count; i++) {
-    T t;
-    std::memcpy(&t, p + i * sizeof(T), sizeof(T));
-    uint64_t v = std::is_same_v<T, uint64_t> ? std::min<uint64_t>(uint64_t(t), uint64_t(INT64_MAX)) : uint64_t(int64_t(t));
-    below |= v + uint64_t(n);
-    above &= v - uint64_t(n);
-    any |= v;
-  }
-  constexpr uint64_t sign = uint64_t(1) << 63;
-  return {count > 0 && ((below & sign) != 0 || (above & sign) == 0), (any & sign) != 0};
-}
-KnownBounds known_bounds(const std::byte* p, size_t count, DType dt, int64_t n) {
-  bool u = dt.is_unsigned();
-  switch (dt.itemsize()) {
-    case 1: return u ? known_bounds_of<uint8_t>(p, count, n) : known_bounds_of<int8_t>(p, count, n);
-    case 2: return u ? known_bounds_of<uint16_t>(p, count, n) : known_bounds_of<int16_t>(p, count, n);
-    case 4: return u ? known_bounds_of<uint32_t>(p, count, n) : known_bounds_of<int32_t>(p, count, n);
-    default: return u ? known_bounds_of<uint64_t>(p, count, n) : known_bounds_of<int64_t>(p, count, n);
-  }
-}
-
-// Raises the getitem error for the first value of host index data outside [-n, n). Returns whether
-// some value is negative (else the index needs no wrapping from the end).
+// Raises the getitem error for the first value of buffer-data indices outside [-n, n) (computed
+// indices are not run). Returns whether some value is negative (else the index needs no wrapping
+// from the end).
 bool check_known_bounds(const Tensor& idx, int64_t n, size_t axis) {
   if (!is_buffer_data(idx) || idx.numel() == 0) return true;
-  // Host bytes not yet uploaded are read in place; else the engine reads the buffer back.
-  const UOp* buf = idx.uop()->op == Ops::RESHAPE ? idx.uop()->src[0].get() : idx.uop().get();
-  const BufferArg& arg = buf->arg.get<BufferArg>();
-  size_t count = size_t(arg.size);
-  std::vector<std::byte> b;
-  KnownBounds r;
-  bool on_host = false;
-  {
-    std::lock_guard lock(arg.storage->mu);
-    if ((on_host = !arg.storage->host.empty())) {
-      r = known_bounds(arg.storage->host.data(), count, idx.dtype(), n);
-      if (r.out_of_range) b = arg.storage->host;  // the error path only
-    }
-  }
-  if (!on_host) {
-    b = read_bytes(idx);
-    r = known_bounds(b.data(), count, idx.dtype(), n);
-  }
-  if (!r.out_of_range) return r.negative;
-  size_t width = size_t(idx.dtype().itemsize());
+  std::optional<IndexDataRange> r = index_data_range(idx, -n, n);
+  if (r && r->in_range) return r->negative;
+  std::vector<std::byte> b = read_bytes(idx);  // the error path only
+  size_t width = size_t(idx.dtype().itemsize()), count = size_t(idx.numel());
   bool is_unsigned = idx.dtype().is_unsigned();
   for (size_t i = 0; i < count; i++) {
     int64_t v = int_at(b, width, is_unsigned, i);

@@ -3,6 +3,7 @@
 #include <deque>
 #include <mutex>
 
+#include "tensor/index_data.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -52,6 +53,10 @@ bool index_checks_enabled() { return nested_depth == 0 && setting("CHECK_INDEX",
 Tensor with_index_check(const Tensor& value, const Tensor& index, const IndexCheckRecord& record) {
   if (!index.dtype().is_int()) throw InternalError("index check: the index of " + record.before + "is not an integer tensor");
   if (!index_checks_enabled() || index.numel() == 0) return value;
+  // Buffer data whose values all fit needs no check: its values are the ones the kernels will read
+  // (a later write to that buffer makes a new graph). Out of range, the check stays, so the error
+  // is raised when the value is realized, as for a computed index.
+  if (std::optional<IndexDataRange> r = index_data_range(index, record.lo, record.hi); r && r->in_range) return value;
   int64_t tag = table().intern(record);
   return Tensor(UOp::create(Ops::AFTER, value.dtype(), {value.uop(), index.uop()}, {}, tag), value.device());
 }

@@ -2,6 +2,9 @@
 // comments quote it.
 #include "tensor/spec_compositions.h"
 
+#include <mutex>
+#include <unordered_map>
+
 #include "tensor/broadcast.h"
 #include "tensor/index_dtype.h"
 #include "tensor/shape_util.h"
@@ -72,7 +75,21 @@ Tensor arange(int64_t n, const std::string& device) {
   // The count fits int32 for any n below 2^31; int64 past that.
   DType dt = index_dtype(n);
   if (n == 0) return Tensor::zeros({0}, dt, device);
-  return prefix_sum(Tensor::ones({n}, dt, device)).sub(ConstValue::from_int(1));  // prefix_sum(1s) - 1
+  // The graph depends on n alone (the device is the Tensor's, not the nodes'). Every gather, one-hot
+  // and scatter builds one; kept alive here, its nodes are not freed and rebuilt with their shapes
+  // on each call (about 40% of building an index_select). Bounded: emptied when full.
+  static std::mutex mu;
+  static std::unordered_map<int64_t, UOpRef> built;
+  constexpr size_t kMaxKept = 256;
+  {
+    std::lock_guard lock(mu);
+    if (auto it = built.find(n); it != built.end()) return Tensor(it->second, device);
+  }
+  Tensor r = prefix_sum(Tensor::ones({n}, dt, device)).sub(ConstValue::from_int(1));  // prefix_sum(1s) - 1
+  std::lock_guard lock(mu);
+  if (built.size() >= kMaxKept) built.clear();
+  built.try_emplace(n, r.uop());
+  return r;
 }
 
 Tensor masked_values(const Tensor& T, const Tensor& mask, ConstValue fill) {

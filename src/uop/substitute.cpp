@@ -4,10 +4,16 @@ namespace onegrad {
 
 UOpRef substitute(const UOpRef& root, const Substitution& subst) {
   if (subst.empty()) return root;
+  return substitute(root, subst, root->toposort());
+}
+
+UOpRef substitute(const UOpRef& root, const Substitution& subst, const std::vector<const UOp*>& order) {
+  if (subst.empty()) return root;
   // Sources before users; a replaced node's sources are never read, so nothing below a
   // replacement is rebuilt.
   std::unordered_map<const UOp*, UOpRef> done;
-  for (const UOp* n : root->toposort()) {
+  done.reserve(order.size());
+  for (const UOp* n : order) {
     if (auto it = subst.find(n); it != subst.end()) {
       done[n] = it->second;
       continue;

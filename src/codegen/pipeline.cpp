@@ -1,0 +1,74 @@
+#include "codegen/pipeline.h"
+
+#include "codegen/expand.h"
+#include "codegen/linearize.h"
+#include "codegen/reduce_precision.h"
+#include "codegen/reduce_to_acc.h"
+#include "codegen/simplify_kernel.h"
+#include "uop/errors.h"
+#include "uop/settings.h"
+
+namespace onegrad {
+
+namespace {
+
+UOpRef optimize(const UOpRef& in, KernelLowering& k) {
+  UOpRef out = apply_opts(in, k.opts);
+  // Float sums in levels of partial sums, whatever chose the opts (NOOPT and BEAM included).
+  std::vector<Opt> precision = precision_opts(out);
+  k.opts.insert(k.opts.end(), precision.begin(), precision.end());
+  return apply_opts(out, precision);
+}
+
+UOpRef expand_stage(const UOpRef& in, KernelLowering&) { return expand(in); }
+
+UOpRef isel(const UOpRef& in, KernelLowering& k) {
+  // The index math the copies of Expand wrote, simplified before instructions are chosen for it.
+  UOpRef out = simplify_kernel(in);
+  // The decomposed ops the backend lacks (for C by default float32/float16/bfloat16 EXP2, LOG2,
+  // SIN) become their decompositions.
+  out = select_instructions(out, k.target->capabilities);
+  // Vector values where the copies of an UPCAST axis access consecutive elements (VECTORIZE=0: none)
+  if (setting("VECTORIZE", 1) != 0) out = vectorize(out, k.target->vector_unit);
+  return out;
+}
+
+UOpRef memory_plan(const UOpRef& in, KernelLowering&) { return lower_reduces(in); }
+
+UOpRef linearize_stage(const UOpRef& in, KernelLowering&) { return linearize(in); }
+
+}  // namespace
+
+const std::vector<PipelineStage>& pipeline_stages() {
+  static const std::vector<PipelineStage> stages{
+      {"optimize", optimize},
+      {"expand", expand_stage},
+      {"isel", isel},
+      {"memory plan", memory_plan},
+      {"linearize", linearize_stage},
+  };
+  return stages;
+}
+
+size_t stage_index(std::string_view name) {
+  const std::vector<PipelineStage>& stages = pipeline_stages();
+  for (size_t i = 0; i < stages.size(); i++)
+    if (stages[i].name == name) return i;
+  throw InternalError("pipeline: no stage named '" + std::string(name) + "'");
+}
+
+KernelLowering run_pipeline(const UOpRef& sink, const RenderTarget& target, const std::string& name,
+                            const std::vector<Opt>& opts) {
+  KernelLowering k;
+  k.target = &target;
+  k.opts = opts;
+  UOpRef g = sink;
+  for (const PipelineStage& stage : pipeline_stages()) {
+    g = stage.run(g, k);
+    k.graphs.push_back(g);
+  }
+  k.source = target.render(g, name);
+  return k;
+}
+
+}  // namespace onegrad

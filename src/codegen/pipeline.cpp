@@ -1,5 +1,7 @@
 #include "codegen/pipeline.h"
 
+#include <cstdio>
+
 #include "codegen/expand.h"
 #include "codegen/linearize.h"
 #include "codegen/reduce_precision.h"
@@ -7,6 +9,7 @@
 #include "codegen/simplify_kernel.h"
 #include "uop/errors.h"
 #include "uop/settings.h"
+#include "uop/text.h"
 
 namespace onegrad {
 
@@ -62,11 +65,17 @@ KernelLowering run_pipeline(const UOpRef& sink, const RenderTarget& target, cons
   KernelLowering k;
   k.target = &target;
   k.opts = opts;
+  // DEBUG>=5: each stage's graph under its name, written at once so that kernels lowered on
+  // parallel threads (engine/kernel_compiler.h) do not interleave.
+  bool print = debug_level() >= 5;
+  std::string text = print ? "*** kernel " + name + ": rangeify\n" + print_graph(sink) : "";
   UOpRef g = sink;
   for (const PipelineStage& stage : pipeline_stages()) {
     g = stage.run(g, k);
     k.graphs.push_back(g);
+    if (print) text += "*** kernel " + name + ": " + std::string(stage.name) + "\n" + print_graph(g);
   }
+  if (print) std::fputs(text.c_str(), stderr);
   k.source = target.render(g, name);
   return k;
 }

@@ -54,7 +54,8 @@ const std::vector<PipelineStage>& pipeline_stages();
 size_t stage_index(std::string_view name);
 
 // Runs every stage on `sink` and renders the result as the entry point `name`. OptError when one
-// of `opts` does not apply.
+// of `opts` does not apply. DEBUG>=5 prints the input and each
+// stage's graph under "*** kernel NAME: STAGE" (uop/text.h's printer).
 KernelLowering run_pipeline(const UOpRef& sink, const RenderTarget& target, const std::string& name,
                             const std::vector<Opt>& opts);
 

@@ -40,15 +40,20 @@ UOpRef memory_plan(const UOpRef& in, KernelLowering&) { return lower_reduces(in)
 
 UOpRef linearize_stage(const UOpRef& in, KernelLowering&) { return linearize(in); }
 
+void verify_after(const UOpRef& g, Stage as, std::string_view after) {
+  std::vector<std::string> found = check(g, as);
+  if (!found.empty()) throw VerifyError("after " + std::string(after) + ": " + found.front());
+}
+
 }  // namespace
 
 const std::vector<PipelineStage>& pipeline_stages() {
   static const std::vector<PipelineStage> stages{
-      {"optimize", optimize},
-      {"expand", expand_stage},
-      {"isel", isel},
-      {"memory plan", memory_plan},
-      {"linearize", linearize_stage},
+      {"optimize", Stage::Kernel, optimize},
+      {"expand", Stage::Kernel, expand_stage},
+      {"isel", Stage::Kernel, isel},
+      {"memory plan", Stage::Kernel, memory_plan},
+      {"linearize", Stage::Linear, linearize_stage},
   };
   return stages;
 }
@@ -68,11 +73,14 @@ KernelLowering run_pipeline(const UOpRef& sink, const RenderTarget& target, cons
   // DEBUG>=5: each stage's graph under its name, written at once so that kernels lowered on
   // parallel threads (engine/kernel_compiler.h) do not interleave.
   bool print = debug_level() >= 5;
+  bool verify = setting("VERIFY_PIPELINE", 0) != 0;
+  if (verify) verify_after(sink, Stage::Kernel, "rangeify");
   std::string text = print ? "*** kernel " + name + ": rangeify\n" + print_graph(sink) : "";
   UOpRef g = sink;
   for (const PipelineStage& stage : pipeline_stages()) {
     g = stage.run(g, k);
     k.graphs.push_back(g);
+    if (verify) verify_after(g, stage.verifier, stage.name);
     if (print) text += "*** kernel " + name + ": " + std::string(stage.name) + "\n" + print_graph(g);
   }
   if (print) std::fputs(text.c_str(), stderr);

@@ -23,6 +23,7 @@
 #include "codegen/opt.h"
 #include "codegen/vectorize.h"
 #include "uop/uop.h"
+#include "uop/verify.h"
 
 namespace onegrad {
 
@@ -44,6 +45,7 @@ struct KernelLowering {
 
 struct PipelineStage {
   std::string_view name;
+  Stage verifier;  // the spec verifier of the stage's output (uop/verify.h)
   UOpRef (*run)(const UOpRef& in, KernelLowering& k);
 };
 
@@ -54,7 +56,9 @@ const std::vector<PipelineStage>& pipeline_stages();
 size_t stage_index(std::string_view name);
 
 // Runs every stage on `sink` and renders the result as the entry point `name`. OptError when one
-// of `opts` does not apply. DEBUG>=5 prints the input and each
+// of `opts` does not apply. With VERIFY_PIPELINE=1 (environment, or ScopedSetting in tests) the
+// input is checked as a Kernel-stage graph and each stage's output by its verifier: VerifyError
+// "after STAGE: OP: rule: details" at the first violation. DEBUG>=5 prints the input and each
 // stage's graph under "*** kernel NAME: STAGE" (uop/text.h's printer).
 KernelLowering run_pipeline(const UOpRef& sink, const RenderTarget& target, const std::string& name,
                             const std::vector<Opt>& opts);

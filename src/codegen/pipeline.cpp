@@ -85,6 +85,7 @@ KernelLowering run_pipeline(const UOpRef& sink, const RenderTarget& target, cons
   }
   if (print) std::fputs(text.c_str(), stderr);
   k.source = target.render(g, name);
+  k.target = nullptr;  // the caller's target may be a temporary
   return k;
 }
 

@@ -37,7 +37,7 @@ struct RenderTarget {
 
 // One kernel on its way down: each stage reads what it needs and appends its graph.
 struct KernelLowering {
-  const RenderTarget* target = nullptr;
+  const RenderTarget* target = nullptr;  // the backend, while run_pipeline runs (null in its result)
   std::vector<Opt> opts;       // before optimize: the opts to apply; after: those applied (then precision_opts')
   std::vector<UOpRef> graphs;  // graphs[i]: the output of pipeline_stages()[i]
   std::string source;          // render's output

@@ -102,12 +102,15 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
     if (s.buffers[size_t(k.buffers[0])].size != 0) to_build.push_back(k.ast);
   std::unordered_set<const UOp*> built = build_kernels(to_build, dev);  // the new ones, in parallel
   std::vector<const CompiledKernel*> kernels;
-  for (const ScheduledKernel& k : s.kernels) {
+  std::vector<bool> lowered_now(s.kernels.size(), false);
+  for (size_t i = 0; i < s.kernels.size(); i++) {
+    const ScheduledKernel& k = s.kernels[i];
     if (s.buffers[size_t(k.buffers[0])].size == 0) {
       kernels.push_back(&kEmpty);
       continue;
     }
     bool lowered = built.erase(k.ast.get()) != 0;  // every new kernel was built above; counted once
+    lowered_now[i] = lowered;
     kernels.push_back(&compiled_kernel(k.ast, dev));
     std::lock_guard<std::mutex> lock(stats_mu);
     (lowered ? stats.kernels_lowered : stats.kernel_hits)++;
@@ -116,9 +119,10 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
   if (debug >= 1 && plan) print_memory_plan(*plan);
   for (size_t i = 0; i < s.kernels.size(); i++) {
     if (kernels[i] == &kEmpty) continue;
-    if (debug >= 5)
-      std::fprintf(stderr, "*** kernel %zu %s: rangeify\n%s*** linearize\n%s", i, kernels[i]->name.c_str(),
-                   print_graph(s.kernels[i].ast).c_str(), print_graph(kernels[i]->linear).c_str());
+    // A kernel lowered by this realize had its stages printed by the pipeline (codegen/pipeline.h).
+    if (debug >= 5 && !lowered_now[i])
+      std::fprintf(stderr, "*** kernel %zu %s (from the kernel cache): rangeify\n%s*** linearize\n%s", i,
+                   kernels[i]->name.c_str(), print_graph(s.kernels[i].ast).c_str(), print_graph(kernels[i]->linear).c_str());
     if (debug >= 4) std::fprintf(stderr, "*** kernel %zu %s: source\n%s\n", i, kernels[i]->name.c_str(),
                                  kernels[i]->source.c_str());
   }

@@ -333,4 +333,6 @@ Capabilities c_capabilities() { return {"C", c_renders_natively}; }
 
 VectorUnit c_vector_unit() { return {c_render::vector_widths, c_render::has_vector_form}; }
 
+RenderTarget c_target() { return {c_capabilities(), c_vector_unit(), render_c}; }
+
 }  // namespace onegrad

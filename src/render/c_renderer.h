@@ -12,6 +12,7 @@
 #include <string>
 
 #include "codegen/isel.h"
+#include "codegen/pipeline.h"
 #include "codegen/vectorize.h"
 #include "uop/uop.h"
 
@@ -35,5 +36,9 @@ Capabilities c_capabilities();
 // float64 in one register of the host's widest kind (64 bytes with AVX-512, else 32) or halves of
 // it down to 16 bytes; + - * / NEG RECIP MULACC MAX and ADD/MUL/MAX reductions on them.
 VectorUnit c_vector_unit();
+
+// The C backend as the codegen pipeline sees it: c_capabilities(), c_vector_unit() and render_c,
+// read now (the capabilities follow CPU_LIBM and CPU_DECOMPOSE_ALL).
+RenderTarget c_target();
 
 }  // namespace onegrad

@@ -2,17 +2,11 @@
 
 #include <algorithm>
 
-#include "codegen/expand.h"
 #include "codegen/heuristics.h"
-#include "codegen/isel.h"
 #include "codegen/kernel_axes.h"
-#include "codegen/linearize.h"
 #include "codegen/opt.h"
-#include "codegen/reduce_precision.h"
-#include "codegen/reduce_to_acc.h"
-#include "codegen/simplify_kernel.h"
+#include "codegen/pipeline.h"
 #include "codegen/threefry.h"
-#include "codegen/vectorize.h"
 #include "render/c_renderer.h"
 #include "render/kernel_name.h"
 #include "runtime/thread_pool.h"
@@ -88,21 +82,13 @@ LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name, const st
   LoweredKernel k;
   k.spec.name = name.empty() ? kernel_name(sink) : name;
   count_params(sink, k.spec);
-  k.opts = opts;
-  k.optimized = apply_opts(sink, opts);
-  // Float sums in levels of partial sums, whatever chose the opts (NOOPT and BEAM included).
-  std::vector<Opt> precision = precision_opts(k.optimized);
-  k.optimized = apply_opts(k.optimized, precision);
-  k.opts.insert(k.opts.end(), precision.begin(), precision.end());
-  k.simplified = simplify_kernel(expand(k.optimized));
-  // Instruction selection: the decomposed ops the C renderer lacks (by default float32/float16/
-  // bfloat16 EXP2, LOG2, SIN) become their decompositions (render/c_renderer.h: c_capabilities).
-  k.simplified = select_instructions(k.simplified, c_capabilities());
-  // Vector values where the copies of an UPCAST axis access consecutive elements (VECTORIZE=0: none)
-  if (setting("VECTORIZE", 1) != 0) k.simplified = vectorize(k.simplified, c_vector_unit());
-  k.lowered = lower_reduces(k.simplified);
-  k.linear = linearize(k.lowered);
-  k.spec.source = render_c(k.linear, k.spec.name);
+  KernelLowering run = run_pipeline(sink, c_target(), k.spec.name, opts);
+  k.opts = std::move(run.opts);
+  k.optimized = run.graphs[stage_index("optimize")];
+  k.simplified = run.graphs[stage_index("isel")];
+  k.lowered = run.graphs[stage_index("memory plan")];
+  k.linear = run.graphs[stage_index("linearize")];
+  k.spec.source = std::move(run.source);
   k.spec.threads = int(thread_parts(k.optimized));
   return k;
 }

@@ -1,14 +1,7 @@
 // The entry point the engine calls for each kernel: kernel form in, a program ready for the
-// runtime's ProgramCache out. The passes, in order (docs/codegen.md):
-//
-//   apply_opts        Optimize: the OptOps chosen for the kernel     (codegen/opt.h)
-//   precision_opts    then float sums cut into levels of partial sums (codegen/reduce_precision.h)
-//   expand            UPCAST/UNROLL ranges -> copies                 (codegen/expand.h)
-//   simplify_kernel   symbolic simplification of the index math      (codegen/simplify_kernel.h)
-//   select_instructions  decomposed ops the C backend lacks -> their decompositions (codegen/isel.h)
-//   lower_reduces     REDUCE -> register accumulator                 (codegen/reduce_to_acc.h)
-//   linearize         LINEAR with RANGE/END and IF/ENDIF             (codegen/linearize.h)
-//   render_c          C source with the runtime's calling convention (render/c_renderer.h)
+// runtime's ProgramCache out. It names the kernel, counts its parameters and runs the codegen
+// pipeline (codegen/pipeline.h: optimize, expand, isel, memory plan, linearize) with the C backend
+// (render/c_renderer.h: c_target()) as its render stage. docs/codegen.md.
 #pragma once
 #include <string>
 
@@ -20,10 +13,10 @@ namespace onegrad {
 
 struct LoweredKernel {
   std::vector<Opt> opts;  // the opts applied: those given, then precision_opts'
-  UOpRef optimized;       // the kernel after the opts (kernel form with UPCAST/UNROLL axes)
-  UOpRef simplified;  // the kernel after simplify_kernel and select_instructions (kernel form)
-  UOpRef lowered;     // after lower_reduces: no REDUCE left
-  UOpRef linear;      // the LINEAR
+  UOpRef optimized;       // after the optimize stage (kernel form with UPCAST/UNROLL axes)
+  UOpRef simplified;  // after the isel stage: simplify_kernel, select_instructions, vectorize (kernel form)
+  UOpRef lowered;     // after the memory plan stage (lower_reduces): no REDUCE left
+  UOpRef linear;      // the LINEAR (the linearize stage)
   ProgramSpec spec;   // {name, C source, num_buffers, num_vars, threads}
 };
 

@@ -14,6 +14,8 @@ namespace vr = verify_rules;
 std::string_view stage_name(Stage s) {
   switch (s) {
     case Stage::Tensor: return "tensor";
+    case Stage::Kernel: return "kernel";
+    case Stage::Linear: return "linear";
   }
   return "?";
 }
@@ -21,6 +23,8 @@ std::string_view stage_name(Stage s) {
 bool stage_allows(Stage stage, Ops op) {
   switch (stage) {
     case Stage::Tensor: return !vr::tensor_op_excluded(op).has_value();
+    case Stage::Kernel: return !vr::kernel_op_excluded(op).has_value();
+    case Stage::Linear: return !vr::linear_op_excluded(op).has_value();
   }
   return false;
 }
@@ -39,6 +43,11 @@ vr::Finding check_tensor_node(const UOp* u) {
     return why.empty() ? vr::fail(u, "shape inference", "the node has no shape") : why;
   }
   return std::nullopt;
+}
+
+vr::Finding check_codegen_node(const UOp* u, Stage stage) {
+  if (vr::Finding f = stage == Stage::Kernel ? vr::kernel_op_set(u) : vr::linear_op_set(u)) return f;
+  return vr::kernel_structure(u);
 }
 
 // The sources the verifier walks into: a CALL's body is opaque (a compiled kernel or a custom
@@ -74,8 +83,14 @@ std::vector<std::string> check(const UOpRef& root, Stage stage) {
     vr::Finding f;
     switch (stage) {
       case Stage::Tensor: f = check_tensor_node(node); break;
+      case Stage::Kernel: case Stage::Linear: f = check_codegen_node(node, stage); break;
     }
     state[node] = f ? kBad : kGood;
+    if (f) found.push_back(std::move(*f));
+  }
+  // The root's own form, once its nodes are sound: a kernel is a SINK, a LINEAR is in order.
+  if (found.empty() && stage != Stage::Tensor) {
+    vr::Finding f = stage == Stage::Kernel ? vr::kernel_root(root.get()) : vr::linear_order(root.get());
     if (f) found.push_back(std::move(*f));
   }
   return found;

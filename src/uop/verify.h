@@ -10,8 +10,11 @@
 
 namespace onegrad {
 
-// The stages whose graphs have a verifier. Later: Kernel (after Rangeify), Linear (after Linearize).
-enum class Stage : uint8_t { Tensor };
+// The stages whose graphs have a verifier: Tensor (the lazy graph up to Callify), Kernel (a SINK in
+// kernel form, from Rangeify through the codegen pipeline's memory plan stage) and Linear (the
+// LINEAR of the linearize stage). The codegen pipeline runs the last two after each of its stages
+// when VERIFY_PIPELINE=1 (codegen/pipeline.h).
+enum class Stage : uint8_t { Tensor, Kernel, Linear };
 std::string_view stage_name(Stage s);
 
 // Whether `op` belongs to the op set of `stage`.

@@ -29,4 +29,15 @@ Finding tensor_shapes(const UOp* u);
 // verify_call.cpp: FUNCTION/CALL/TUPLE/GETTUPLE and PARAM slots.
 Finding tensor_calls(const UOp* u);
 
+// verify_kernel.cpp: the kernel and linear stages' op sets, the structure of their ops (RANGE,
+// END, REDUCE, INDEX, LOAD, STORE, SINK, IF, ENDIF, ALU arity), and the roots: a kernel's SINK,
+// and a LINEAR whose instructions follow their sources with loops and IFs nested.
+std::optional<std::string> kernel_op_excluded(Ops op);
+std::optional<std::string> linear_op_excluded(Ops op);
+Finding kernel_op_set(const UOp* u);
+Finding linear_op_set(const UOp* u);
+Finding kernel_structure(const UOp* u);
+Finding kernel_root(const UOp* root);
+Finding linear_order(const UOp* root);
+
 }  // namespace onegrad::verify_rules

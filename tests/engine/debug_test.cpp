@@ -50,5 +50,21 @@ TEST(Debug, LevelFivePrintsTheGraphsBetweenStages) {
   EXPECT_TRUE(has(out, "LINEAR")) << out;
 }
 
+// A kernel lowered by this realize (a shape no other test here uses, so the kernel cache cannot
+// hold it) has each pipeline stage printed under its name, in the pipeline's order.
+TEST(Debug, LevelFiveNamesEachPipelineStage) {
+  ScopedSetting debug("DEBUG", 5);
+  Tensor a = Tensor::from_vector(std::vector<float>(7 * 13, 1.0f), {7, 13}, dtypes::float32);
+  ::testing::internal::CaptureStderr();
+  a.sum({1}).realize();
+  std::string out = ::testing::internal::GetCapturedStderr();
+  size_t at = 0;
+  for (const char* stage : {": rangeify\n", ": optimize\n", ": expand\n", ": isel\n", ": memory plan\n", ": linearize\n"}) {
+    size_t next = out.find(stage, at);
+    EXPECT_NE(next, std::string::npos) << stage << " missing or out of order in\n" << out;
+    if (next != std::string::npos) at = next;
+  }
+}
+
 }  // namespace
 }  // namespace onegrad

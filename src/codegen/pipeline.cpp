@@ -1,0 +1,92 @@
+#include "codegen/pipeline.h"
+
+#include <cstdio>
+
+#include "codegen/expand.h"
+#include "codegen/linearize.h"
+#include "codegen/reduce_precision.h"
+#include "codegen/reduce_to_acc.h"
+#include "codegen/simplify_kernel.h"
+#include "uop/errors.h"
+#include "uop/settings.h"
+#include "uop/text.h"
+
+namespace onegrad {
+
+namespace {
+
+UOpRef optimize(const UOpRef& in, KernelLowering& k) {
+  UOpRef out = apply_opts(in, k.opts);
+  // Float sums in levels of partial sums, whatever chose the opts (NOOPT and BEAM included).
+  std::vector<Opt> precision = precision_opts(out);
+  k.opts.insert(k.opts.end(), precision.begin(), precision.end());
+  return apply_opts(out, precision);
+}
+
+UOpRef expand_stage(const UOpRef& in, KernelLowering&) { return expand(in); }
+
+UOpRef isel(const UOpRef& in, KernelLowering& k) {
+  // The index math the copies of Expand wrote, simplified before instructions are chosen for it.
+  UOpRef out = simplify_kernel(in);
+  // The decomposed ops the backend lacks (for C by default float32/float16/bfloat16 EXP2, LOG2,
+  // SIN) become their decompositions.
+  out = select_instructions(out, k.target->capabilities);
+  // Vector values where the copies of an UPCAST axis access consecutive elements (VECTORIZE=0: none)
+  if (setting("VECTORIZE", 1) != 0) out = vectorize(out, k.target->vector_unit);
+  return out;
+}
+
+UOpRef memory_plan(const UOpRef& in, KernelLowering&) { return lower_reduces(in); }
+
+UOpRef linearize_stage(const UOpRef& in, KernelLowering&) { return linearize(in); }
+
+void verify_after(const UOpRef& g, Stage as, std::string_view after) {
+  std::vector<std::string> found = check(g, as);
+  if (!found.empty()) throw VerifyError("after " + std::string(after) + ": " + found.front());
+}
+
+}  // namespace
+
+const std::vector<PipelineStage>& pipeline_stages() {
+  static const std::vector<PipelineStage> stages{
+      {"optimize", Stage::Kernel, optimize},
+      {"expand", Stage::Kernel, expand_stage},
+      {"isel", Stage::Kernel, isel},
+      {"memory plan", Stage::Kernel, memory_plan},
+      {"linearize", Stage::Linear, linearize_stage},
+  };
+  return stages;
+}
+
+size_t stage_index(std::string_view name) {
+  const std::vector<PipelineStage>& stages = pipeline_stages();
+  for (size_t i = 0; i < stages.size(); i++)
+    if (stages[i].name == name) return i;
+  throw InternalError("pipeline: no stage named '" + std::string(name) + "'");
+}
+
+KernelLowering run_pipeline(const UOpRef& sink, const RenderTarget& target, const std::string& name,
+                            const std::vector<Opt>& opts) {
+  KernelLowering k;
+  k.target = &target;
+  k.opts = opts;
+  // DEBUG>=5: each stage's graph under its name, written at once so that kernels lowered on
+  // parallel threads (engine/kernel_compiler.h) do not interleave.
+  bool print = debug_level() >= 5;
+  bool verify = setting("VERIFY_PIPELINE", 0) != 0;
+  if (verify) verify_after(sink, Stage::Kernel, "rangeify");
+  std::string text = print ? "*** kernel " + name + ": rangeify\n" + print_graph(sink) : "";
+  UOpRef g = sink;
+  for (const PipelineStage& stage : pipeline_stages()) {
+    g = stage.run(g, k);
+    k.graphs.push_back(g);
+    if (verify) verify_after(g, stage.verifier, stage.name);
+    if (print) text += "*** kernel " + name + ": " + std::string(stage.name) + "\n" + print_graph(g);
+  }
+  if (print) std::fputs(text.c_str(), stderr);
+  k.source = target.render(g, name);
+  k.target = nullptr;  // the caller's target may be a temporary
+  return k;
+}
+
+}  // namespace onegrad

@@ -4,7 +4,7 @@
   PYTHONPATH=build/python /usr/bin/python3 bench/kernels_vs_torch.py [--repeat 5] [--steps 5]
   NOOPT=1 PYTHONPATH=build/python /usr/bin/python3 bench/kernels_vs_torch.py   # without the opts
 
-Figures (issue 6): sgemm float32 1024x1024 @ 1024x1024 and 2048 (GFLOP/s); the memory-bound kernels
+Figures: sgemm float32 1024x1024 @ 1024x1024 and 2048 (GFLOP/s); the memory-bound kernels
 against the copy bandwidth measured in the same run (numpy copyto and torch copy_ of 64 MiB, the
 faster): the elementwise chain (a*b+c).relu()*d on 16M float32 (5 arrays moved), row and column
 sums of 4096x4096 (the input read), softmax(4096x4096) against torch; conv2d batch 8, 64->64 channels,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 6's performance targets, measured side by side in one run, as a Markdown table.
+"""The CPU performance targets, measured side by side in one run, as a Markdown table.
 
   PYTHONPATH=build/python /usr/bin/python3 bench/targets.py [--repeat 7] [--threads N]
 

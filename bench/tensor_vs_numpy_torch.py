@@ -50,7 +50,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--n", type=int, default=16 * 1024 * 1024)
-    ap.add_argument("--ops", action="store_true", help="also the issue-4 op figures (softmax, conv2d, layer_norm)")
+    ap.add_argument("--ops", action="store_true", help="also the composite op figures (softmax, conv2d, layer_norm)")
     ap.add_argument("--only-ops", action="store_true", help="only the op figures")
     args = ap.parse_args()
     r = args.repeat

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Install what is missing (Debian packages, as root), then configure and build onegrad.
 # Idempotent: packages already present are not fetched again, and an unchanged tree rebuilds nothing.
+# Arguments name the build targets to build (default: all of them, the ~400 test targets included);
+# main.sh names only what the main job runs, so a bare machine reaches its first training line
+# without compiling the test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,13 +12,13 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libz3-dev
   # the Python package and its tests (numpy and PyTorch are the oracles)
   python3-dev python3-pybind11 python3-numpy python3-pytest python3-torch python3-setuptools
-  # data (issue 5): safetensors headers are JSON, IDX files come gzipped, and the main job's data set
+  # data: safetensors headers are JSON, IDX files come gzipped, and the main job's data set
   nlohmann-json3-dev zlib1g-dev dataset-fashion-mnist
   # numpy's and PyTorch's BLAS: the sgemm that bench/ compares our kernels against (the reference BLAS is ~30x slower)
   libopenblas0-pthread
-  # BEAM search caches its results in SQLite (issue 6)
+  # BEAM search caches its results in SQLite
   libsqlite3-dev
-  # TIR's calling convention (issue 7): DLTensor from dlpack.h (Debian has 0.6: no kDLBool)
+  # TIR's calling convention: DLTensor from dlpack.h (Debian has 0.6: no kDLBool)
   libdlpack-dev
 )
 
@@ -42,4 +45,6 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
   cmake -S . -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE="$BUILD_TYPE"
 fi
-cmake --build "$BUILD_DIR" -j "$(nproc)"
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build "$BUILD_DIR" -j "$(nproc)" "${targets[@]}"

@@ -11,31 +11,31 @@ from . import errors
 from .dtype import DType, dtypes
 from .errors import (CompileError, DeviceError, DTypeError, Error, IndexShapeError, InternalError, ParseError,
                      RewriteError, ShapeError, VerifyError)
-from .errors import FunctionError  # function (issue 5)
+from .errors import FunctionError  # function
 from .tensor import Tensor
 from . import _inplace  # noqa: F401 -- in-place ops: installs add_, __iadd__, .data ... on Tensor
 from . import autograd
 from . import optim
 from .autograd import enable_grad, no_grad, set_grad_enabled
 from . import nn
-# data (issue 5): IDX files, Fashion-MNIST, DataLoader; the safetensors format
+# data: IDX files, Fashion-MNIST, DataLoader; the safetensors format
 from . import data, safetensors
 from .errors import FileError, FormatError
-from .function import Function, function  # function (issue 5): the @function decorator
+from .function import Function, function  # function: the @function decorator
 # random (THREEFRY): torch-named free functions
 from ._random import (bernoulli, initial_seed, manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
                       randn, randn_like, randperm, uniform)
-# compose (issue 4 item 4): torch-style free functions
+# compose: torch-style free functions
 from ._compose import (dot, einsum, eye, gather, index_select, linspace, masked_fill, matmul, outer, scatter,
                        scatter_add, scatter_reduce, tril, triu, where)
 from ._sort import argsort, masked_select, nonzero, sort, topk, unique  # sorting and mask selection
 
-# kernel inspection (issue 6): the kernels a program would run, and opts on them
+# kernel inspection: the kernels a program would run, and opts on them
 from .kernel import Kernel, Opt, kernels
 from .errors import OptError
-# memory plan (issue 6): the allocator's current/peak bytes
+# memory plan: the allocator's current/peak bytes
 from .memory import device_memory_stats, reset_peak_memory
-# TIR (issue 7): TVMScript programs parsed, checked and run on numpy arrays
+# TIR: TVMScript programs parsed, checked and run on numpy arrays
 from . import tir
 # settings: environment variables with scoped overrides (onegrad.settings.override(CHECK_INDEX=0))
 from . import settings
@@ -45,13 +45,13 @@ __version__ = "0.1.0"
 __all__ = ["Tensor", "nn", "DType", "dtypes", "errors", "Error", "ShapeError", "IndexShapeError", "DTypeError",
            "DeviceError", "CompileError", "VerifyError", "RewriteError", "InternalError", "ParseError"]
 __all__ += ["autograd", "no_grad", "enable_grad", "set_grad_enabled"]  # autograd
-__all__ += ["function", "Function", "FunctionError"]  # function (issue 5)
+__all__ += ["function", "Function", "FunctionError"]  # function
 __all__ += ["manual_seed", "initial_seed", "rand", "randn", "randint", "randperm", "normal", "uniform", "multinomial",
             "bernoulli", "rand_like", "randn_like", "randint_like"]  # random
-__all__ += ["data", "safetensors", "FormatError", "FileError"]  # data (issue 5)
-__all__ += ["kernels", "Kernel", "Opt", "OptError"]  # kernel inspection (issue 6)
-__all__ += ["device_memory_stats", "reset_peak_memory"]  # memory plan (issue 6)
-__all__ += ["tir"]  # TIR (issue 7)
+__all__ += ["data", "safetensors", "FormatError", "FileError"]  # data
+__all__ += ["kernels", "Kernel", "Opt", "OptError"]  # kernel inspection
+__all__ += ["device_memory_stats", "reset_peak_memory"]  # memory plan
+__all__ += ["tir"]  # TIR
 __all__ += ["settings"]  # settings (CHECK_INDEX, DEBUG, ...)
 __all__ += ["sort", "argsort", "topk", "unique", "masked_select", "nonzero"]  # sorting and mask selection
 

@@ -1,4 +1,4 @@
-"""torch-style free functions for the compose ops (issue 4 item 4): each forwards to the Tensor
+"""torch-style free functions for the compose ops: each forwards to the Tensor
 method of the same name (the C++ composition), so values and error messages are the same."""
 
 from .tensor import Tensor

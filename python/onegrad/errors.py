@@ -76,12 +76,12 @@ class ParseError(Error, ValueError):
     column = 0
 
 
-# reductions/losses (issue 4)
+# reductions/losses
 class ArgumentError(Error, ValueError):
     """An argument value an op does not take (a bad reduction name, label_smoothing outside [0, 1])."""
 
 
-# modules (issue 5): src/nn/state_dict.h's StateDictError
+# modules: src/nn/state_dict.h's StateDictError
 class StateDictError(Error, RuntimeError):
     """load_state_dict found missing or unexpected keys, or shapes that differ; .missing_keys and
     .unexpected_keys list them (a RuntimeError, as torch raises)."""
@@ -90,7 +90,7 @@ class StateDictError(Error, RuntimeError):
     unexpected_keys = ()
 
 
-# data (issue 5)
+# data
 class FormatError(Error, ValueError):
     """A file whose contents break its format (a bad safetensors header, an IDX file cut short); the
     message names the file and the problem."""
@@ -101,20 +101,20 @@ class FileError(Error, OSError):
     message names the path and says what to do."""
 
 
-# function (issue 5)
+# function
 class FunctionError(Error, TypeError):
     """A traced function (@onegrad.function) used wrongly: it reads a tensor that is not one of its
     arguments, or realizes a value traced from them. The message names the function."""
 
 
-# kernel opts (issue 6): src/codegen/opt.h's OptError
+# kernel opts: src/codegen/opt.h's OptError
 class OptError(Error, ValueError):
     """A kernel opt that does not apply to a kernel (an axis out of range, a factor that does not
     divide the axis, a target the axis cannot be split into); the message names the opt, the kernel's
     shape and the rule."""
 
 
-# TIR (issue 7): src/tir/errors.h, src/tir/interpret_errors.h, src/tir_compile/not_lowerable.h
+# TIR: src/tir/errors.h, src/tir/interpret_errors.h, src/tir_compile/not_lowerable.h
 class TirSyntaxError(ParseError):
     """TVMScript text that does not parse; .line and .column point at the offending token."""
 

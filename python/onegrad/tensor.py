@@ -7,9 +7,9 @@ Python numbers on either side, dtype inference, numpy in and out, flexible argum
 are the same from both languages.
 """
 
-import collections  # reductions/losses (issue 4)
+import collections  # reductions/losses
 import math
-import operator  # reductions/losses (issue 4)
+import operator  # reductions/losses
 
 import numpy as np
 
@@ -669,7 +669,7 @@ class Tensor:
         axis = axis_arg("softmax", axis, dim)
         return Tensor._wrap(self._t.softmax(-1 if axis is None else int(axis)))
 
-    # ---- reductions/losses (issue 4): statistics, arg-reductions, scans and losses, thin fronts over
+    # ---- reductions/losses: statistics, arg-reductions, scans and losses, thin fronts over
     #      C++ (src/tensor/reduce_stats.cpp, scan.cpp, loss.cpp); PyTorch's names and argument orders.
 
     def _stat(self, name, axis, unbiased, keepdim, correction):
@@ -771,14 +771,14 @@ class Tensor:
         return Tensor._wrap(self._t.binary_cross_entropy_with_logits(self._other(target), self._opt(weight),
                                                                      str(reduction), self._opt(pos_weight)))
 
-    # ---- end reductions/losses (issue 4)
+    # ---- end reductions/losses
 
     def _matmul(self, x) -> "Tensor":
         """numpy/torch matmul (1-D operands, batch broadcasting): the rules live in C++."""
         o = x if isinstance(x, Tensor) else Tensor._wrap(self._other(x))
         return Tensor._wrap(self._t.matmul(o._t))
 
-    # ---- compose (issue 4 item 4): linalg, einsum, gather/scatter, masks, constructors.
+    # ---- compose: linalg, einsum, gather/scatter, masks, constructors.
     # Thin fronts over the C++ compositions (src/tensor/linalg.cpp, einsum.cpp, gather_scatter.cpp,
     # construct.cpp); PyTorch's names and argument orders; `dim` or `axis` for the axis.
 
@@ -995,7 +995,7 @@ class Tensor:
     def bool(self): return self.cast(dtypes.bool)
 
 
-# reductions/losses (issue 4): cummax/cummin's result, like torch.return_types.cummax
+# reductions/losses: cummax/cummin's result, like torch.return_types.cummax
 ScanResult = collections.namedtuple("ScanResult", ["values", "indices"])
 def _dim_arg(op: str, dim, axis):
     """The axis of a gather/scatter-like op, as `dim` (PyTorch) or `axis` (tinygrad)."""

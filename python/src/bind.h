@@ -21,17 +21,17 @@ void set_error(const char* cls_name, const std::exception& e, const ErrorAttribu
 void bind_tensor(py::module_& m);
 // random: manual_seed, rand, randn, ... as module functions (random_bind.cpp)
 void bind_random(py::module_& m);
-// compose (issue 4 item 4): matmul family, einsum, gather/scatter, constructors; _C.spec (compose_bind.cpp).
+// compose: matmul family, einsum, gather/scatter, constructors; _C.spec (compose_bind.cpp).
 void bind_compose(py::module_& m);
 void bind_autograd(py::module_& m);
-// data (issue 5): safetensors, IDX, Fashion-MNIST, DataLoader as _C.data (data_bind.cpp).
+// data: safetensors, IDX, Fashion-MNIST, DataLoader as _C.data (data_bind.cpp).
 void bind_data(py::module_& m);
 void bind_optim(py::module_& m);  // optimizers and schedules (src/nn)  // autograd: after the Tensor class it extends
 void bind_nn(py::module_& m);  // modules: the layer math of src/nn (nn_bind.cpp)
-void bind_function(py::module_& m);  // function (issue 5): _C.TracedFunction, _C.engine_stats
-void bind_kernel(py::module_& m);  // kernel inspection (issue 6): _C.Kernel, _C.schedule_kernels
-void bind_memory(py::module_& m);  // memory plan (issue 6): _C.device_memory_stats, _C.reset_peak_memory
-void bind_tir(py::module_& m);  // TIR (issue 7): _C.tir (tir_bind.cpp), after bind_errors
+void bind_function(py::module_& m);  // function: _C.TracedFunction, _C.engine_stats
+void bind_kernel(py::module_& m);  // kernel inspection: _C.Kernel, _C.schedule_kernels
+void bind_memory(py::module_& m);  // memory plan: _C.device_memory_stats, _C.reset_peak_memory
+void bind_tir(py::module_& m);  // TIR: _C.tir (tir_bind.cpp), after bind_errors
 void bind_settings(py::module_& m);  // settings: _C.setting, _C.SettingOverride (settings_bind.cpp)
 
 // ---- conversions (convert.cpp)

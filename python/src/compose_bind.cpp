@@ -1,4 +1,4 @@
-// The compose ops (issue 4 item 4) on _C.Tensor, and the spec's compositions as _C.spec.*: one call
+// The compose ops on _C.Tensor, and the spec's compositions as _C.spec.*: one call
 // each, as tensor_bind.cpp. The class is re-opened here so the shared binding file stays small.
 #include <pybind11/stl.h>
 

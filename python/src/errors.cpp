@@ -51,15 +51,15 @@ void bind_errors(py::module_& m) {
       set_error("ParseError", e);
     } catch (const RewriteError& e) {
       set_error("RewriteError", e);
-    } catch (const ArgumentError& e) {  // reductions/losses (issue 4)
+    } catch (const ArgumentError& e) {  // reductions/losses
       set_error("ArgumentError", e);
-    } catch (const FormatError& e) {  // data (issue 5)
+    } catch (const FormatError& e) {  // data
       set_error("FormatError", e);
-    } catch (const FileError& e) {  // data (issue 5)
+    } catch (const FileError& e) {  // data
       set_error("FileError", e);
-    } catch (const FunctionError& e) {  // function (issue 5)
+    } catch (const FunctionError& e) {  // function
       set_error("FunctionError", e);
-    } catch (const OptError& e) {  // kernel opts (issue 6)
+    } catch (const OptError& e) {  // kernel opts
       set_error("OptError", e);
     } catch (const IndexError& e) {  // index faults (uop/index_error.h)
       set_error("IndexError", e);

@@ -1,4 +1,4 @@
-// function (issue 5): _C.TracedFunction, the machinery of @onegrad.function (onegrad/function.py
+// function: _C.TracedFunction, the machinery of @onegrad.function (onegrad/function.py
 // packs arguments and results; src/tensor/function.h does the tracing and caching), and
 // _C.engine_stats(), the engine's cache counters the tests read to show a call compiled nothing.
 #include <pybind11/functional.h>

@@ -1,4 +1,4 @@
-// Kernel inspection (issue 6): _C.schedule_kernels and _C.Kernel, the machinery of onegrad.kernels
+// Kernel inspection: _C.schedule_kernels and _C.Kernel, the machinery of onegrad.kernels
 // (onegrad/kernel.py turns opts into and out of the (op, axis, arg, target, top) tuples used here).
 #include <pybind11/stl.h>
 

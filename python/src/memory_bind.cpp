@@ -1,4 +1,4 @@
-// Device memory (issue 6, memory plan): _C.device_memory_stats and _C.reset_peak_memory, the
+// Device memory (memory plan): _C.device_memory_stats and _C.reset_peak_memory, the
 // allocator's exact accounting (runtime/allocator.h), so Python can measure a step's peak memory.
 #include "bind.h"
 #include "runtime/device.h"

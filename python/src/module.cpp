@@ -35,15 +35,15 @@ PYBIND11_MODULE(_C, m) {
   python::bind_errors(m);
   python::bind_tensor(m);
   python::bind_random(m);  // random
-  python::bind_compose(m);  // compose (issue 4 item 4): after the Tensor class it extends
-  python::bind_autograd(m);  // autograd (issue 5)
+  python::bind_compose(m);  // compose: after the Tensor class it extends
+  python::bind_autograd(m);  // autograd
   python::bind_optim(m);
-  python::bind_nn(m);  // modules (issue 5)
-  python::bind_data(m);  // data (issue 5)
-  python::bind_function(m);  // function (issue 5)
-  python::bind_kernel(m);  // kernel inspection (issue 6)
-  python::bind_memory(m);  // device memory stats (issue 6, memory plan)
-  python::bind_tir(m);  // TIR (issue 7)
+  python::bind_nn(m);  // modules
+  python::bind_data(m);  // data
+  python::bind_function(m);  // function
+  python::bind_kernel(m);  // kernel inspection
+  python::bind_memory(m);  // device memory stats (memory plan)
+  python::bind_tir(m);  // TIR
   python::bind_settings(m);  // settings (uop/settings.h): CHECK_INDEX and the others, scoped
   python::bind_dlpack(m);  // Tensor(torch_tensor): _C.from_dlpack (dlpack_bind.cpp)
   python::bind_torch_api(m);

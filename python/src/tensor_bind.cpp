@@ -175,7 +175,7 @@ void bind_tensor(py::module_& m) {
       // ---- reductions
       ONEGRAD_REDUCE(sum) ONEGRAD_REDUCE(max) ONEGRAD_REDUCE(min) ONEGRAD_REDUCE(prod) ONEGRAD_REDUCE(mean)
       .def("softmax", &Tensor::softmax)
-      // ---- reductions/losses (issue 4): src/tensor/reduce_stats.cpp, scan.cpp, loss.cpp
+      // ---- reductions/losses: src/tensor/reduce_stats.cpp, scan.cpp, loss.cpp
       .def("var", &Tensor::var, py::arg("axes"), py::arg("correction") = 1.0, py::arg("keepdim") = false)
       .def("std", &Tensor::std, py::arg("axes"), py::arg("correction") = 1.0, py::arg("keepdim") = false)
       .def("var_mean", &Tensor::var_mean, py::arg("axes"), py::arg("correction") = 1.0, py::arg("keepdim") = false)
@@ -195,7 +195,7 @@ void bind_tensor(py::module_& m) {
       .def("l1_loss", &Tensor::l1_loss)
       .def("binary_cross_entropy", &Tensor::binary_cross_entropy)
       .def("binary_cross_entropy_with_logits", &Tensor::binary_cross_entropy_with_logits)
-      // ---- end reductions/losses (issue 4)
+      // ---- end reductions/losses
       // ---- neural-net ops (nn ops area: src/tensor/{pool,conv,norm,attention,interpolate}.cpp); the
       // Python side (onegrad/tensor.py, onegrad/nn/functional.py) turns ints into per-axis lists.
       .def("pool_windows", &Tensor::pool_windows)

@@ -1,4 +1,4 @@
-// TIR (issue 7): _C.tir, the machinery of onegrad/tir.py. Arrays reach the interpreter and compiled
+// TIR: _C.tir, the machinery of onegrad/tir.py. Arrays reach the interpreter and compiled
 // code without a copy: numpy (and anything with the buffer protocol) through its buffer, other
 // arrays (torch) through __dlpack__, both checked by bind_arguments. TIR errors become the Tir*
 // classes of onegrad/errors.py.

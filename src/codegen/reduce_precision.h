@@ -2,7 +2,7 @@
 // never one long chain of additions. Its reduce axes are split into GROUP_REDUCE levels
 // (codegen/group_reduce.h) so that the innermost accumulator adds at most kChunkTerms elements
 // before it is added to the next level, and every level adds at most kLevelTerms partial sums.
-// A sequential sum of n floats errs by up to about n ulps of its magnitude (the 10^6 sums of
+// A sequential sum of n floats errs by up to about n ulps of its magnitude (10^6 sums of
 // 0.1f: 2.4e-3 relative); with levels the bound is about the sum of the levels' lengths, of the order
 // of PyTorch's cascaded sum (tests/python/test_reduce_precision.py measures both against float64).
 //

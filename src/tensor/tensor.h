@@ -266,8 +266,8 @@ class Tensor {
   // numpy/torch matmul: the spec's gemm, batched with broadcasting; 1-D operands as in numpy
   Tensor matmul(const Tensor& o) const;
 
-  // ---- compose: linear algebra, one-hot gather/scatter, constructors (issue 4 item 4;
-  // src/tensor/linalg.cpp, einsum.cpp, gather_scatter.cpp, construct.cpp; docs/tensor.md "Compose")
+  // ---- compose: linear algebra, one-hot gather/scatter, constructors
+  // (src/tensor/linalg.cpp, einsum.cpp, gather_scatter.cpp, construct.cpp; docs/tensor.md "Compose")
   Tensor dot(const Tensor& o) const;    // 1-D . 1-D -> 0-d
   Tensor outer(const Tensor& o) const;  // (n,) x (m,) -> (n, m)
   // 'ij,jk->ik', 'ii->i', '...ij,...jk->...ik', implicit output; ParseError/ShapeError on bad input
@@ -297,7 +297,7 @@ class Tensor {
                     const std::string& device = "CPU");
   // ---- end compose
 
-  // ---- reductions/losses (issue 4): statistics, arg-reductions, scans (reduce_stats.cpp, scan.cpp)
+  // ---- reductions/losses: statistics, arg-reductions, scans (reduce_stats.cpp, scan.cpp)
   //      and losses (loss.cpp); docs/tensor.md "Statistics, arg-reductions, scans and losses".
   // var/std: floats only; divide by max(0, N - correction) as PyTorch. Half floats compute in float32.
   Tensor var(std::vector<int64_t> axes = {}, double correction = 1, bool keepdim = false) const;
@@ -333,7 +333,7 @@ class Tensor {
   Tensor binary_cross_entropy_with_logits(const Tensor& target, const std::optional<Tensor>& weight = std::nullopt,
                                           const std::string& reduction = "mean",
                                           const std::optional<Tensor>& pos_weight = std::nullopt) const;
-  // ---- end reductions/losses (issue 4)
+  // ---- end reductions/losses
 
   // ---- neural-net ops (nn ops area: src/tensor/{pool,conv,norm,attention,interpolate}.cpp; docs/tensor.md
   // "Neural-net ops"). Float tensors only. Spatial arguments (kernel, stride, padding, dilation, ...)

@@ -21,7 +21,7 @@ struct ShapeError : Error {
   using Error::Error;
 };
 
-// reductions/losses (issue 4): an argument value an op does not take, that is neither a shape nor a
+// reductions/losses: an argument value an op does not take, that is neither a shape nor a
 // dtype (a reduction name other than none/mean/sum, label_smoothing outside [0, 1], a negative
 // class count). Python raises onegrad.errors.ArgumentError, a ValueError.
 struct ArgumentError : Error {
@@ -58,7 +58,7 @@ struct CompileError : Error {
   using Error::Error;
 };
 
-// function (issue 5): a traced function used wrongly: a tensor it reads that is not one of its
+// function: a traced function used wrongly: a tensor it reads that is not one of its
 // arguments (implicit capture), an argument that is neither a Tensor nor a number, a value traced in
 // its body realized while tracing. The message names the function. Python: onegrad.errors.FunctionError.
 struct FunctionError : Error {

@@ -85,7 +85,7 @@ def values(t):
 
 
 
-# ---- reductions/losses (issue 4)
+# ---- reductions/losses
 def check_torch(got, want, rtol=1e-5, atol=1e-6, dtype=None):
     """got (onegrad) against want (a torch tensor): shape, dtype (torch's unless `dtype` says
     otherwise) and values (NaNs equal; ints and bools exact)."""
@@ -99,7 +99,7 @@ def check_torch(got, want, rtol=1e-5, atol=1e-6, dtype=None):
         np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
     else:
         np.testing.assert_array_equal(g, w.astype(g.dtype))
-# ---- end reductions/losses (issue 4)
+# ---- end reductions/losses
 
 
 def run_with_fold_reduce(program, fold):

@@ -1,4 +1,4 @@
-"""BEAM search from Python (issue 6; docs/kernel_opts.md "BEAM search"): BEAM=1 in the environment
+"""BEAM search from Python (docs/kernel_opts.md "BEAM search"): BEAM=1 in the environment
 gives the same results as numpy, writes <cache dir>/beam.sqlite3, and a second process replays the
 search from it (DEBUG=2 says so) instead of timing candidates again."""
 

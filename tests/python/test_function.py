@@ -1,4 +1,4 @@
-"""@onegrad.function (issue 5 item 2; docs/function.md): values against numpy, tuple and list
+"""@onegrad.function (docs/function.md): values against numpy, tuple and list
 returns, the body cache (a second call with the same signature traces nothing and compiles nothing;
 a new shape or dtype traces again), number arguments as part of the key, gradients through a
 function against torch.autograd, nested functions, the capture rules and bad arguments."""

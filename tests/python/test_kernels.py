@@ -1,4 +1,4 @@
-"""Kernel inspection (issue 6; onegrad.kernels, docs/kernel_opts.md "Inspecting kernels"): the
+"""Kernel inspection (onegrad.kernels, docs/kernel_opts.md "Inspecting kernels"): the
 schedule a program would run, without running it; opts applied to its kernels and their shapes;
 the C source; OptError for opts that do not apply, with the opt, the shape and the rule named."""
 

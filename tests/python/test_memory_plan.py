@@ -1,4 +1,4 @@
-"""The memory plan (issue 6; docs/memory_plan.md) from Python: onegrad.device_memory_stats() and
+"""The memory plan (docs/memory_plan.md) from Python: onegrad.device_memory_stats() and
 reset_peak_memory() count exactly what buffers take, and a training step gives the same bits with
 MEMPLAN=1 and MEMPLAN=0 while its peak is lower with the plan."""
 

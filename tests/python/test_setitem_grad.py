@@ -81,7 +81,7 @@ X23 = R.standard_normal((2, 3))
 X234 = R.standard_normal((2, 3, 4))
 
 
-def p_issue(lib, x):  # the issue's example: y = x*2; y[0] = 5 -> x.grad [0, 2]
+def p_issue(lib, x):  # the simplest case: y = x*2; y[0] = 5 -> x.grad [0, 2]
     y = x * 2
     y[0] = 5
     return y

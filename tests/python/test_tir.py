@@ -1,4 +1,4 @@
-"""onegrad.tir (issue 7; docs/python.md "TIR", docs/tir.md "Calling convention"): TVMScript parsed,
+"""onegrad.tir (docs/python.md "TIR", docs/tir.md "Calling convention"): TVMScript parsed,
 checked and printed; PrimFuncs run on numpy arrays in place (and torch tensors through __dlpack__)
 against numpy oracles; every argument error raised as TirArgumentError with its message. Each run
 goes through both the interpreter and the compiled entry point, so the tests hold for either."""

@@ -1,4 +1,4 @@
-"""The compose ops (issue 4 item 4; src/tensor/linalg.cpp, einsum.cpp, gather_scatter.cpp,
+"""The compose ops (src/tensor/linalg.cpp, einsum.cpp, gather_scatter.cpp,
 construct.cpp, spec_compositions.cpp) against torch 1.13 on the CPU: values, dtypes and shapes over
 random shapes and every axis (negative ones too), ints and bools exact; and the errors, which
 torch raises too, with onegrad's messages."""

@@ -1,4 +1,4 @@
-"""dtypes across the op surface against torch 1.13 on the CPU (issue 4, item 8; docs/tensor.md,
+"""dtypes across the op surface against torch 1.13 on the CPU (docs/tensor.md,
 "Promotion vs PyTorch"):
 
 - every elementwise, unary and reduce op on every dtype: where torch computes it, onegrad gives the

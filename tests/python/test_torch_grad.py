@@ -1,4 +1,4 @@
-"""Gradients against torch.autograd (issue 5 item 1; docs/autograd.md).
+"""Gradients against torch.autograd (docs/autograd.md).
 
 Each case builds the same function of random leaves in onegrad and torch 1.13, sends a random
 upstream gradient back through it (backward(gradient)) and compares every leaf's .grad: float64 to

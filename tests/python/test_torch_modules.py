@@ -1,4 +1,4 @@
-"""onegrad.nn modules against torch.nn 1.13 (issue 5 item 3; docs/nn.md "Modules"): torch's
+"""onegrad.nn modules against torch.nn 1.13 (docs/nn.md "Modules"): torch's
 initialised weights are loaded into ours (load_state_dict from numpy arrays), then outputs on random
 inputs (atol 1e-5) and the gradients of inputs and parameters after backward (atol 1e-4) are
 compared; train/eval behaviour, running statistics, state-dict keys and load errors; a small CNN

@@ -1,4 +1,4 @@
-"""Optimizers and schedules against torch.optim 1.13 (issue 5 item 3; docs/nn.md): the same
+"""Optimizers and schedules against torch.optim 1.13 (docs/nn.md): the same
 parameters, the same random gradients set by hand, parameters compared after every step."""
 
 import os

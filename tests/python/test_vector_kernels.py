@@ -1,4 +1,4 @@
-"""Native vector types (issue 6, docs/kernel_opts.md "Native vector types"): an UPCAST output axis over
+"""Native vector types (docs/kernel_opts.md "Native vector types"): an UPCAST output axis over
 consecutive elements renders as GCC vector types with vector loads and accumulators; VECTORIZE=0 gives
 the scalar copies; results agree bit for bit with the scalar kernels and with numpy."""
 

@@ -12,7 +12,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if inplace:
         raise NotImplementedError("dropout: inplace=True is not supported (onegrad tensors are immutable)")
     return input.dropout(p, training)
-# ---- reductions/losses (issue 4): log_softmax, one_hot and the losses (Tensor methods, C++ loss.cpp)
+# ---- reductions/losses: log_softmax, one_hot and the losses (Tensor methods, C++ loss.cpp)
 
 from ..tensor import Tensor as _Tensor
 
@@ -67,7 +67,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _as_tensor(input).binary_cross_entropy_with_logits(target, weight,
                                                               _reduction(size_average, reduce, reduction), pos_weight)
 
-# ---- end reductions/losses (issue 4)
+# ---- end reductions/losses
 # ---- neural-net ops (nn ops area): convolutions, pools, normalizations, attention, interpolate. Each
 # takes the input tensor first, as torch.nn.functional does (onegrad/_nn.py).
 from .._nn import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, adaptive_max_pool1d,  # noqa: E402
@@ -88,7 +88,7 @@ def pad(input, pad, mode="constant", value=None):
         raise TypeError(f"pad: expected a tuple of ints, got {pad!r}")
     return input._pad_mode(tuple(pad), mode, value)
 # ---- end shape ops
-# ---- modules (issue 5): the functions the layers of onegrad.nn call (docs/nn.md "Modules")
+# ---- modules: the functions the layers of onegrad.nn call (docs/nn.md "Modules")
 from .. import _C  # noqa: E402
 from ..errors import DTypeError as _DTypeError  # noqa: E402
 

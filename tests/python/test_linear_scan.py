@@ -104,6 +104,23 @@ def test_cummax_cummin_indices_are_one_kernel(op):
     assert counts and counts[-1] == 1, r.stderr
 
 
+SCANS_OF_SCANS = {
+    "cummax values, cumsum": lambda z: z.cummax(1).values.cumsum(1),
+    "cumsum, cummax indices": lambda z: z.cumsum(1).cummax(1).indices,
+    "cummin indices, axis 0": lambda z: z.cummin(0).indices,
+    "cumsum, cumsum on the other axis": lambda z: z.cumsum(1).cumsum(0),
+}
+
+
+@pytest.mark.parametrize("name", list(SCANS_OF_SCANS))
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+def test_scans_read_inside_scans_match_torch(name, dtype):
+    # a window read inside another window becomes a scan of the same loop with it (docs/schedule.md)
+    x = _rand((6, 300), 7, dtype) if dtype == np.float32 else _ints((6, 300), 7, 0, 3, dtype)
+    got, want = SCANS_OF_SCANS[name](og.Tensor(x)).numpy(), SCANS_OF_SCANS[name](torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=1e-4, atol=1e-3)
+
+
 # ---- scatters ----
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64])

@@ -7,6 +7,7 @@
 #include "schedule/view_rules.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
+#include "uop/range_axis.h"
 #include "uop/reduce_identity.h"
 
 namespace onegrad {
@@ -101,21 +102,31 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
                 if (fold_reduce_enabled() && folded->op == Ops::REDUCE) folded = scan_from_window(folded);
                 return folded;
               },
-              evaluations_of(r)};
+              evaluations_of(r),
+              [&ranges] {
+                std::vector<const UOp*> w;
+                for (const UOpRef& rng : ranges) w.push_back(rng.get());
+                return w;
+              }()};
+}
+
+const std::vector<const UOp*>& KernelBuilder::ranges_of(const UOpRef& e) {
+  auto it = ranges_of_.find(e.get());
+  if (it == ranges_of_.end()) {
+    std::vector<const UOp*> ranges;
+    for (const UOp* n : e->toposort())
+      if (n->op == Ops::RANGE) ranges.push_back(n);
+    it = ranges_of_.emplace(e.get(), std::move(ranges)).first;
+  }
+  return it->second;
 }
 
 double KernelBuilder::evaluations_of(const Request& r) {
   size_t depth = 0;
   auto deepen = [&](const UOpRef& e) {
-    auto it = ranges_of_.find(e.get());
-    if (it == ranges_of_.end()) {
-      std::vector<const UOp*> ranges;
-      for (const UOp* n : e->toposort())
-        if (n->op == Ops::RANGE) ranges.push_back(n);
-      it = ranges_of_.emplace(e.get(), std::move(ranges)).first;
-    }
+    const std::vector<const UOp*>& ranges = ranges_of(e);
     for (size_t i = depth; i < r.scope.size(); i++)
-      if (std::find(it->second.begin(), it->second.end(), r.scope[i].get()) != it->second.end()) depth = i + 1;
+      if (std::find(ranges.begin(), ranges.end(), r.scope[i].get()) != ranges.end()) depth = i + 1;
   };
   for (const UOpRef& e : r.idx) deepen(e);
   deepen(r.valid);
@@ -184,10 +195,11 @@ UOpRef KernelBuilder::lower(Request root) {
     Plan plan;
     bool planned = false;
     size_t next = 0;
+    size_t pending_from = 0;  // pending_ charges made below this frame start here
   };
   std::vector<Frame> stack;
   Key root_key = key_of(root);
-  stack.push_back(Frame{std::move(root), root_key, {}, false, 0});
+  stack.push_back(Frame{std::move(root), root_key, {}, false, 0, 0});
   while (!stack.empty()) {
     size_t top = stack.size() - 1;
     if (memo_.count(stack[top].key)) {
@@ -197,6 +209,7 @@ UOpRef KernelBuilder::lower(Request root) {
     if (!stack[top].planned) {
       stack[top].plan = plan(stack[top].req);
       stack[top].planned = true;
+      stack[top].pending_from = pending_.size();
       for (const UOpRef& e : stack[top].req.idx) keep_alive_.push_back(e);
       keep_alive_.push_back(stack[top].req.valid);
     }
@@ -204,17 +217,46 @@ UOpRef KernelBuilder::lower(Request root) {
     if (f.next < f.plan.children.size()) {
       Request child = f.plan.children[f.next++];
       Key ck = key_of(child);
-      if (!memo_.count(ck)) stack.push_back(Frame{std::move(child), std::move(ck), {}, false, 0});
+      if (!memo_.count(ck)) stack.push_back(Frame{std::move(child), std::move(ck), {}, false, 0, 0});
       continue;
     }
     std::vector<UOpRef> values;
     for (const Request& c : f.plan.children) values.push_back(memo_.at(key_of(c)));
     UOpRef value = f.plan.combine(values);
-    if (f.plan.evaluations >= 0 && (f.req.node->op != Ops::REDUCE || value->op == Ops::REDUCE))
-      cost_.charge(f.req.node, f.plan.evaluations);
+    // A window that became a scan took the windows left inside it along: those that are prefix
+    // windows of the same loop are scans now, one accumulator step per iteration like an
+    // elementwise op (they are not charged); the others are evaluated once per iteration of the
+    // scan, no longer once per element of the window.
+    if (!f.plan.window.empty() && value->op == Ops::REDUCE && is_scan(*value) && f.pending_from < pending_.size()) {
+      std::vector<const UOp*> kept = value->toposort();
+      for (size_t i = f.pending_from; i < pending_.size(); i++) {
+        if (std::find(kept.begin(), kept.end(), pending_[i].value.get()) == kept.end()) pending_[i].evaluations = 0;
+        for (const UOp* k : f.plan.window)
+          if (std::find(pending_[i].outer.begin(), pending_[i].outer.end(), k) != pending_[i].outer.end())
+            pending_[i].evaluations /= double(*const_bound(*k));
+      }
+    }
+    if (f.plan.evaluations >= 0 && (f.req.node->op != Ops::REDUCE || value->op == Ops::REDUCE)) {
+      std::vector<const UOp*> outer;
+      auto reads = [&](const UOp* k) {
+        for (const UOpRef& e : f.req.idx)
+          if (std::find(ranges_of(e).begin(), ranges_of(e).end(), k) != ranges_of(e).end()) return true;
+        return false;
+      };
+      for (size_t i = 0; i < top; i++)
+        for (const UOp* k : stack[i].plan.window)
+          if (reads(k)) outer.push_back(k);
+      if (value->op == Ops::REDUCE && !is_scan(*value) && !outer.empty())
+        pending_.push_back(Pending{f.req.node, value, f.plan.evaluations, std::move(outer)});
+      else
+        cost_.charge(f.req.node, f.plan.evaluations);
+    }
     memo_[f.key] = std::move(value);
     stack.pop_back();
   }
+  for (const Pending& p : pending_)
+    if (p.evaluations > 0) cost_.charge(p.node, p.evaluations);
+  pending_.clear();
   return memo_.at(root_key);
 }
 

@@ -52,6 +52,16 @@ class KernelBuilder {
     std::vector<Request> children;
     Combine combine;  // children's values -> this node's value
     double evaluations = -1;  // >= 0: the value is charged to the cost model, this many evaluations
+    std::vector<const UOp*> window = {};  // a REDUCE's ranges (plan_reduce)
+  };
+  // A window left inside another window, charged once the walk knows whether the outer one becomes
+  // a scan (lower()).
+  struct Pending {
+    const UOp* node;
+    UOpRef value;  // as lowered: a window
+    double evaluations;
+    std::vector<const UOp*> outer;  // the ranges of the windows around it that its index reads
+
   };
 
   UOpRef lower(Request root);
@@ -63,6 +73,7 @@ class KernelBuilder {
   // How often codegen evaluates a value used at r: once per iteration of the loops around the use,
   // up to the innermost loop its index or validity depends on (it is hoisted out of the others).
   double evaluations_of(const Request& r);
+  const std::vector<const UOp*>& ranges_of(const UOpRef& e);  // the RANGEs an index expression reads
   UOpRef load(int buffer, const Dims& shape, const IndexVec& idx, const UOpRef& valid);
   UOpRef param(int buffer);
   UOpRef new_range(int64_t bound, AxisType type);
@@ -82,6 +93,7 @@ class KernelBuilder {
   int64_t next_range_ = 0;
   std::unordered_map<Key, UOpRef, KeyHash> memo_;
   std::vector<UOpRef> keep_alive_;  // index nodes named by memo keys
+  std::vector<Pending> pending_;
 };
 
 }  // namespace onegrad

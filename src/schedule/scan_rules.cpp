@@ -18,6 +18,8 @@
 // scan_of_constant then folds an integer running sum of a constant (arange's ones) to c * (i + 1).
 #include "schedule/scan_rules.h"
 
+#include <algorithm>
+
 #include "schedule/known_values.h"
 #include "uop/range_axis.h"
 #include "uop/reduce_identity.h"
@@ -29,11 +31,17 @@ namespace {
 // v with range k replaced by `e` (schedule/known_values.h).
 UOpRef at(const UOpRef& v, const UOp* k, const UOpRef& e) { return replace_in_index_math(v, k, e); }
 
-// The loops v reads other than k, in the order toposort meets them.
+// The loops v reads other than k, in the order toposort meets them. The REDUCE ranges of windows
+// inside v are not among them: each is reduced there, at every iteration of the loops around it.
 std::vector<const UOp*> loops_read(const UOpRef& v, const UOp* k) {
-  std::vector<const UOp*> loops;
-  for (const UOp* u : v->toposort())
-    if (u->op == Ops::RANGE && u != k) loops.push_back(u);
+  std::vector<const UOp*> loops, bound;
+  std::vector<const UOp*> topo = v->toposort();
+  for (const UOp* u : topo)
+    if (u->op == Ops::REDUCE)
+      for (size_t j = 1; j < u->src.size(); j++)
+        if (axis_type(u->src[j]) == AxisType::REDUCE) bound.push_back(u->src[j].get());
+  for (const UOp* u : topo)
+    if (u->op == Ops::RANGE && u != k && std::find(bound.begin(), bound.end(), u) == bound.end()) loops.push_back(u);
   return loops;
 }
 
@@ -56,7 +64,7 @@ UOpRef prefix_scan(const UOpRef& red, const UOp* i) {
   UOpRef before = UOp::variable("scan_t", -(*n - 1), -1);
   if (!is_reduce_identity(at(v, k, before - ir + last), red->arg.get<ReduceArg>().op, red->dtype)) return nullptr;
   // 3. the scan of g(i) = v(i, k := N-1) along i
-  return UOp::create(Ops::REDUCE, red->dtype, {at(v, k, last), ir}, red->arg);
+  return UOp::create(Ops::REDUCE, red->dtype, {scans_from_windows(at(v, k, last)), ir}, red->arg);
 }
 
 bool is_window(const UOp& u) {

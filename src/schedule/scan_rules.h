@@ -12,7 +12,8 @@ namespace onegrad {
 UOpRef scans_from_windows(const UOpRef& sink, RewriteTrace* trace = nullptr);
 
 // One REDUCE as a scan when it is a prefix window (the rules at that node only, not its sources):
-// the kernel builder offers each REDUCE as it makes it, sources first.
+// the kernel builder offers each REDUCE as it makes it, sources first. The windows inside a window
+// that became a scan are offered again (they read its loop now, no longer its window's range).
 UOpRef scan_from_window(const UOpRef& reduce, RewriteTrace* trace = nullptr);
 
 // A kernel's STORE (its loops still open) with each loop that a window left in it is a prefix

@@ -2,6 +2,10 @@
 written (n^2 windows, K*D one-hot masks) would take minutes: each case here must finish in well under a
 second of work, so a rule that stops firing shows as a failed time bound, not just a slow run (the
 kernels' form is checked in tests/engine/linear_scan_test.cpp)."""
+import os
+import re
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -75,6 +79,46 @@ def test_cummax_cummin_large_ints(op):
     tv, ti = getattr(torch.from_numpy(x), op)(1)
     np.testing.assert_array_equal(v.numpy(), tv.numpy())
     np.testing.assert_array_equal(i.numpy(), ti.numpy())
+
+
+CUM_INDICES_SCRIPT = """
+import numpy as np
+import torch
+from onegrad import Tensor
+x = np.random.default_rng(6).integers(-50, 50, {n}).astype(np.float32)  # ties
+x[::97] = np.nan
+got = Tensor(x).{op}(0).indices.numpy()
+np.testing.assert_array_equal(got, torch.from_numpy(x).{op}(0).indices.numpy())
+"""
+
+
+@pytest.mark.parametrize("op", ["cummax", "cummin"])
+def test_cummax_cummin_indices_are_one_kernel(op):
+    # the running max, the positions (an arange) and the running max of the marked positions are
+    # three scans of one loop: one kernel that reads x once (DEBUG=1 prints the schedule)
+    env = dict(os.environ, DEBUG="1")
+    r = subprocess.run([sys.executable, "-c", CUM_INDICES_SCRIPT.format(n=N, op=op)], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    counts = [int(m) for m in re.findall(r"schedule: (\d+) kernels?", r.stderr)]
+    assert counts and counts[-1] == 1, r.stderr
+
+
+SCANS_OF_SCANS = {
+    "cummax values, cumsum": lambda z: z.cummax(1).values.cumsum(1),
+    "cumsum, cummax indices": lambda z: z.cumsum(1).cummax(1).indices,
+    "cummin indices, axis 0": lambda z: z.cummin(0).indices,
+    "cumsum, cumsum on the other axis": lambda z: z.cumsum(1).cumsum(0),
+}
+
+
+@pytest.mark.parametrize("name", list(SCANS_OF_SCANS))
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+def test_scans_read_inside_scans_match_torch(name, dtype):
+    # a window read inside another window becomes a scan of the same loop with it (docs/schedule.md)
+    x = _rand((6, 300), 7, dtype) if dtype == np.float32 else _ints((6, 300), 7, 0, 3, dtype)
+    got, want = SCANS_OF_SCANS[name](og.Tensor(x)).numpy(), SCANS_OF_SCANS[name](torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=1e-4, atol=1e-3)
 
 
 # ---- scatters ----

@@ -198,6 +198,7 @@ UOpRef KernelBuilder::lower(Request root) {
     size_t pending_from = 0;  // pending_ charges made below this frame start here
   };
   std::vector<Frame> stack;
+  std::vector<size_t> open_windows;  // the frames of the windows being lowered, outermost first
   Key root_key = key_of(root);
   stack.push_back(Frame{std::move(root), root_key, {}, false, 0, 0});
   while (!stack.empty()) {
@@ -209,7 +210,9 @@ UOpRef KernelBuilder::lower(Request root) {
     if (!stack[top].planned) {
       stack[top].plan = plan(stack[top].req);
       stack[top].planned = true;
+      lowered_++;
       stack[top].pending_from = pending_.size();
+      if (!stack[top].plan.window.empty()) open_windows.push_back(top);
       for (const UOpRef& e : stack[top].req.idx) keep_alive_.push_back(e);
       keep_alive_.push_back(stack[top].req.valid);
     }
@@ -225,37 +228,44 @@ UOpRef KernelBuilder::lower(Request root) {
     UOpRef value = f.plan.combine(values);
     // A window that became a scan took the windows left inside it along: those that are prefix
     // windows of the same loop are scans now, one accumulator step per iteration like an
-    // elementwise op (they are not charged); the others are evaluated once per iteration of the
-    // scan, no longer once per element of the window.
+    // elementwise op (they cost nothing); the others are evaluated once per iteration of the
+    // scan, no longer once per element of the window. Their charges are lowered to that.
     if (!f.plan.window.empty() && value->op == Ops::REDUCE && is_scan(*value) && f.pending_from < pending_.size()) {
       std::vector<const UOp*> kept = value->toposort();
       for (size_t i = f.pending_from; i < pending_.size(); i++) {
-        if (std::find(kept.begin(), kept.end(), pending_[i].value.get()) == kept.end()) pending_[i].evaluations = 0;
+        Pending& p = pending_[i];
+        double now = p.evaluations;
+        if (std::find(kept.begin(), kept.end(), p.value.get()) == kept.end()) now = 0;
         for (const UOp* k : f.plan.window)
-          if (std::find(pending_[i].outer.begin(), pending_[i].outer.end(), k) != pending_[i].outer.end())
-            pending_[i].evaluations /= double(*const_bound(*k));
+          if (std::find(p.outer.begin(), p.outer.end(), k) != p.outer.end()) now /= double(*const_bound(*k));
+        cost_.charge(p.node, now - p.evaluations);
+        p.evaluations = now;
       }
     }
+    // Charged at once, as if the windows around it stay windows: cut() must see every use lowered
+    // so far, or a value used twice inside a window is lowered again at each use, and its sources
+    // too (2^depth lowerings, fusion_cost.h). A window inside windows is remembered, to be charged
+    // less should one of them become a scan.
     if (f.plan.evaluations >= 0 && (f.req.node->op != Ops::REDUCE || value->op == Ops::REDUCE)) {
-      std::vector<const UOp*> outer;
-      auto reads = [&](const UOp* k) {
-        for (const UOpRef& e : f.req.idx)
-          if (std::find(ranges_of(e).begin(), ranges_of(e).end(), k) != ranges_of(e).end()) return true;
-        return false;
-      };
-      for (size_t i = 0; i < top; i++)
-        for (const UOp* k : stack[i].plan.window)
-          if (reads(k)) outer.push_back(k);
-      if (value->op == Ops::REDUCE && !is_scan(*value) && !outer.empty())
-        pending_.push_back(Pending{f.req.node, value, f.plan.evaluations, std::move(outer)});
-      else
-        cost_.charge(f.req.node, f.plan.evaluations);
+      cost_.charge(f.req.node, f.plan.evaluations);
+      if (value->op == Ops::REDUCE && !is_scan(*value)) {
+        std::vector<const UOp*> outer;
+        auto reads = [&](const UOp* k) {
+          for (const UOpRef& e : f.req.idx)
+            if (std::find(ranges_of(e).begin(), ranges_of(e).end(), k) != ranges_of(e).end()) return true;
+          return false;
+        };
+        for (size_t i : open_windows)
+          if (i < top)
+            for (const UOp* k : stack[i].plan.window)
+              if (reads(k)) outer.push_back(k);
+        if (!outer.empty()) pending_.push_back(Pending{f.req.node, value, f.plan.evaluations, std::move(outer)});
+      }
     }
+    if (!open_windows.empty() && open_windows.back() == top) open_windows.pop_back();
     memo_[f.key] = std::move(value);
     stack.pop_back();
   }
-  for (const Pending& p : pending_)
-    if (p.evaluations > 0) cost_.charge(p.node, p.evaluations);
   pending_.clear();
   return memo_.at(root_key);
 }

@@ -30,6 +30,8 @@ class KernelBuilder {
   ScheduledKernel build_store(const UOp* store);
   // The kernel of a tensor-graph CUSTOM node, named by its arg (uop/custom_kernels.h), into `out`.
   ScheduledKernel build_custom(const UOp* root, int out);
+  // The (node, index, validity) uses lowered so far (Schedule::lowered).
+  int64_t lowered() const { return lowered_; }
 
  private:
   struct Key {
@@ -54,14 +56,13 @@ class KernelBuilder {
     double evaluations = -1;  // >= 0: the value is charged to the cost model, this many evaluations
     std::vector<const UOp*> window = {};  // a REDUCE's ranges (plan_reduce)
   };
-  // A window left inside another window, charged once the walk knows whether the outer one becomes
-  // a scan (lower()).
+  // A window left inside other windows, charged as if they stay windows; lower() charges it less
+  // when one of them becomes a scan.
   struct Pending {
     const UOp* node;
     UOpRef value;  // as lowered: a window
-    double evaluations;
+    double evaluations;  // charged so far
     std::vector<const UOp*> outer;  // the ranges of the windows around it that its index reads
-
   };
 
   UOpRef lower(Request root);
@@ -94,6 +95,7 @@ class KernelBuilder {
   std::unordered_map<Key, UOpRef, KeyHash> memo_;
   std::vector<UOpRef> keep_alive_;  // index nodes named by memo keys
   std::vector<Pending> pending_;
+  int64_t lowered_ = 0;
 };
 
 }  // namespace onegrad

@@ -68,6 +68,7 @@ Schedule rangeify(const UOpRef& function) {
 
   // Build every kernel; if the cost model finds a fused value recomputed (fusion_cost.h), realize
   // it too and build again. The realized set only grows, so this ends.
+  int64_t lowered = 0;
   while (true) {
     Schedule s = base;
     std::unordered_map<const UOp*, int> realized = aliases;
@@ -86,6 +87,7 @@ Schedule rangeify(const UOpRef& function) {
                           : entry.first->op == Ops::CUSTOM ? kb.build_custom(entry.first, realized.at(entry.first))
                                                            : kb.build(entry.first, realized.at(entry.first));
       k.reason = entry.second;
+      lowered += kb.lowered();
       // (prefix windows became scans as the builder made them) one-hot scatters, K*D work as built,
       // become indexed updates, K+D
       if (fold_reduce_enabled()) k.ast = scatters_from_onehot(k.ast);  // FOLD_REDUCE=0: the oracle
@@ -97,6 +99,7 @@ Schedule rangeify(const UOpRef& function) {
     if (grew) continue;
     if (cost.cut_any()) throw InternalError("rangeify: a use was cut but no value was realized");
     for (const UOpRef& out : body->src) s.outputs.push_back(realized.at(out.get()));
+    s.lowered = lowered;
     return s;
   }
 }

@@ -27,6 +27,9 @@ struct Schedule {
   std::vector<ScheduleBuffer> buffers;    // every buffer, arguments first
   std::vector<ScheduledKernel> kernels;   // in execution order: producers before consumers
   std::vector<int> outputs;               // the buffer holding element i of the FUNCTION's TUPLE
+  // The values lowered to build the kernels, over every build (Rangeify builds again when the cost
+  // model realizes more): the scheduler's work, which tests bound.
+  int64_t lowered = 0;
 };
 
 }  // namespace onegrad

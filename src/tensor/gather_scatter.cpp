@@ -5,8 +5,9 @@
 //   gather:  out[o] = sum_k mask[o, k] * x[o with o[dim] -> k]                 (a sum over K)
 //
 // The scatters work on the flattened input: each index entry o has one flat target (its coordinates
-// with o[dim] replaced by index[o]), and the 1-D compositions of spec::scatter_add and
-// scatter_compositions.h combine src[o] into its target (a sum, product, maximum or last write).
+// with o[dim] replaced by index[o]), and the 1-D compositions of scatter_compositions.h (the
+// spec's scatter_add among them) combine src[o] into its target (a sum, product, maximum or last
+// write).
 // An index outside [0, K) matches no k: gather gives 0 there and scatter writes nothing; each op
 // marks its result with an index check (index_check.h), so realizing it raises IndexError as
 // PyTorch does (docs/tensor.md).
@@ -214,15 +215,16 @@ Tensor Tensor::scatter(int64_t dim, const Tensor& index, Scalar value) const {
   return sc.finish(sc.hit().where(v, sc.flat_self()).reshape(sc.s));
 }
 
-// The spec's 1-D scatter_add over the flattened input, each entry at its flat target: realized
-// alone, its kernel is the one-hot form Rangeify's onehot_to_scatter runs as an indexed update
-// (docs/schedule.md, "Scatters"), K + D work.
+// The spec's 1-D scatter_add over the flattened input, each entry at its flat target, as
+// scatter::combine sums it: a float place no entry hits adds -0.0, not the spec's +0.0, so a -0.0
+// in the input stays -0.0 as in torch. Realized alone, its kernel is the one-hot form Rangeify's
+// onehot_to_scatter runs as an indexed update (docs/schedule.md, "Scatters"), K + D work.
 Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
   Scatter sc("scatter_add", *this, dim, index);
   Tensor v = sc.source(src);
   if (sc.nothing()) return sc.unchanged(v);
-  Tensor r = spec::scatter_add(sc.flat_self(), sc.flat_targets(), v.reshape({dims_numel(sc.o)}));
-  return sc.finish(r.contiguous().reshape(sc.s));
+  Tensor r = scatter::combine(sc.flat_self(), sc.flat_targets(), v.reshape({dims_numel(sc.o)}), Ops::ADD);
+  return sc.finish(r.reshape(sc.s));
 }
 
 // The reduction over the hits, each a scatter::combine over the flat targets (linear); places

@@ -126,6 +126,28 @@ def test_scatter_reduce_sum_keeps_negative_zero(include_self, dtype):
     same_bits(got, want)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_scatter_add_keeps_negative_zero(dtype):
+    # the spec's scatter_add adds +0.0 where nothing hits (x + sum of no values): a -0.0 in x became
+    # +0.0; torch keeps it. place 0: -0.0 + -0.0 + -0.0; 2 and 4: no hit; 3: 1 + -0.0; 5: 3 + -0.0
+    x = np.array([-0.0, -0.0, -0.0, 1.0, -0.0, 3.0], dtype)
+    i = np.array([0, 0, 1, 3, 5, 0])
+    v = np.array([-0.0, -0.0, 2.0, -0.0, -0.0, -0.0], dtype)
+    want = torch.from_numpy(x).scatter_add(0, torch.from_numpy(i), torch.from_numpy(v))
+    same_bits(Tensor(x).scatter_add(0, Tensor(i), Tensor(v)), want)
+    # along dim 0 of a (2, 3): the -0.0s at (0, 0) and (0, 1) are not hit
+    x2, i2, v2 = x.reshape(2, 3), np.array([[1, 1, 0]]), v.reshape(2, 3)
+    want = torch.from_numpy(x2).scatter_add(0, torch.from_numpy(i2), torch.from_numpy(v2))
+    same_bits(Tensor(x2).scatter_add(0, Tensor(i2), Tensor(v2)), want)
+
+
+def test_scatter_add_is_one_kernel():
+    rng = np.random.default_rng(17)
+    x, v, i = Tensor(values(rng, 500, np.float32)), Tensor(values(rng, 900, np.float32)), Tensor(rng.integers(0, 500, 900))
+    with onegrad.settings.override(CHECK_INDEX=0):
+        assert len(onegrad.kernels(x.scatter_add(0, i, v))) == 1
+
+
 def test_scatter_reduce_sum_is_one_kernel():
     rng = np.random.default_rng(15)
     x, v, i = Tensor(values(rng, 500, np.float32)), Tensor(values(rng, 900, np.float32)), Tensor(rng.integers(0, 500, 900))

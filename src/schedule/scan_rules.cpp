@@ -64,7 +64,7 @@ UOpRef prefix_scan(const UOpRef& red, const UOp* i) {
   UOpRef before = UOp::variable("scan_t", -(*n - 1), -1);
   if (!is_reduce_identity(at(v, k, before - ir + last), red->arg.get<ReduceArg>().op, red->dtype)) return nullptr;
   // 3. the scan of g(i) = v(i, k := N-1) along i
-  return UOp::create(Ops::REDUCE, red->dtype, {scans_from_windows(at(v, k, last)), ir}, red->arg);
+  return UOp::create(Ops::REDUCE, red->dtype, {at(v, k, last), ir}, red->arg);
 }
 
 bool is_window(const UOp& u) {
@@ -161,7 +161,12 @@ UOpRef scans_from_windows(const UOpRef& sink, RewriteTrace* trace) {
 }
 
 UOpRef scan_from_window(const UOpRef& reduce, RewriteTrace* trace) {
-  return rewrite_fixed_point(reduce, scan_rules(), bottom_up("scan_from_window", trace));
+  UOpRef r = rewrite_fixed_point(reduce, scan_rules(), bottom_up("scan_from_window", trace));
+  // The windows inside a window that became a scan read its loop now, no longer its window's
+  // range: one rewrite of g(i) offers them again (with the new sources of what they become, so
+  // windows nested deeper are offered once per rewrite, not once per level above them).
+  if (r != reduce && is_scan(*r)) r = scans_from_windows(r, trace);
+  return r;
 }
 
 UOpRef scans_from_reversed_windows(const UOpRef& store, RewriteTrace* trace) {

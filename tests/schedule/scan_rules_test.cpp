@@ -96,6 +96,24 @@ TEST(ScanRules, IntegerSumOfOnesFoldsToTheCount) {
   EXPECT_EQ(count_ops(s.kernels[0].ast, Ops::REDUCE), 0);
 }
 
+// cumsum of cumsum of ... x, as nested windows: each window reads the one around it at that one's
+// range k, so it is no scan when it is made; once the outer one is a scan of loop i, the windows
+// inside it read i and are offered again (scan_from_window), down the nesting: one kernel of nested
+// scans, its build linear in the depth.
+TEST(ScanRules, NestedPrefixSumsAreNestedScansOfOneKernel) {
+  auto nested = [](int depth) {
+    UOpRef y = input({40});
+    for (int j = 0; j < depth; j++) y = reshape(reduce(windows(y), Ops::ADD, {1}), {40});
+    return schedule_of({y});
+  };
+  Schedule s6 = nested(6), s12 = nested(12);
+  ASSERT_EQ(s6.kernels.size(), 1u);
+  EXPECT_EQ(scans_and_reductions(s6), std::make_pair(6, 0));
+  EXPECT_EQ(scans_and_reductions(s12), std::make_pair(12, 0));
+  EXPECT_EQ(count_ops(s12.kernels[0].ast, Ops::RANGE), 1);  // the output loop only
+  EXPECT_LT(double(s12.lowered) / double(s6.lowered), 2.5) << s6.lowered << " -> " << s12.lowered;
+}
+
 TEST(ScanRules, RuleNamesAppearInTheTrace) {
   UOpRef x = input({8});
   Schedule s = schedule_of({reshape(reduce(windows(x), Ops::ADD, {1}), {8})});

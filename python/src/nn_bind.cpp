@@ -14,6 +14,7 @@
 namespace onegrad::python {
 
 void bind_nn_layers(py::module_& n);  // recurrent and transformer layers (nn_layers_bind.cpp)
+void bind_layers(py::module_& n);  // _C.nn.Module and the layer table (layer_bind.cpp)
 
 namespace {
 
@@ -65,6 +66,7 @@ void bind_nn(py::module_& m) {
           return std::make_pair(r.output, r.weights);
         });
   bind_nn_layers(n);
+  bind_layers(n);
 }
 
 }  // namespace onegrad::python

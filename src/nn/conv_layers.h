@@ -1,4 +1,4 @@
-// Convolution layers (torch.nn.Conv1d, Conv2d, ConvTranspose2d) over Tensor::conv and
+// Convolution layers (torch.nn.Conv1d/2d/3d, ConvTranspose1d/2d) over Tensor::conv and
 // Tensor::conv_transpose. Spatial arguments hold one value for every axis or one per axis.
 #pragma once
 #include "nn/module.h"
@@ -12,6 +12,8 @@ class ConvNd : public Module {
   Tensor weight;
   std::optional<Tensor> bias;
   std::vector<int64_t> stride, padding, dilation;
+  // torch's padding="same" or "valid", used instead of `padding` when set (Tensor::conv's string form)
+  std::optional<std::string> padding_text;
   int64_t groups;
 
  protected:
@@ -39,19 +41,51 @@ class Conv2d : public ConvNd {
   std::string name() const override { return "Conv2d"; }
 };
 
-// torch's argument order (output_padding, groups, bias, then dilation); weight (in, out/groups, kh, kw).
-class ConvTranspose2d : public Module {
+class Conv3d : public ConvNd {
  public:
-  ConvTranspose2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size,
-                  std::vector<int64_t> stride = {1}, std::vector<int64_t> padding = {0},
-                  std::vector<int64_t> output_padding = {0}, int64_t groups = 1, bool bias = true,
-                  std::vector<int64_t> dilation = {1});
+  Conv3d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size, std::vector<int64_t> stride = {1},
+         std::vector<int64_t> padding = {0}, std::vector<int64_t> dilation = {1}, int64_t groups = 1, bool bias = true)
+      : ConvNd(3, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias) {}
+  std::string name() const override { return "Conv3d"; }
+};
+
+// torch's argument order (output_padding, groups, bias, then dilation); weight (in, out/groups, k...).
+class ConvTransposeNd : public Module {
+ public:
   Tensor forward(const Tensor& x) override;
-  std::string name() const override { return "ConvTranspose2d"; }
+  std::string name() const override { return "ConvTranspose" + std::to_string(nd_) + "d"; }
   Tensor weight;
   std::optional<Tensor> bias;
   std::vector<int64_t> stride, padding, output_padding, dilation;
   int64_t groups;
+
+ protected:
+  ConvTransposeNd(int64_t nd, int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size,
+                  std::vector<int64_t> stride, std::vector<int64_t> padding, std::vector<int64_t> output_padding,
+                  int64_t groups, bool bias, std::vector<int64_t> dilation);
+
+ private:
+  int64_t nd_;
+};
+
+class ConvTranspose1d : public ConvTransposeNd {
+ public:
+  ConvTranspose1d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size,
+                  std::vector<int64_t> stride = {1}, std::vector<int64_t> padding = {0},
+                  std::vector<int64_t> output_padding = {0}, int64_t groups = 1, bool bias = true,
+                  std::vector<int64_t> dilation = {1})
+      : ConvTransposeNd(1, in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias,
+                        dilation) {}
+};
+
+class ConvTranspose2d : public ConvTransposeNd {
+ public:
+  ConvTranspose2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size,
+                  std::vector<int64_t> stride = {1}, std::vector<int64_t> padding = {0},
+                  std::vector<int64_t> output_padding = {0}, int64_t groups = 1, bool bias = true,
+                  std::vector<int64_t> dilation = {1})
+      : ConvTransposeNd(2, in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias,
+                        dilation) {}
 };
 
 }  // namespace onegrad::nn

@@ -1,22 +1,23 @@
-"""Activations as modules (torch.nn.ReLU, GELU, ...) and torch.nn.MultiheadAttention. The math is
-C++'s: Tensor methods, and src/nn's prelu.h and attention_layer.h through _C.nn."""
+"""Activations as modules (torch.nn.ReLU, GELU, ...) and torch.nn.MultiheadAttention. The pointwise
+activations and PReLU are the C++ layers of src/nn (cpp_layer.py); Softmax/LogSoftmax (torch's
+implicit dim) and MultiheadAttention call C++ functions with the module's own parameters."""
 
 from .. import _C
 from ..tensor import Tensor
 from . import functional as F
 from . import init
 from .linear import Linear
+from .cpp_layer import CppLayer
 from .module import Module, Parameter
 
 
-class _Pointwise(Module):
-    """An activation that is one Tensor method (a C++ Tensor method, as the C++ modules of
-    src/nn/activation_layers.h call) with the module's settings: _params lists torch's arguments, in
-    torch's order, with their defaults. `inplace` is accepted and ignored (docs/torch-differences.md)."""
-    _method, _params = None, ()
+class _Pointwise(CppLayer):
+    """An activation that is a C++ layer of src/nn/activation_layers.h (one Tensor op) with the
+    module's settings: _params lists torch's arguments, in torch's order, with their defaults (as
+    attributes for repr). `inplace` is accepted and ignored (docs/torch-differences.md)."""
+    _params = ()
 
     def __init__(self, *args, **kwargs):
-        super().__init__()
         names = [n for n, _ in self._params]
         if len(args) > len(names):
             raise TypeError(f"{type(self).__name__}: takes at most {len(names)} arguments, got {len(args)}")
@@ -26,54 +27,46 @@ class _Pointwise(Module):
             if k not in values or k in names[:len(args)]:
                 raise TypeError(f"{type(self).__name__}: unexpected or repeated argument {k!r}")
             values[k] = v
+        values.pop("inplace", None)
+        super().__init__(**values)
         for k, v in values.items():
-            setattr(self, k, v)
-
-    def forward(self, input):
-        return getattr(input, self._method)(*(getattr(self, n) for n, _ in self._params if n != "inplace"))
+            object.__setattr__(self, k, v)
 
     def extra_repr(self):
         return ", ".join(f"{n}={getattr(self, n)}" for n, _ in self._params if n != "inplace")
 
 
 class ReLU(_Pointwise):
-    _method, _params = "relu", (("inplace", False),)
+    _params = (("inplace", False),)
 
 
-class GELU(Module):
-    def __init__(self, approximate="none"):
-        super().__init__()
-        if approximate not in ("none", "tanh"):
-            raise ValueError(f"GELU: approximate must be 'none' or 'tanh', got {approximate!r}")
-        self.approximate = approximate
-
-    def forward(self, input):
-        return input.gelu(self.approximate)
+class GELU(_Pointwise):
+    _params = (("approximate", "none"),)
 
 
 class Tanh(_Pointwise):
-    _method = "tanh"
+    pass
 
 
 class Sigmoid(_Pointwise):
-    _method = "sigmoid"
+    pass
 
 
 class SiLU(_Pointwise):
-    _method, _params = "silu", (("inplace", False),)
+    _params = (("inplace", False),)
 
 
 class LeakyReLU(_Pointwise):
-    _method, _params = "leaky_relu", (("negative_slope", 0.01), ("inplace", False))
+    _params = (("negative_slope", 0.01), ("inplace", False))
 
 
 class ELU(_Pointwise):
-    _method, _params = "elu", (("alpha", 1.0), ("inplace", False))
+    _params = (("alpha", 1.0), ("inplace", False))
 
 
 class Softplus(_Pointwise):
     """log(1 + exp(beta·x)) / beta, and x itself where beta·x > threshold."""
-    _method, _params = "softplus", (("beta", 1), ("threshold", 20))  # torch 1.13's int defaults
+    _params = (("beta", 1), ("threshold", 20))  # torch 1.13's int defaults
 
 
 class Softmax(Module):
@@ -93,18 +86,12 @@ class LogSoftmax(Softmax):
         return F.log_softmax(input, self.dim)
 
 
-class PReLU(Module):
+class PReLU(CppLayer):
     """x where x > 0, a·x elsewhere, with learnt slopes a: one, or one per channel (axis 1)."""
 
     def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
-        super().__init__()
-        if num_parameters < 1:
-            raise ValueError(f"PReLU: num_parameters must be positive, got {num_parameters}")
+        super().__init__(num_parameters, init, device=device, dtype=dtype)
         self.num_parameters = num_parameters
-        self.weight = Parameter(Tensor.full((num_parameters,), float(init), dtype=dtype, device=device))
-
-    def forward(self, input):
-        return F.prelu(input, self.weight)
 
     def extra_repr(self):
         return f"num_parameters={self.num_parameters}"

@@ -14,7 +14,9 @@ class Bilinear : public Module {
  public:
   // weight (out, in1, in2) and bias (out) ~ U(±1/sqrt(in1)), torch's initialisation.
   Bilinear(int64_t in1_features, int64_t in2_features, int64_t out_features, bool bias = true);
+  using Module::forward;
   Tensor forward(const Tensor& x1, const Tensor& x2) { return bilinear(x1, x2, weight, bias); }
+  Tensor operator()(const Tensor& x1, const Tensor& x2) { return forward(x1, x2); }
   Tensor forward_inputs(const std::vector<Tensor>& inputs) override {
     expect_inputs(inputs, 2);
     return forward(inputs[0], inputs[1]);

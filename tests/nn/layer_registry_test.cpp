@@ -3,10 +3,12 @@
 // input counts; set_member; Bilinear (a layer only C++ defines) against a brute-force sum.
 #include <gtest/gtest.h>
 
+#include "nn/activation_layers.h"
 #include "nn/bilinear.h"
 #include "nn/conv_layers.h"
 #include "nn/layer_registry.h"
 #include "nn/loss_layers.h"
+#include "nn/norm_layers.h"
 #include "tensor/random.h"
 #include "tensor/tensor_testing.h"
 

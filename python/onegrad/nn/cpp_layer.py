@@ -99,7 +99,7 @@ class CppLayer(Module):
             return
         dt = None if dtype is None else to_dtype(dtype)
         for t in list(self._parameters.values()) + list(self._buffers.values()):
-            if t is None or not t.dtype.is_float():
+            if t is None or not t.dtype.is_float:
                 continue
             # Tensor(.., device) raises DeviceError for a device the values cannot move to
             v = Tensor(t.detach(), dtype=dt, device=device)

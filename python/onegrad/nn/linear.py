@@ -1,17 +1,19 @@
 """torch.nn.Linear and Identity. Linear is the C++ layer of src/nn/linear.h (cpp_layer.py)."""
 
 from .cpp_layer import CppLayer
-from .module import Module
 
 
-class Identity(Module):
+class Identity(CppLayer):
     """Takes and ignores any arguments, as torch's."""
 
     def __init__(self, *args, **kwargs):
         super().__init__()
 
     def forward(self, input):
-        return input
+        return input  # what the C++ layer computes, without the call
+
+    def extra_repr(self):
+        return ""
 
 
 class Linear(CppLayer):

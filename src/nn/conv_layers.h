@@ -9,6 +9,7 @@ namespace onegrad::nn {
 class ConvNd : public Module {
  public:
   Tensor forward(const Tensor& x) override;
+  std::string name() const override { return "Conv" + std::to_string(nd_) + "d"; }
   Tensor weight;
   std::optional<Tensor> bias;
   std::vector<int64_t> stride, padding, dilation;
@@ -25,29 +26,17 @@ class ConvNd : public Module {
   int64_t nd_;
 };
 
-class Conv1d : public ConvNd {
+// Conv1d, Conv2d, Conv3d: torch's arguments, the rank fixed.
+template <int64_t N>
+class Conv : public ConvNd {
  public:
-  Conv1d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size, std::vector<int64_t> stride = {1},
-         std::vector<int64_t> padding = {0}, std::vector<int64_t> dilation = {1}, int64_t groups = 1, bool bias = true)
-      : ConvNd(1, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias) {}
-  std::string name() const override { return "Conv1d"; }
+  Conv(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size, std::vector<int64_t> stride = {1},
+       std::vector<int64_t> padding = {0}, std::vector<int64_t> dilation = {1}, int64_t groups = 1, bool bias = true)
+      : ConvNd(N, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias) {}
 };
-
-class Conv2d : public ConvNd {
- public:
-  Conv2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size, std::vector<int64_t> stride = {1},
-         std::vector<int64_t> padding = {0}, std::vector<int64_t> dilation = {1}, int64_t groups = 1, bool bias = true)
-      : ConvNd(2, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias) {}
-  std::string name() const override { return "Conv2d"; }
-};
-
-class Conv3d : public ConvNd {
- public:
-  Conv3d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size, std::vector<int64_t> stride = {1},
-         std::vector<int64_t> padding = {0}, std::vector<int64_t> dilation = {1}, int64_t groups = 1, bool bias = true)
-      : ConvNd(3, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias) {}
-  std::string name() const override { return "Conv3d"; }
-};
+using Conv1d = Conv<1>;
+using Conv2d = Conv<2>;
+using Conv3d = Conv<3>;
 
 // torch's argument order (output_padding, groups, bias, then dilation); weight (in, out/groups, k...).
 class ConvTransposeNd : public Module {
@@ -68,24 +57,18 @@ class ConvTransposeNd : public Module {
   int64_t nd_;
 };
 
-class ConvTranspose1d : public ConvTransposeNd {
+// ConvTranspose1d, ConvTranspose2d.
+template <int64_t N>
+class ConvTranspose : public ConvTransposeNd {
  public:
-  ConvTranspose1d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size,
-                  std::vector<int64_t> stride = {1}, std::vector<int64_t> padding = {0},
-                  std::vector<int64_t> output_padding = {0}, int64_t groups = 1, bool bias = true,
-                  std::vector<int64_t> dilation = {1})
-      : ConvTransposeNd(1, in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias,
+  ConvTranspose(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size,
+                std::vector<int64_t> stride = {1}, std::vector<int64_t> padding = {0},
+                std::vector<int64_t> output_padding = {0}, int64_t groups = 1, bool bias = true,
+                std::vector<int64_t> dilation = {1})
+      : ConvTransposeNd(N, in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias,
                         dilation) {}
 };
-
-class ConvTranspose2d : public ConvTransposeNd {
- public:
-  ConvTranspose2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size,
-                  std::vector<int64_t> stride = {1}, std::vector<int64_t> padding = {0},
-                  std::vector<int64_t> output_padding = {0}, int64_t groups = 1, bool bias = true,
-                  std::vector<int64_t> dilation = {1})
-      : ConvTransposeNd(2, in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias,
-                        dilation) {}
-};
+using ConvTranspose1d = ConvTranspose<1>;
+using ConvTranspose2d = ConvTranspose<2>;
 
 }  // namespace onegrad::nn

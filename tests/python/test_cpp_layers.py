@@ -213,3 +213,19 @@ def test_same_seed_same_weights_in_both_languages():
 def test_argument_errors(make, exc, msg):
     with pytest.raises(exc, match=msg):
         make()
+
+
+def test_copied_layers_have_their_own_cpp_layers():
+    # TransformerEncoder deep-copies its layer: each copy's C++ children are its own
+    layer = nn.TransformerEncoderLayer(d_model=4, nhead=2, dim_feedforward=8, dropout=0.5)
+    stack = nn.TransformerEncoder(layer, num_layers=2)
+    first, second = stack.layers[0].linear1, stack.layers[1].linear1
+    np.testing.assert_array_equal(first.weight.numpy(), second.weight.numpy())
+    x = Tensor.ones(3, 4)
+    before = first(x).numpy()
+    with no_grad():
+        second.weight.assign(second.weight * 2)
+    np.testing.assert_array_equal(first(x).numpy(), before)
+    np.testing.assert_allclose(second(x).numpy(), 2 * before - first.bias.numpy(), rtol=1e-5, atol=1e-6)
+    stack.layers[1].eval()
+    assert not stack.layers[1].dropout._cpp.is_training() and stack.layers[0].dropout._cpp.is_training()

@@ -57,11 +57,11 @@ def _parameter(t):
 
 class CppLayer(Module):
     """A Module whose forward, parameters and buffers are a C++ layer's. A subclass is the C++ layer
-    of its name (or of _cpp_name) and lists in _absent the members torch shows as None
-    when the layer is built without them (bias=False)."""
+    of its name (or of _cpp_name) and lists in _absent (_absent_buffers) the parameters (buffers)
+    torch shows as None when the layer is built without them (bias=False)."""
 
     _cpp_name = None
-    _absent = ()
+    _absent, _absent_buffers = (), ()
 
     def __init_subclass__(cls, **kwargs):
         # a class named as a table entry is that layer; its subclasses (a user's MyLinear) inherit it
@@ -81,9 +81,8 @@ class CppLayer(Module):
         d["_cpp"], d["_cpp_arguments"] = cpp, arguments
         params, buffers = cpp.parameters(), cpp.buffers()
         d["_cpp_owned"] = frozenset(n for n, _ in params + buffers)
-        for n in self._absent:
-            if n not in d["_cpp_owned"]:
-                (self._buffers if n.startswith("running_") or n == "num_batches_tracked" else self._parameters)[n] = None
+        for table, names in ((self._parameters, self._absent), (self._buffers, self._absent_buffers)):
+            table.update((n, None) for n in names if n not in d["_cpp_owned"])
         for n, t in params:
             self._parameters[n] = _parameter(t)
         for n, t in buffers:
@@ -114,6 +113,16 @@ class CppLayer(Module):
         with no_grad():
             for n, t in fresh.parameters() + fresh.buffers():
                 Tensor._wrap(mine[n]).assign(Tensor._wrap(t).cast(Tensor._wrap(mine[n]).dtype))
+
+    def _own_copy(self):
+        """After a shallow copy whose parameter and buffer tables hold copied tensors (a deep copy of
+        a layer, transformer.py): a C++ layer of its own, its members pointed at those copies."""
+        fresh = _C.nn.make_layer(self._cpp.name(), list(self._cpp_arguments.items()))
+        for n, t in list(self._parameters.items()) + list(self._buffers.items()):
+            if n in self._cpp_owned:
+                fresh.set_member(n, t._t)
+        fresh.train(self.training)
+        self._attach(fresh, self._cpp_arguments)
 
     def __setattr__(self, name, value):
         if name in self.__dict__.get("_cpp_owned", ()):

@@ -13,7 +13,7 @@ class _BatchNorm(CppLayer):
     moved by momentum (unbiased variance), or averaged over all batches when momentum is None.
     Eval: the running statistics. Buffers as torch: running_mean, running_var, num_batches_tracked."""
 
-    _absent = ("weight", "bias", "running_mean", "running_var", "num_batches_tracked")
+    _absent, _absent_buffers = ("weight", "bias"), ("running_mean", "running_var", "num_batches_tracked")
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
                  dtype=None):

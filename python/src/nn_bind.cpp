@@ -1,6 +1,6 @@
-// onegrad._C.nn: the layer math of src/nn that Tensor has no method for (norm_layers.h,
-// attention_layer.h, prelu.h, loss_functions.h), so the Python layers in onegrad/nn stay thin and compute what the C++
-// layers compute.
+// onegrad._C.nn: the functions of src/nn that Tensor has no method for (norm_layers.h's rms_norm,
+// attention_layer.h, prelu.h, loss_functions.h), for onegrad.nn.functional and the Python modules
+// that are not C++ layers; the C++ layers themselves are layer_bind.cpp's.
 #include <pybind11/stl.h>
 
 #include "bind.h"
@@ -44,8 +44,6 @@ void bind_nn(py::module_& m) {
         return out;
       },
       py::arg("path"), py::arg("optimizer") = nullptr);
-  n.def("update_running_stats", &nn::update_running_stats, py::arg("x"), py::arg("running_mean"),
-        py::arg("running_var"), py::arg("num_batches_tracked"), py::arg("momentum"));
   n.def("embedding", &nn::embedding, py::arg("weight"), py::arg("indices"));
   n.def("rms_norm", &nn::rms_norm, py::arg("x"), py::arg("normalized_shape"), py::arg("weight"), py::arg("eps"));
   n.def("prelu", &nn::prelu, py::arg("x"), py::arg("weight"));

@@ -7,7 +7,8 @@ a `.data =` through either side is seen by both, and forward is the C++ forward.
 computes, its parameter names and shapes, its initialisation and its argument checks are therefore
 written only in C++; the Python class adds torch's front-end options (device, dtype, inplace) and a
 repr. Everything else about nn.Module (registration by attribute, state_dict, children, train/eval,
-hooks) is the Python Module's, so models still subclass nn.Module and hold these layers as children.
+apply; it has no hooks today) is the Python Module's, so models still subclass nn.Module and hold
+these layers as children.
 
 A layer in the C++ table with no Python class of its own is still `onegrad.nn.<Name>`:
 layer_class() makes its class from the table (nn/__init__.py's module __getattr__).

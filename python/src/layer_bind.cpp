@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include "bind.h"
+#include "nn/attention_layer.h"
 #include "nn/layer_registry.h"
 #include "nn/recurrent_layers.h"
 
@@ -43,7 +44,19 @@ void bind_layers(py::module_& n) {
             nn::RecurrentOutput out = r->forward(input, h_0, c_0);
             return std::make_tuple(out.output, out.h_n, out.c_n);
           },
-          py::arg("input"), py::arg("h_0"), py::arg("c_0"));
+          py::arg("input"), py::arg("h_0"), py::arg("c_0"))
+      // MultiheadAttention's full forward (key, value, masks; output and weights)
+      .def(
+          "attention_forward",
+          [](nn::Module& m, const Tensor& q, const Tensor& k, const Tensor& v, const std::optional<Tensor>& key_padding_mask,
+             bool need_weights, const std::optional<Tensor>& attn_mask, bool average_attn_weights) {
+            auto* a = dynamic_cast<nn::MultiheadAttention*>(&m);
+            if (!a) throw ArgumentError(m.name() + ": not an attention layer");
+            nn::AttentionOutput out = a->forward(q, k, v, key_padding_mask, need_weights, attn_mask, average_attn_weights);
+            return std::make_pair(out.output, out.weights);
+          },
+          py::arg("query"), py::arg("key"), py::arg("value"), py::arg("key_padding_mask"), py::arg("need_weights"),
+          py::arg("attn_mask"), py::arg("average_attn_weights"));
   n.def("layer_names", [] {
     std::vector<std::string> names;
     for (const nn::LayerEntry& e : nn::layer_table()) names.push_back(e.name);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "nn/activation_layers.h"
+#include "nn/attention_layer.h"
 #include "nn/bilinear.h"
 #include "nn/conv_layers.h"
 #include "nn/linear.h"
@@ -188,6 +189,13 @@ std::vector<LayerEntry> build_table() {
                }});
   t.push_back({"Flatten", {{"start_dim", 1}, {"end_dim", -1}}, [](const LayerArgs& a) {
                  return ModulePtr(std::make_shared<Flatten>(a.integer("start_dim"), a.integer("end_dim")));
+               }});
+  t.push_back({"MultiheadAttention",
+               {{"embed_dim", {}}, {"num_heads", {}}, {"dropout", 0.0}, {"bias", true}, {"batch_first", false}},
+               [](const LayerArgs& a) {
+                 return ModulePtr(std::make_shared<MultiheadAttention>(a.integer("embed_dim"), a.integer("num_heads"),
+                                                                       a.real("dropout"), a.flag("bias"),
+                                                                       a.flag("batch_first")));
                }});
   t.push_back({"RNN",
                recurrent_args({{"nonlinearity", text("tanh")}, {"bias", true}, {"batch_first", false},

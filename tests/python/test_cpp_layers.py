@@ -229,3 +229,40 @@ def test_copied_layers_have_their_own_cpp_layers():
     np.testing.assert_allclose(second(x).numpy(), 2 * before - first.bias.numpy(), rtol=1e-5, atol=1e-6)
     stack.layers[1].eval()
     assert not stack.layers[1].dropout._cpp.is_training() and stack.layers[0].dropout._cpp.is_training()
+
+
+def test_a_cpp_layers_children_are_python_modules_of_their_class(rng):
+    # MultiheadAttention's out_proj is the C++ layer's child Linear, wrapped as nn.Linear
+    ours, theirs = nn.MultiheadAttention(4, 2), tnn.MultiheadAttention(4, 2)
+    assert isinstance(ours.out_proj, nn.Linear) and ours.out_proj.in_features == 4
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    assert "(out_proj): Linear(in_features=4, out_features=4, bias=True)" in repr(ours)
+    load_from(ours, theirs)
+    q = rng.standard_normal((3, 2, 4)).astype(np.float32)
+    out, w = ours(Tensor(q), Tensor(q), Tensor(q))
+    tout, tw = theirs(torch.tensor(q), torch.tensor(q), torch.tensor(q))
+    np.testing.assert_allclose(out.numpy(), tout.detach().numpy(), atol=1e-5)
+    np.testing.assert_allclose(w.numpy(), tw.detach().numpy(), atol=1e-5)
+    # the child's handle is the C++ member the parent's forward reads
+    with no_grad():
+        ours.out_proj.weight.assign(ours.out_proj.weight * 0)
+        ours.out_proj.bias.assign(Tensor.ones(4))
+    np.testing.assert_array_equal(ours(Tensor(q), Tensor(q), Tensor(q))[0].numpy(), np.ones((3, 2, 4), np.float32))
+    # dtype reaches the children
+    wide = nn.MultiheadAttention(4, 2, dtype=dtypes.float64)
+    assert {p.dtype for p in wide.parameters()} == {dtypes.float64}
+
+
+def test_copied_attention_layers_are_independent():
+    layer = nn.TransformerEncoderLayer(d_model=4, nhead=2, dim_feedforward=8, dropout=0.0)
+    stack = nn.TransformerEncoder(layer, num_layers=2)
+    a, b = stack.layers[0].self_attn, stack.layers[1].self_attn
+    assert a.out_proj.weight is not b.out_proj.weight
+    np.testing.assert_array_equal(a.out_proj.weight.numpy(), b.out_proj.weight.numpy())
+    x = Tensor.ones(3, 1, 4)
+    before = a(x, x, x)[0].numpy()
+    with no_grad():
+        b.out_proj.weight.assign(b.out_proj.weight * 3)
+        b.in_proj_weight.assign(b.in_proj_weight * 2)
+    np.testing.assert_array_equal(a(x, x, x)[0].numpy(), before)
+    assert not np.allclose(b(x, x, x)[0].numpy(), before)

@@ -1,14 +1,12 @@
 """Activations as modules (torch.nn.ReLU, GELU, ...) and torch.nn.MultiheadAttention. The pointwise
-activations and PReLU are the C++ layers of src/nn (cpp_layer.py); Softmax/LogSoftmax (torch's
-implicit dim) and MultiheadAttention call C++ functions with the module's own parameters."""
+activations, PReLU and MultiheadAttention are the C++ layers of src/nn (cpp_layer.py);
+Softmax/LogSoftmax (torch's implicit dim) are Python over Tensor methods."""
 
-from .. import _C
 from ..tensor import Tensor
 from . import functional as F
-from . import init
-from .linear import Linear
 from .cpp_layer import CppLayer
-from .module import Module, Parameter
+from .linear import Linear  # noqa: F401 (MultiheadAttention's out_proj is wrapped as this class)
+from .module import Module
 
 
 class _Pointwise(CppLayer):
@@ -97,40 +95,30 @@ class PReLU(CppLayer):
         return f"num_parameters={self.num_parameters}"
 
 
-class MultiheadAttention(Module):
-    """torch 1.13's MultiheadAttention with kdim = vdim = embed_dim (no add_bias_kv, add_zero_attn).
+class MultiheadAttention(CppLayer):
+    """torch 1.13's MultiheadAttention with kdim = vdim = embed_dim (no add_bias_kv, add_zero_attn):
+    the C++ layer of src/nn/attention_layer.h, out_proj its child Linear.
     forward(query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
     average_attn_weights=True) -> (output, weights or None). Bool masks are True where attention is
     NOT allowed (torch's MHA convention); float masks are added to the scores."""
 
+    _absent = ("in_proj_bias",)
+
     def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
                  kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
-        super().__init__()
         if add_bias_kv or add_zero_attn or (kdim not in (None, embed_dim)) or (vdim not in (None, embed_dim)):
             raise NotImplementedError("MultiheadAttention: add_bias_kv, add_zero_attn and kdim/vdim != embed_dim "
                                       "are not supported")
-        if num_heads <= 0 or embed_dim % num_heads:
-            raise ValueError(f"MultiheadAttention: embed_dim ({embed_dim}) must be divisible by num_heads ({num_heads})")
+        super().__init__(embed_dim, num_heads, dropout=dropout, bias=bias, batch_first=batch_first, device=device,
+                         dtype=dtype)
         self.embed_dim, self.num_heads, self.dropout, self.batch_first = embed_dim, num_heads, dropout, batch_first
         self.head_dim = embed_dim // num_heads
-        self.in_proj_weight = Parameter(Tensor.empty(3 * embed_dim, embed_dim, dtype=dtype, device=device))
-        if bias:
-            self.in_proj_bias = Parameter(Tensor.empty(3 * embed_dim, dtype=dtype, device=device))
-        else:
-            self.register_parameter("in_proj_bias", None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
-        init.xavier_uniform_(self.in_proj_weight)
-        if bias:
-            init.zeros_(self.in_proj_bias)
-            init.zeros_(self.out_proj.bias)
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True):
         def opt(t):
             return None if t is None else t._t
 
-        out, weights = _C.nn.multi_head_attention(
-            query._t, key._t, value._t, self.num_heads, self.in_proj_weight._t, opt(self.in_proj_bias),
-            self.out_proj.weight._t, opt(self.out_proj.bias), opt(key_padding_mask), bool(need_weights),
-            opt(attn_mask), bool(average_attn_weights), float(self.dropout), self.training, self.batch_first)
+        out, weights = self._cpp.attention_forward(query._t, key._t, value._t, opt(key_padding_mask),
+                                                   bool(need_weights), opt(attn_mask), bool(average_attn_weights))
         return Tensor._wrap(out), None if weights is None else Tensor._wrap(weights)

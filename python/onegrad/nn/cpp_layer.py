@@ -20,7 +20,7 @@ from ..tensor import Tensor
 from .module import Module, Parameter
 
 _SIGNATURES = {}  # C++ layer name -> [(argument, has_default)] in torch's positional order
-_GENERATED = {}  # C++ layer name -> the class layer_class() made for it
+_CLASSES = {}  # C++ layer name -> its Python class (onegrad.nn's own, or one layer_class() made)
 
 
 def _signature(name):
@@ -69,6 +69,7 @@ class CppLayer(Module):
         super().__init_subclass__(**kwargs)
         if "_cpp_name" not in cls.__dict__ and cls.__name__ in _C.nn.layer_names():
             cls._cpp_name = cls.__name__
+            _CLASSES.setdefault(cls.__name__, cls)
 
     def __init__(self, *args, device=None, dtype=None, **kwargs):
         super().__init__()
@@ -92,14 +93,18 @@ class CppLayer(Module):
             self._modules[n] = wrap(child)
         d["training"] = cpp.is_training()
 
+    def _describe(self):
+        """The attributes torch shows (fc.in_features), for a layer wrapped from an existing C++
+        module (a C++ layer's child) rather than built by __init__: read from its tensors."""
+
     def _to(self, device, dtype):
         """torch's device/dtype arguments: the C++ layer makes float32 CPU tensors; floating members
         are then re-pointed (set_data: the same handles, so both sides see it) at converted values."""
         if device is None and dtype is None:
             return
         dt = None if dtype is None else to_dtype(dtype)
-        for t in list(self._parameters.values()) + list(self._buffers.values()):
-            if t is None or not t.dtype.is_float:
+        for t in list(self.parameters()) + list(self.buffers()):
+            if not t.dtype.is_float:
                 continue
             # Tensor(.., device) raises DeviceError for a device the values cannot move to
             v = Tensor(t.detach(), dtype=dt, device=device)
@@ -119,9 +124,13 @@ class CppLayer(Module):
         """After a shallow copy whose parameter and buffer tables hold copied tensors (a deep copy of
         a layer, transformer.py): a C++ layer of its own, its members pointed at those copies."""
         fresh = _C.nn.make_layer(self._cpp.name(), list(self._cpp_arguments.items()))
-        for n, t in list(self._parameters.items()) + list(self._buffers.items()):
-            if n in self._cpp_owned:
-                fresh.set_member(n, t._t)
+
+        def point(cpp, module):  # the fresh tree's members at the copy's tensors, children too
+            for n, _ in cpp.parameters() + cpp.buffers():
+                cpp.set_member(n, (module._parameters[n] if n in module._parameters else module._buffers[n])._t)
+            for n, child in cpp.children():
+                point(child, module._modules[n])
+        point(fresh, self)
         fresh.train(self.training)
         self._attach(fresh, self._cpp_arguments)
 
@@ -152,18 +161,22 @@ class CppLayer(Module):
 
 
 def layer_class(name):
-    """The Python class of the C++ layer `name` of the layer table (AttributeError if there is none)."""
-    if name not in _GENERATED:
+    """The Python class of the C++ layer `name` of the layer table (AttributeError if there is none):
+    onegrad.nn's own class, or one made from the table."""
+    if name not in _CLASSES:
         if name not in _C.nn.layer_names():
             raise AttributeError(f"module 'onegrad.nn' has no attribute '{name}'")
-        _GENERATED[name] = type(name, (CppLayer,), {"_cpp_name": name, "__module__": __name__,
-                                                    "__doc__": f"The C++ layer {name} (src/nn), through the layer table."})
-    return _GENERATED[name]
+        _CLASSES[name] = type(name, (CppLayer,), {"_cpp_name": name, "__module__": __name__,
+                                                  "__doc__": f"The C++ layer {name} (src/nn), through the layer table."})
+    return _CLASSES[name]
 
 
 def wrap(cpp):
-    """A Python Module over an existing C++ module (a child of a C++ layer)."""
-    m = layer_class(cpp.name()).__new__(layer_class(cpp.name()))
+    """A Python Module over an existing C++ module (a child of a C++ layer: MultiheadAttention's
+    out_proj), of the layer's Python class."""
+    cls = layer_class(cpp.name())
+    m = cls.__new__(cls)
     Module.__init__(m)
     m._attach(cpp, {})
+    m._describe()
     return m

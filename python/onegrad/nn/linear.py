@@ -25,5 +25,10 @@ class Linear(CppLayer):
         super().__init__(in_features, out_features, bias, device=device, dtype=dtype)
         self.in_features, self.out_features = in_features, out_features
 
+    def _describe(self):
+        self.out_features, self.in_features = self.weight.shape
+        self.__dict__["_cpp_arguments"] = {"in_features": self.in_features, "out_features": self.out_features,
+                                           "bias": self.bias is not None}
+
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"

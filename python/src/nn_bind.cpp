@@ -1,10 +1,9 @@
-// onegrad._C.nn: the layer math of src/nn that Tensor has no method for (norm_layers.h,
-// attention_layer.h, prelu.h, loss_functions.h), so the Python layers in onegrad/nn stay thin and compute what the C++
-// layers compute.
+// onegrad._C.nn: the functions of src/nn that Tensor has no method for (norm_layers.h's rms_norm,
+// prelu.h, loss_functions.h), for onegrad.nn.functional and the Python modules
+// that are not C++ layers; the C++ layers themselves are layer_bind.cpp's.
 #include <pybind11/stl.h>
 
 #include "bind.h"
-#include "nn/attention_layer.h"
 #include "nn/checkpoint.h"
 #include "nn/linear.h"
 #include "nn/loss_functions.h"
@@ -14,6 +13,7 @@
 namespace onegrad::python {
 
 void bind_nn_layers(py::module_& n);  // recurrent and transformer layers (nn_layers_bind.cpp)
+void bind_layers(py::module_& n);  // _C.nn.Module and the layer table (layer_bind.cpp)
 
 namespace {
 
@@ -27,7 +27,7 @@ nn::StateDict state_dict_of(const std::vector<std::pair<std::string, Tensor>>& e
 }  // namespace
 
 void bind_nn(py::module_& m) {
-  py::module_ n = m.def_submodule("nn", "layer math of src/nn (norm_layers.h, attention_layer.h, checkpoint.h)");
+  py::module_ n = m.def_submodule("nn", "the layers and layer math of src/nn");
   // checkpoints: the file layout is checkpoint.h's, whichever language wrote it
   n.def(
       "save_checkpoint",
@@ -43,8 +43,6 @@ void bind_nn(py::module_& m) {
         return out;
       },
       py::arg("path"), py::arg("optimizer") = nullptr);
-  n.def("update_running_stats", &nn::update_running_stats, py::arg("x"), py::arg("running_mean"),
-        py::arg("running_var"), py::arg("num_batches_tracked"), py::arg("momentum"));
   n.def("embedding", &nn::embedding, py::arg("weight"), py::arg("indices"));
   n.def("rms_norm", &nn::rms_norm, py::arg("x"), py::arg("normalized_shape"), py::arg("weight"), py::arg("eps"));
   n.def("prelu", &nn::prelu, py::arg("x"), py::arg("weight"));
@@ -54,17 +52,8 @@ void bind_nn(py::module_& m) {
   n.def("kl_div", &nn::kl_div, py::arg("input"), py::arg("target"), py::arg("reduction"), py::arg("log_target"));
   n.def("cosine_embedding_loss", &nn::cosine_embedding_loss, py::arg("input1"), py::arg("input2"),
         py::arg("target"), py::arg("margin"), py::arg("reduction"));
-  n.def("multi_head_attention",
-        [](const Tensor& q, const Tensor& k, const Tensor& v, int64_t heads, const Tensor& in_w,
-           const std::optional<Tensor>& in_b, const Tensor& out_w, const std::optional<Tensor>& out_b,
-           const std::optional<Tensor>& key_padding_mask, bool need_weights, const std::optional<Tensor>& attn_mask,
-           bool average, double dropout_p, bool training, bool batch_first) {
-          nn::AttentionOutput r = nn::multi_head_attention(q, k, v, heads, in_w, in_b, out_w, out_b, key_padding_mask,
-                                                           need_weights, attn_mask, average, dropout_p, training,
-                                                           batch_first);
-          return std::make_pair(r.output, r.weights);
-        });
   bind_nn_layers(n);
+  bind_layers(n);
 }
 
 }  // namespace onegrad::python

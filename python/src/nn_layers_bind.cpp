@@ -1,6 +1,7 @@
-// onegrad._C.nn's recurrent and transformer layers (src/nn/recurrent.h, transformer.h): the Python
-// modules in onegrad/nn keep their parameters and hand them here, so both languages run one
-// implementation. Parameters arrive as tuples in the field order of the C++ structs.
+// onegrad._C.nn's recurrent options check and transformer layers (src/nn/recurrent.h,
+// transformer.h): the Python transformer modules keep their parameters and hand them here, so both
+// languages run one implementation. Parameters arrive as tuples in the field order of the C++
+// structs. (The recurrent layers themselves are C++ modules reached through layer_bind.cpp.)
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
@@ -15,7 +16,6 @@ namespace onegrad::python {
 namespace {
 
 using OptTensor = std::optional<Tensor>;
-using WeightTuple = std::tuple<Tensor, Tensor, OptTensor, OptTensor, OptTensor>;  // ih, hh, b_ih, b_hh, hr
 using AttentionTuple = std::tuple<Tensor, OptTensor, Tensor, OptTensor, int64_t, double, bool>;
 using LinearTuple = std::tuple<Tensor, OptTensor>;
 using NormTuple = std::tuple<std::vector<int64_t>, OptTensor, OptTensor, double>;
@@ -54,16 +54,6 @@ void bind_nn_layers(py::module_& n) {
            }),
            py::arg("mode"), py::arg("input_size"), py::arg("hidden_size"), py::arg("num_layers"), py::arg("bias"),
            py::arg("batch_first"), py::arg("dropout"), py::arg("bidirectional"), py::arg("proj_size"));
-  n.def(
-      "recurrent_forward",
-      [](const nn::RecurrentOptions& o, const std::vector<WeightTuple>& weights, const Tensor& input,
-         const OptTensor& h_0, const OptTensor& c_0, bool training) {
-        std::vector<nn::RecurrentWeights> w;
-        for (const auto& [ih, hh, b_ih, b_hh, hr] : weights) w.push_back({ih, hh, b_ih, b_hh, hr});
-        nn::RecurrentOutput r = nn::recurrent_forward(o, w, input, h_0, c_0, training);
-        return std::make_tuple(r.output, r.h_n, r.c_n);
-      },
-      py::arg("options"), py::arg("weights"), py::arg("input"), py::arg("h_0"), py::arg("c_0"), py::arg("training"));
   // the constructor's check of an activation name, with the C++ layers' message
   n.def("check_activation",
         [](const std::string& name, const std::string& layer) { nn::named_activation(name, layer); });

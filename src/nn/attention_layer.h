@@ -9,7 +9,7 @@ struct AttentionOutput {
   std::optional<Tensor> weights;  // need_weights: (N, L, S) averaged over heads, else (N, H, L, S)
 };
 
-// The layer's math on explicit tensors (shared with onegrad.nn.MultiheadAttention in Python):
+// The layer's math on explicit tensors (the transformer layers call it with their own parameters):
 // query (L, N, E) / key, value (S, N, E), or (N, ., E) with batch_first, or unbatched (., E).
 AttentionOutput multi_head_attention(const Tensor& query, const Tensor& key, const Tensor& value, int64_t num_heads,
                                      const Tensor& in_proj_weight, const std::optional<Tensor>& in_proj_bias,

@@ -53,26 +53,30 @@ Tensor ConvNd::forward(const Tensor& x) {
   if (x.ndim() != nd_ + 1 && x.ndim() != nd_ + 2)
     throw ShapeError(name() + ": expected a " + std::to_string(nd_ + 1) + "-D or " + std::to_string(nd_ + 2) +
                      "-D input, got " + std::to_string(x.ndim()) + "-D");
+  if (padding_text) return x.conv(weight, bias, stride, *padding_text, dilation, groups);
   return x.conv(weight, bias, stride, padding, dilation, groups);
 }
 
-ConvTranspose2d::ConvTranspose2d(int64_t in, int64_t out, std::vector<int64_t> k, std::vector<int64_t> s,
+ConvTransposeNd::ConvTransposeNd(int64_t nd, int64_t in, int64_t out, std::vector<int64_t> k, std::vector<int64_t> s,
                                  std::vector<int64_t> p, std::vector<int64_t> op_, int64_t g, bool with_bias,
                                  std::vector<int64_t> d)
-    : groups(g) {
-  const std::string op = "ConvTranspose2d";
+    : groups(g), nd_(nd) {
+  const std::string op = "ConvTranspose" + std::to_string(nd) + "d";
   check_channels(op, in, out, g);
-  k = per_axis(op, "kernel_size", k, 2);
-  stride = per_axis(op, "stride", s, 2), padding = per_axis(op, "padding", p, 2),
-  output_padding = per_axis(op, "output_padding", op_, 2), dilation = per_axis(op, "dilation", d, 2);
-  init_conv(weight, bias, {in, out / g, k[0], k[1]}, out, with_bias);
+  k = per_axis(op, "kernel_size", k, nd);
+  stride = per_axis(op, "stride", s, nd), padding = per_axis(op, "padding", p, nd),
+  output_padding = per_axis(op, "output_padding", op_, nd), dilation = per_axis(op, "dilation", d, nd);
+  std::vector<int64_t> shape{in, out / g};
+  shape.insert(shape.end(), k.begin(), k.end());
+  init_conv(weight, bias, shape, out, with_bias);
   register_parameter("weight", &weight);
   if (bias) register_parameter("bias", &*bias);
 }
 
-Tensor ConvTranspose2d::forward(const Tensor& x) {
-  if (x.ndim() != 3 && x.ndim() != 4)
-    throw ShapeError("ConvTranspose2d: expected a 3-D or 4-D input, got " + std::to_string(x.ndim()) + "-D");
+Tensor ConvTransposeNd::forward(const Tensor& x) {
+  if (x.ndim() != nd_ + 1 && x.ndim() != nd_ + 2)
+    throw ShapeError(name() + ": expected a " + std::to_string(nd_ + 1) + "-D or " + std::to_string(nd_ + 2) +
+                     "-D input, got " + std::to_string(x.ndim()) + "-D");
   return x.conv_transpose(weight, bias, stride, padding, output_padding, groups, dilation);
 }
 

@@ -13,6 +13,10 @@ class Loss : public Module {
   using Module::forward;
   virtual Tensor forward(const Tensor& input, const Tensor& target) = 0;
   Tensor operator()(const Tensor& input, const Tensor& target) { return forward(input, target); }
+  Tensor forward_inputs(const std::vector<Tensor>& inputs) override {
+    expect_inputs(inputs, 2);
+    return forward(inputs[0], inputs[1]);
+  }
   std::string reduction;  // "none", "mean" or "sum"
 
  protected:
@@ -107,6 +111,10 @@ class CosineEmbeddingLoss : public Module {
   }
   Tensor operator()(const Tensor& input1, const Tensor& input2, const Tensor& target) {
     return forward(input1, input2, target);
+  }
+  Tensor forward_inputs(const std::vector<Tensor>& inputs) override {
+    expect_inputs(inputs, 3);
+    return forward(inputs[0], inputs[1], inputs[2]);
   }
   std::string name() const override { return "CosineEmbeddingLoss"; }
   double margin;

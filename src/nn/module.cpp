@@ -14,6 +14,30 @@ Tensor Module::forward(const Tensor&) {
   throw ArgumentError(name() + ": forward does not take a single tensor (see its own forward overloads)");
 }
 
+void Module::expect_inputs(const std::vector<Tensor>& inputs, size_t n) const {
+  if (inputs.size() != n)
+    throw ArgumentError(name() + ": forward takes " + std::to_string(n) + " input tensor" + (n == 1 ? "" : "s") +
+                        ", got " + std::to_string(inputs.size()));
+}
+
+Tensor Module::forward_inputs(const std::vector<Tensor>& inputs) {
+  expect_inputs(inputs, 1);
+  return forward(inputs[0]);
+}
+
+void Module::set_member(const std::string& member, const Tensor& t) {
+  for (auto* list : {&params_, &buffers_})
+    for (auto& [n, p] : *list)
+      if (n == member) {
+        if (p->shape() != t.shape())
+          throw ShapeError(name() + ": " + member + " has shape " + shape_text(p->shape()) + ", got " +
+                           shape_text(t.shape()));
+        *p = t;
+        return;
+      }
+  throw ArgumentError(name() + ": no parameter or buffer named \"" + member + "\"");
+}
+
 void Module::check_new_name(const std::string& name) const {
   auto taken = [&](const auto& list) {
     return std::any_of(list.begin(), list.end(), [&](const auto& kv) { return kv.first == name; });

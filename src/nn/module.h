@@ -27,6 +27,10 @@ class Module {
   // add their own overloads and say so here.
   virtual Tensor forward(const Tensor& x);
   Tensor operator()(const Tensor& x) { return forward(x); }
+  // Every input as a list, for callers that do not know the layer's signature (the Python
+  // bindings, layer_registry.h): one input goes to forward(x); layers whose forward takes several
+  // tensors (losses, Bilinear) override it. A wrong count is an ArgumentError naming the layer.
+  virtual Tensor forward_inputs(const std::vector<Tensor>& inputs);
   // torch's class name ("Linear"), used in messages.
   virtual std::string name() const = 0;
 
@@ -36,6 +40,14 @@ class Module {
   std::vector<Tensor> parameters();  // handles on the same tensors (optimizers take these)
   std::vector<std::pair<std::string, Tensor*>> named_buffers();
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> named_children() const { return children_; }
+  // This module's own members, not its children's, in registration order (the Python wrapper
+  // walks children itself, so that a child is a Python Module too).
+  const std::vector<std::pair<std::string, Tensor*>>& own_parameters() const { return params_; }
+  const std::vector<std::pair<std::string, Tensor*>>& own_buffers() const { return buffers_; }
+  // Points the member parameter or buffer `name` at `t` (a handle: they share buffer, .grad and
+  // requires_grad), as assigning a Parameter to a torch module's attribute does. ArgumentError
+  // for a name this module does not own, ShapeError when the shape differs.
+  void set_member(const std::string& name, const Tensor& t);
 
   // Training mode for this module and every child: BatchNorm and Dropout read it.
   void train(bool on = true);
@@ -51,6 +63,8 @@ class Module {
   void zero_grad(bool set_to_none = false);
 
  protected:
+  // forward_inputs' count check: ArgumentError "Bilinear: forward takes 2 input tensors, got 1".
+  void expect_inputs(const std::vector<Tensor>& inputs, size_t n) const;
   // Registers a member tensor; `t` must live as long as the module (a member). Parameters become
   // realized leaves with requires_grad; buffers are realized.
   void register_parameter(const std::string& name, Tensor* t);

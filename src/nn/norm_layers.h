@@ -5,7 +5,7 @@
 
 namespace onegrad::nn {
 
-// The layers' math that Tensor has no method for, shared with the Python layers (onegrad.nn).
+// The layers' math that Tensor has no method for (rms_norm is also onegrad.nn.functional's).
 // BatchNorm's training-step update, in place: num_batches_tracked += 1, then each running
 // statistic r <- (1 - m) r + m s over every axis but 1 (unbiased variance), with m = momentum or,
 // when absent, 1 / num_batches_tracked.

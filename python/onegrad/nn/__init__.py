@@ -1,11 +1,13 @@
 """onegrad.nn: neural-network building blocks under torch.nn's names. `functional` holds the
-stateless ops (torch.nn.functional); Module and the layers are in Python so models subclass them as
-in torch (docs/nn.md "Modules"); the C++ twins are in src/nn."""
+stateless ops (torch.nn.functional); Module is Python so models subclass it as in torch
+(docs/nn.md "Modules"); the common layers are src/nn's C++ layers (cpp_layer.py), and a layer of
+the C++ layer table with no class here is still onegrad.nn.<Name> (module __getattr__ below)."""
 
 from . import functional, init
 from .activation import (ELU, GELU, LeakyReLU, LogSoftmax, MultiheadAttention, PReLU, ReLU, Sigmoid, SiLU, Softmax,
                          Softplus, Tanh)
 from .checkpoint import load_checkpoint, save_checkpoint
+from .cpp_layer import CppLayer, layer_class
 from .container import Flatten, ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout
@@ -31,3 +33,8 @@ __all__ = ["functional", "init", "Module", "Parameter", "Linear", "Identity", "C
            "CosineEmbeddingLoss", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
            "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "RNN", "LSTM", "GRU", "TransformerEncoderLayer",
            "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder"]
+
+
+def __getattr__(name):
+    # a C++ layer of the layer table (src/nn/layer_registry.h) that has no Python class above
+    return layer_class(name)

@@ -1,22 +1,21 @@
-"""Activations as modules (torch.nn.ReLU, GELU, ...) and torch.nn.MultiheadAttention. The math is
-C++'s: Tensor methods, and src/nn's prelu.h and attention_layer.h through _C.nn."""
+"""Activations as modules (torch.nn.ReLU, GELU, ...) and torch.nn.MultiheadAttention. The pointwise
+activations, PReLU and MultiheadAttention are the C++ layers of src/nn (cpp_layer.py);
+Softmax/LogSoftmax (torch's implicit dim) are Python over Tensor methods."""
 
-from .. import _C
 from ..tensor import Tensor
 from . import functional as F
-from . import init
-from .linear import Linear
-from .module import Module, Parameter
+from .cpp_layer import CppLayer
+from .linear import Linear  # noqa: F401 (MultiheadAttention's out_proj is wrapped as this class)
+from .module import Module
 
 
-class _Pointwise(Module):
-    """An activation that is one Tensor method (a C++ Tensor method, as the C++ modules of
-    src/nn/activation_layers.h call) with the module's settings: _params lists torch's arguments, in
-    torch's order, with their defaults. `inplace` is accepted and ignored (docs/torch-differences.md)."""
-    _method, _params = None, ()
+class _Pointwise(CppLayer):
+    """An activation that is a C++ layer of src/nn/activation_layers.h (one Tensor op) with the
+    module's settings: _params lists torch's arguments, in torch's order, with their defaults (as
+    attributes for repr). `inplace` is accepted and ignored (docs/torch-differences.md)."""
+    _params = ()
 
     def __init__(self, *args, **kwargs):
-        super().__init__()
         names = [n for n, _ in self._params]
         if len(args) > len(names):
             raise TypeError(f"{type(self).__name__}: takes at most {len(names)} arguments, got {len(args)}")
@@ -26,54 +25,46 @@ class _Pointwise(Module):
             if k not in values or k in names[:len(args)]:
                 raise TypeError(f"{type(self).__name__}: unexpected or repeated argument {k!r}")
             values[k] = v
+        values.pop("inplace", None)
+        super().__init__(**values)
         for k, v in values.items():
-            setattr(self, k, v)
-
-    def forward(self, input):
-        return getattr(input, self._method)(*(getattr(self, n) for n, _ in self._params if n != "inplace"))
+            object.__setattr__(self, k, v)
 
     def extra_repr(self):
         return ", ".join(f"{n}={getattr(self, n)}" for n, _ in self._params if n != "inplace")
 
 
 class ReLU(_Pointwise):
-    _method, _params = "relu", (("inplace", False),)
+    _params = (("inplace", False),)
 
 
-class GELU(Module):
-    def __init__(self, approximate="none"):
-        super().__init__()
-        if approximate not in ("none", "tanh"):
-            raise ValueError(f"GELU: approximate must be 'none' or 'tanh', got {approximate!r}")
-        self.approximate = approximate
-
-    def forward(self, input):
-        return input.gelu(self.approximate)
+class GELU(_Pointwise):
+    _params = (("approximate", "none"),)
 
 
 class Tanh(_Pointwise):
-    _method = "tanh"
+    pass
 
 
 class Sigmoid(_Pointwise):
-    _method = "sigmoid"
+    pass
 
 
 class SiLU(_Pointwise):
-    _method, _params = "silu", (("inplace", False),)
+    _params = (("inplace", False),)
 
 
 class LeakyReLU(_Pointwise):
-    _method, _params = "leaky_relu", (("negative_slope", 0.01), ("inplace", False))
+    _params = (("negative_slope", 0.01), ("inplace", False))
 
 
 class ELU(_Pointwise):
-    _method, _params = "elu", (("alpha", 1.0), ("inplace", False))
+    _params = (("alpha", 1.0), ("inplace", False))
 
 
 class Softplus(_Pointwise):
     """log(1 + exp(beta·x)) / beta, and x itself where beta·x > threshold."""
-    _method, _params = "softplus", (("beta", 1), ("threshold", 20))  # torch 1.13's int defaults
+    _params = (("beta", 1), ("threshold", 20))  # torch 1.13's int defaults
 
 
 class Softmax(Module):
@@ -93,57 +84,41 @@ class LogSoftmax(Softmax):
         return F.log_softmax(input, self.dim)
 
 
-class PReLU(Module):
+class PReLU(CppLayer):
     """x where x > 0, a·x elsewhere, with learnt slopes a: one, or one per channel (axis 1)."""
 
     def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
-        super().__init__()
-        if num_parameters < 1:
-            raise ValueError(f"PReLU: num_parameters must be positive, got {num_parameters}")
+        super().__init__(num_parameters, init, device=device, dtype=dtype)
         self.num_parameters = num_parameters
-        self.weight = Parameter(Tensor.full((num_parameters,), float(init), dtype=dtype, device=device))
-
-    def forward(self, input):
-        return F.prelu(input, self.weight)
 
     def extra_repr(self):
         return f"num_parameters={self.num_parameters}"
 
 
-class MultiheadAttention(Module):
-    """torch 1.13's MultiheadAttention with kdim = vdim = embed_dim (no add_bias_kv, add_zero_attn).
+class MultiheadAttention(CppLayer):
+    """torch 1.13's MultiheadAttention with kdim = vdim = embed_dim (no add_bias_kv, add_zero_attn):
+    the C++ layer of src/nn/attention_layer.h, out_proj its child Linear.
     forward(query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
     average_attn_weights=True) -> (output, weights or None). Bool masks are True where attention is
     NOT allowed (torch's MHA convention); float masks are added to the scores."""
 
+    _absent = ("in_proj_bias",)
+
     def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
                  kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
-        super().__init__()
         if add_bias_kv or add_zero_attn or (kdim not in (None, embed_dim)) or (vdim not in (None, embed_dim)):
             raise NotImplementedError("MultiheadAttention: add_bias_kv, add_zero_attn and kdim/vdim != embed_dim "
                                       "are not supported")
-        if num_heads <= 0 or embed_dim % num_heads:
-            raise ValueError(f"MultiheadAttention: embed_dim ({embed_dim}) must be divisible by num_heads ({num_heads})")
+        super().__init__(embed_dim, num_heads, dropout=dropout, bias=bias, batch_first=batch_first, device=device,
+                         dtype=dtype)
         self.embed_dim, self.num_heads, self.dropout, self.batch_first = embed_dim, num_heads, dropout, batch_first
         self.head_dim = embed_dim // num_heads
-        self.in_proj_weight = Parameter(Tensor.empty(3 * embed_dim, embed_dim, dtype=dtype, device=device))
-        if bias:
-            self.in_proj_bias = Parameter(Tensor.empty(3 * embed_dim, dtype=dtype, device=device))
-        else:
-            self.register_parameter("in_proj_bias", None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
-        init.xavier_uniform_(self.in_proj_weight)
-        if bias:
-            init.zeros_(self.in_proj_bias)
-            init.zeros_(self.out_proj.bias)
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True):
         def opt(t):
             return None if t is None else t._t
 
-        out, weights = _C.nn.multi_head_attention(
-            query._t, key._t, value._t, self.num_heads, self.in_proj_weight._t, opt(self.in_proj_bias),
-            self.out_proj.weight._t, opt(self.out_proj.bias), opt(key_padding_mask), bool(need_weights),
-            opt(attn_mask), bool(average_attn_weights), float(self.dropout), self.training, self.batch_first)
+        out, weights = self._cpp.attention_forward(query._t, key._t, value._t, opt(key_padding_mask),
+                                                   bool(need_weights), opt(attn_mask), bool(average_attn_weights))
         return Tensor._wrap(out), None if weights is None else Tensor._wrap(weights)

@@ -1,6 +1,7 @@
 """torch.nn.Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict and Flatten."""
 
 from ..tensor import Tensor
+from .cpp_layer import CppLayer
 from .module import Module, Parameter
 
 
@@ -225,13 +226,12 @@ class ParameterDict(_NamedDict):
         self.register_parameter(key, _as_parameter(value, "ParameterDict"))
 
 
-class Flatten(Module):
-    def __init__(self, start_dim=1, end_dim=-1):
-        super().__init__()
-        self.start_dim, self.end_dim = start_dim, end_dim
+class Flatten(CppLayer):
+    """The C++ layer of src/nn/activation_layers.h (cpp_layer.py)."""
 
-    def forward(self, input):
-        return input.flatten(self.start_dim, self.end_dim)
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__(start_dim, end_dim)
+        self.start_dim, self.end_dim = start_dim, end_dim
 
     def extra_repr(self):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"

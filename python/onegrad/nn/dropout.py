@@ -1,19 +1,15 @@
-"""torch.nn.Dropout: the identity in eval mode."""
+"""torch.nn.Dropout: the C++ layer of src/nn/activation_layers.h (cpp_layer.py); the identity in
+eval mode."""
 
-from .module import Module
+from .cpp_layer import CppLayer
 
 
-class Dropout(Module):
+class Dropout(CppLayer):
     def __init__(self, p=0.5, inplace=False):
-        super().__init__()
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
         if inplace:
             raise NotImplementedError("Dropout: inplace=True is not supported (onegrad tensors are immutable)")
+        super().__init__(p)
         self.p = p
-
-    def forward(self, input):
-        return input.dropout(self.p, self.training)
 
     def extra_repr(self):
         return f"p={self.p}"

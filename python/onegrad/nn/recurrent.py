@@ -1,6 +1,6 @@
-"""torch.nn.RNN, LSTM and GRU (torch 1.13's arguments, parameter names and gate order). The
-modules keep the parameters; the computation is src/nn/recurrent.h's recurrent_forward (through
-_C.nn), the one the C++ layers run: each layer and direction projects the whole sequence through
+"""torch.nn.RNN, LSTM and GRU (torch 1.13's arguments, parameter names and gate order): the C++
+layers of src/nn/recurrent_layers.h (cpp_layer.py), which own the parameters and run
+src/nn/recurrent.h's recurrent_forward: each layer and direction projects the whole sequence through
 weight_ih in one matmul, then steps through time with weight_hh (the scheduler's fusion cost model
 decides where a step's values get buffers). The loop builds one lazy graph over the sequence (realized when the
 output is used), and autograd differentiates it like any other.
@@ -10,23 +10,17 @@ them, so a torch state dict loads by name: weight_ih_lk (G·H, in), weight_hh_lk
 bias_ih_lk, bias_hh_lk (G·H,); LSTM with proj_size adds weight_hr_lk (P, H). G is 4 for LSTM
 (gates i, f, g, o), 3 for GRU (r, z, n), 1 for RNN. All start U(±1/√H), as torch's."""
 
-import math
 import numbers
 import warnings
 
 from .. import _C
 from ..tensor import Tensor
-from . import init
-from .module import Module, Parameter
-
-_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
-_KINDS = ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr")
+from .cpp_layer import CppLayer
 
 
-class _RNNBase(Module):
+class _RNNBase(CppLayer):
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
-                 bidirectional=False, proj_size=0, device=None, dtype=None):
-        super().__init__()
+                 bidirectional=False, proj_size=0, device=None, dtype=None, **extra):
         name = "RNN" if mode.startswith("RNN") else mode
         for what, v in (("input_size", input_size), ("hidden_size", hidden_size), ("num_layers", num_layers)):
             if not isinstance(v, int) or isinstance(v, bool):
@@ -39,37 +33,19 @@ class _RNNBase(Module):
         if dropout > 0 and num_layers == 1:
             warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
                           f"expects num_layers greater than 1, but got dropout={dropout} and num_layers={num_layers}")
+        if mode == "LSTM":
+            extra["proj_size"] = proj_size
+        super().__init__(input_size, hidden_size, num_layers, bias=bool(bias), batch_first=bool(batch_first),
+                         dropout=float(dropout), bidirectional=bool(bidirectional), device=device, dtype=dtype,
+                         **extra)
         self.mode, self._name = mode, name
         self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
         self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
         self.bidirectional, self.proj_size = bidirectional, proj_size
-        gate_size = _GATES[mode] * hidden_size
-        out_size = proj_size or hidden_size
-        self._layer_names = []
-        for layer in range(num_layers):
-            for direction in range(self._directions):
-                in_size = input_size if layer == 0 else out_size * self._directions
-                suffix = f"_l{layer}" + ("_reverse" if direction else "")
-                shapes = [("weight_ih", (gate_size, in_size)), ("weight_hh", (gate_size, out_size))]
-                if bias:
-                    shapes += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
-                if proj_size:
-                    shapes += [("weight_hr", (proj_size, hidden_size))]
-                names = {}
-                for kind, shape in shapes:
-                    setattr(self, kind + suffix, Parameter(Tensor.empty(*shape, dtype=dtype, device=device)))
-                    names[kind] = kind + suffix
-                self._layer_names.append(names)
-        self.reset_parameters()
 
     @property
     def _directions(self):
         return 2 if self.bidirectional else 1
-
-    def reset_parameters(self):
-        bound = 1.0 / math.sqrt(self.hidden_size)
-        for p in self.parameters():
-            init.uniform_(p, -bound, bound)
 
     def extra_repr(self):
         s = f"{self.input_size}, {self.hidden_size}"
@@ -87,10 +63,6 @@ class _RNNBase(Module):
             s += f", proj_size={self.proj_size}"
         return s
 
-    def _options(self):
-        return _C.nn.RecurrentOptions(self.mode, self.input_size, self.hidden_size, self.num_layers, bool(self.bias),
-                                      bool(self.batch_first), self.dropout, bool(self.bidirectional), self.proj_size)
-
     def forward(self, input, hx=None):
         if not isinstance(input, Tensor):
             raise TypeError(f"{self._name}: expected a Tensor input, got {type(input).__name__}")
@@ -100,11 +72,8 @@ class _RNNBase(Module):
         for what, t in zip(("hx", "cx"), states):
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(f"{self._name}: {what} must be a Tensor, got {type(t).__name__}")
-        weights = [tuple(None if names.get(k) is None else getattr(self, names[k])._t for k in _KINDS)
-                   for names in self._layer_names]
-        out, h_n, c_n = _C.nn.recurrent_forward(self._options(), weights, input._t,
-                                                None if states[0] is None else states[0]._t,
-                                                None if states[1] is None else states[1]._t, self.training)
+        out, h_n, c_n = self._cpp.recurrent_forward(input._t, None if states[0] is None else states[0]._t,
+                                                    None if states[1] is None else states[1]._t)
         if c_n is None:
             return Tensor._wrap(out), Tensor._wrap(h_n)
         return Tensor._wrap(out), (Tensor._wrap(h_n), Tensor._wrap(c_n))
@@ -117,9 +86,10 @@ class RNN(_RNNBase):
                  dropout=0.0, bidirectional=False, device=None, dtype=None, proj_size=0):
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"RNN: Unknown nonlinearity '{nonlinearity}' (tanh or relu)")
-        self.nonlinearity = nonlinearity
         super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, num_layers,
-                         bias, batch_first, dropout, bidirectional, proj_size, device, dtype)
+                         bias, batch_first, dropout, bidirectional, proj_size, device, dtype,
+                         nonlinearity=nonlinearity)
+        self.nonlinearity = nonlinearity
 
 
 class LSTM(_RNNBase):

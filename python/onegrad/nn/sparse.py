@@ -1,35 +1,24 @@
-"""torch.nn.Embedding (src/nn/linear.h has the C++ twin)."""
+"""torch.nn.Embedding: the C++ layer of src/nn/linear.h (cpp_layer.py)."""
 
-from ..tensor import Tensor
-from . import functional as F
-from .module import Module, Parameter
+from .cpp_layer import CppLayer
+from .module import Parameter
 
 
-class Embedding(Module):
+class Embedding(CppLayer):
     """weight (num_embeddings, embedding_dim) ~ N(0, 1); the row padding_idx starts at zero and
-    gets no gradient. max_norm, scale_grad_by_freq and sparse are not supported."""
+    gets no gradient. max_norm, scale_grad_by_freq and sparse are not supported; _weight replaces
+    the drawn weight (torch's from_pretrained path)."""
 
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
                  scale_grad_by_freq=False, sparse=False, _weight=None, device=None, dtype=None):
-        super().__init__()
         if max_norm is not None or scale_grad_by_freq or sparse:
             raise NotImplementedError("Embedding: max_norm, scale_grad_by_freq and sparse are not supported")
+        super().__init__(num_embeddings, embedding_dim, padding_idx, device=device, dtype=dtype)
         if padding_idx is not None:
-            if not -num_embeddings <= padding_idx < num_embeddings:
-                raise ValueError(f"Embedding: padding_idx must be within num_embeddings = {num_embeddings}, "
-                                 f"got {padding_idx}")
             padding_idx %= num_embeddings
         self.num_embeddings, self.embedding_dim, self.padding_idx = num_embeddings, embedding_dim, padding_idx
-        if _weight is None:
-            w = Tensor.normal(num_embeddings, embedding_dim, dtype=dtype, device=device)
-            if padding_idx is not None:
-                w = Tensor.arange(num_embeddings).reshape(-1, 1).eq(padding_idx).where(0.0, w)
-        else:
-            w = _weight
-        self.weight = Parameter(w)
-
-    def forward(self, input):
-        return F.embedding(input, self.weight, self.padding_idx)
+        if _weight is not None:
+            self.weight = Parameter(_weight)  # shares _weight's tensor, as torch's does
 
     def extra_repr(self):
         return f"{self.num_embeddings}, {self.embedding_dim}" + (

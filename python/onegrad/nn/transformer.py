@@ -13,6 +13,7 @@ from ..tensor import Tensor
 from . import functional as F
 from .activation import MultiheadAttention
 from .container import ModuleList
+from .cpp_layer import CppLayer
 from .dropout import Dropout
 from .linear import Linear
 from .module import Module, Parameter
@@ -150,6 +151,8 @@ def _deepcopy_module(m):
     object.__setattr__(new, "_non_persistent_buffers", set(m._non_persistent_buffers))
     object.__setattr__(new, "_modules", OrderedDict((k, None if c is None else _deepcopy_module(c))
                                                     for k, c in m._modules.items()))
+    if isinstance(new, CppLayer):
+        new._own_copy()
     return new
 
 

@@ -11,8 +11,11 @@ class CpuCompiler final : public Compiler {
  public:
   // No -ffast-math: kernels must keep IEEE NaN/inf behaviour. -ffp-contract=off stops the compiler
   // fusing a*b+c into an FMA, so results match the reference semantics bit for bit.
+  // -funswitch-loops: an inner loop under a condition that holds for the whole loop (a row written
+  // or kept, x[idx] = rows) is only vectorized once GCC 12 moves the test out (without it, a row copy
+  // of 10^5 floats stayed scalar: 69 us against 10 us).
   static constexpr const char* kFlags =
-      "-O2 -march=native -fPIC -shared -std=c11 -ffp-contract=off";
+      "-O2 -funswitch-loops -march=native -fPIC -shared -std=c11 -ffp-contract=off";
 
   // `cc` is the compiler command as the shell sees it (it may carry a launcher: "ccache gcc").
   explicit CpuCompiler(std::string cc);

@@ -107,7 +107,7 @@ std::vector<int64_t> Tensor::shape() const {
   if (!uop_) throw InternalError("shape: the Tensor is empty (default-constructed)");
   auto s = uop_->static_shape();
   if (!s) throw ShapeError("shape: symbolic shape " + shape_str(uop_->shape()) + " has no static dims");
-  return *s;
+  return std::move(*s);  // moved out: a copy cost one more allocation on every shape() of every op
 }
 
 int64_t Tensor::ndim() const { return int64_t(shape().size()); }

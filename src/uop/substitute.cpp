@@ -10,25 +10,30 @@ UOpRef substitute(const UOpRef& root, const Substitution& subst) {
 UOpRef substitute(const UOpRef& root, const Substitution& subst, const std::vector<const UOp*>& order) {
   if (subst.empty()) return root;
   // Sources before users; a replaced node's sources are never read, so nothing below a
-  // replacement is rebuilt.
-  std::unordered_map<const UOp*, UOpRef> done;
-  done.reserve(order.size());
+  // replacement is rebuilt. Only the nodes that change are recorded: one none of whose sources
+  // changed is kept without copying its sources (most of a realize's graph, where only the paths
+  // from its buffers up change: shape operands and cached aranges stay).
+  std::unordered_map<const UOp*, UOpRef> changed;
+  changed.reserve(subst.size() * 4);
   for (const UOp* n : order) {
     if (auto it = subst.find(n); it != subst.end()) {
-      done[n] = it->second;
+      changed.emplace(n, it->second);
       continue;
     }
+    bool any = false;
+    for (const UOpRef& s : n->src)
+      if (auto d = changed.find(s.get()); d != changed.end() && d->second != s) any = true;
+    if (!any) continue;
     std::vector<UOpRef> new_src;
     new_src.reserve(n->src.size());
-    bool changed = false;
     for (const UOpRef& s : n->src) {
-      auto d = done.find(s.get());
-      new_src.push_back(d != done.end() ? d->second : s);
-      changed |= new_src.back() != s;
+      auto d = changed.find(s.get());
+      new_src.push_back(d != changed.end() ? d->second : s);
     }
-    done[n] = changed ? n->with_src(std::move(new_src)) : n->ref();
+    changed.emplace(n, n->with_src(std::move(new_src)));
   }
-  return done.at(root.get());
+  auto it = changed.find(root.get());
+  return it != changed.end() ? it->second : root;
 }
 
 }  // namespace onegrad

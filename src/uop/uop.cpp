@@ -322,8 +322,10 @@ std::vector<const UOp*> UOp::toposort(const std::function<bool(const UOp&)>& ent
 }
 
 std::optional<std::vector<int64_t>> UOp::static_shape() const {
+  const Shape& dims = shape();
   std::vector<int64_t> out;
-  for (const UOpRef& d : shape()) {
+  out.reserve(dims.size());
+  for (const UOpRef& d : dims) {
     if (!d->is_const()) return std::nullopt;
     out.push_back(int64_t(d->const_value().as_int()));
   }

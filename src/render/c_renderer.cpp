@@ -326,19 +326,29 @@ std::string render_c_style(const UOpRef& linear, const std::string& name, const 
 
 std::string render_c(const UOpRef& linear, const std::string& name) { return render_c_style(linear, name, c_dialect()); }
 
-bool c_renders_natively(Ops op, DType dt) {
-  if (setting("CPU_DECOMPOSE_ALL", 0) != 0) return !has_decomposition(op, dt);
+namespace {
+
+// c_renders_natively with the settings read once (check_target asks for every node of a kernel).
+bool c_renders(Ops op, DType dt, bool decompose_all, bool libm) {
+  if (decompose_all) return !has_decomposition(op, dt);
   // No C for THREEFRY: the table decomposes the uint64 one (codegen/threefry.h); another dtype is
   // claimed here so that it reaches the renderer's own error.
   if (op == Ops::THREEFRY) return !has_decomposition(op, dt);
   if (op != Ops::EXP2 && op != Ops::LOG2 && op != Ops::SIN) return true;
-  return dt == dtypes::float64 || setting("CPU_LIBM", 0) != 0;
+  return dt == dtypes::float64 || libm;
+}
+
+}  // namespace
+
+bool c_renders_natively(Ops op, DType dt) {
+  return c_renders(op, dt, setting("CPU_DECOMPOSE_ALL", 0) != 0, setting("CPU_LIBM", 0) != 0);
 }
 
 Capabilities c_capabilities() {
   Capabilities c;
   c.name = "C";
-  c.renders = c_renders_natively;
+  bool decompose_all = setting("CPU_DECOMPOSE_ALL", 0) != 0, libm = setting("CPU_LIBM", 0) != 0;
+  c.renders = [decompose_all, libm](Ops op, DType dt) { return c_renders(op, dt, decompose_all, libm); };
   c.dtypes = {};  // every dtype of the table (docs/dtypes.md)
   c.vectors = c_vector_unit();
   c.threads = cpu_threads();  // the runtime's pool runs a THREAD axis's parts (runtime/thread_pool.h)

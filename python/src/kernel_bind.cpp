@@ -5,6 +5,7 @@
 #include "bind.h"
 #include "codegen/kernel_axes.h"
 #include "engine/kernel_inspect.h"
+#include "render/c_renderer.h"
 #include "render/lower_kernel.h"
 
 namespace onegrad::python {
@@ -51,7 +52,8 @@ void bind_kernel(py::module_& m) {
       // optimize(opts) -> shape after the opts (OptError when one does not apply)
       .def("optimize",
            [](const ScheduledKernelView& k, const std::vector<OptTuple>& opts) {
-             return kernel_shape(apply_opts(k.ast, from_tuples(opts)));
+             Capabilities c = c_capabilities();  // the target lower() renders for
+             return kernel_shape(apply_opts(k.ast, from_tuples(opts), &c));
            })
       // lower(opts) -> (opts, shape after them, C source)
       .def("lower", [](const ScheduledKernelView& k, const std::vector<OptTuple>& opts) {

@@ -67,7 +67,7 @@ UOpRef apply_row(const Decomposition& d, Match& m) {
   const Capabilities& caps = caps_of(m);
   if (caps.renders(u.op, dt)) return nullptr;
   if (!d.defined_on(dt) || !d.build)
-    throw InternalError("instruction selection: backend '" + caps.name + "' lacks " + std::string(op_name(u.op)) + " on " + dt.name() +
+    throw TargetError("instruction selection: target '" + caps.name + "' lacks " + std::string(op_name(u.op)) + " on " + dt.name() +
                         " and the decomposition table has none for it (" + u.brief() + ")");
   return d.build(u);
 }

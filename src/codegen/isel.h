@@ -18,16 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "codegen/capabilities.h"
 #include "rewrite/graph_rewrite.h"
 
 namespace onegrad {
 
-// What a backend renders itself among the decomposed ops (DESIGN decision 7). `renders(op, dt)`:
-// the backend has op on operands of dtype dt (for comparisons, the operand dtype, not bool).
-struct Capabilities {
-  std::string name;
-  std::function<bool(Ops op, DType dt)> renders;
-};
+// What a backend renders itself is its Capabilities' `renders` (codegen/capabilities.h).
 
 // One row of the spec's table: the op, where its decomposition is defined, and the builder that
 // turns a node of that op into it (its sources, dtype and arg are the node's).
@@ -57,7 +53,8 @@ Capabilities lacks_every_decomposed_op(std::string name = "decompose-all");
 const PatternMatcher& isel_rules();
 
 // Rewrite every decomposed op under `sink` that `caps` does not render into its decomposition.
-// InternalError when the backend lacks an op the table cannot decompose on that dtype.
+// TargetError naming the op, its dtype and the target when the target lacks an op the table
+// cannot decompose on that dtype.
 UOpRef select_instructions(const UOpRef& sink, const Capabilities& caps, RewriteTrace* trace = nullptr);
 
 }  // namespace onegrad

@@ -19,8 +19,30 @@ bool loop_like(AxisType t) { return t != AxisType::REDUCE && t != AxisType::GROU
 
 std::string where(const UOpRef& sink, const Opt& opt) { return opt.text() + " on kernel (" + kernel_shape(sink) + ")"; }
 
-// spec: the AxisType table's "Split from" column, restricted to what the CPU backend runs.
-void check_split_target(const UOpRef& sink, const Opt& opt, AxisType from) {
+// Who the target is in an error.
+std::string target_name(const Capabilities* target) { return target ? "target '" + target->name + "'" : "the target (none given)"; }
+
+// Why the target cannot hold an axis of kind `t` (empty: it can). THREAD axes need threads; the
+// launch axes need their dims declared, and then still wait for a pipeline that lowers them
+// (Linearize and the C renderer make loops, not launches).
+std::string missing_axis(const Capabilities* target, AxisType t) {
+  std::string kind(axis_type_name(t));
+  auto undeclared = [&](const std::string& fact) { return target_name(target) + " declares no " + fact; };
+  switch (t) {
+    case AxisType::THREAD: return target && target->threads < 1 ? undeclared("threads (Capabilities::threads is 0)") : "";
+    case AxisType::GLOBAL:
+      if (!target || target->global_max.empty()) return undeclared("GLOBAL launch dims (Capabilities::global_max)");
+      break;
+    case AxisType::LOCAL: case AxisType::WARP:
+      if (!target || target->local_max.empty()) return undeclared(kind + " launch dims (Capabilities::local_max)");
+      break;
+    default: return "";
+  }
+  return "the pipeline lowers no " + kind + " axes yet (" + target_name(target) + " declares them)";
+}
+
+// spec: the AxisType table's "Split from" column, and the axis kinds the target declares.
+void check_split_target(const UOpRef& sink, const Opt& opt, AxisType from, const Capabilities* target) {
   auto fail = [&](const std::string& why) { throw OptError(where(sink, opt) + ": " + why); };
   std::string from_name(axis_type_name(from));
   switch (opt.target) {
@@ -39,18 +61,19 @@ void check_split_target(const UOpRef& sink, const Opt& opt, AxisType from) {
       return;
     case AxisType::THREAD:
       if (from != AxisType::LOOP && from != AxisType::GLOBAL) fail("THREAD splits a GLOBAL or LOOP axis, not " + from_name);
+      if (std::string why = missing_axis(target, opt.target); !why.empty()) fail(why);
       return;
-    // On the CPU a GROUP_REDUCE axis is a level of partial sums (codegen/group_reduce.h): the
-    // reduction over the axes inside it restarts from its identity at each of its iterations.
+    // Without local memory a GROUP_REDUCE axis is a level of partial sums (codegen/group_reduce.h):
+    // the reduction over the axes inside it restarts from its identity at each of its iterations.
     case AxisType::GROUP_REDUCE:
       if (from != AxisType::REDUCE && from != AxisType::GROUP_REDUCE) fail("GROUP_REDUCE splits a REDUCE or GROUP_REDUCE axis, not " + from_name);
       return;
-    default: fail("the CPU backend has no " + std::string(axis_type_name(opt.target)) + " axes (no workgroups, local memory or warps)");
+    default: fail(missing_axis(target, opt.target));
   }
 }
 
-// spec: AxisType THREAD. The CPU runs a THREAD axis as calls of the kernel on its thread pool, one
-// per index, all at once: a kernel has at most one such axis, and every store to memory must
+// spec: AxisType THREAD. A target runs a THREAD axis as calls of the kernel, one per index, all at
+// once (the C target: on its thread pool, runtime/thread_pool.h): a kernel has at most one such axis, and every store to memory must
 // depend on it, or two threads would write the same element (a race).
 void check_thread_split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt) {
   auto fail = [&](const std::string& why) { throw OptError(where(sink, opt) + ": " + why); };
@@ -113,14 +136,14 @@ std::vector<UOpRef> make_ranges(const std::vector<std::pair<UOpRef, AxisType>>& 
   return out;
 }
 
-UOpRef split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt) {
+UOpRef split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt, const Capabilities* target) {
   const UOpRef& r = axes[size_t(opt.axis)];
   std::optional<int64_t> n = const_bound(r);
   if (!n) throw OptError(where(sink, opt) + ": axis " + std::to_string(opt.axis) + " has a symbolic bound");
   int64_t k = opt.arg;
   if (k < 2 || *n % k != 0)
     throw OptError(where(sink, opt) + ": the factor " + std::to_string(k) + " must be at least 2 and divide the axis's bound " + std::to_string(*n));
-  check_split_target(sink, opt, axis_type(r));
+  check_split_target(sink, opt, axis_type(r), target);
   if (opt.target == AxisType::THREAD) check_thread_split(sink, axes, opt);
   // A THREAD part is always the outer one: each thread gets a contiguous block of the axis.
   bool top = opt.top || opt.target == AxisType::THREAD;
@@ -296,7 +319,7 @@ void check_in_order(const UOpRef& sink, const std::vector<UOpRef>& axes, const O
     throw OptError(where(sink, opt) + ": the kernel runs in order (a scan or a store to an address read from memory)");
 }
 
-UOpRef apply_one(const UOpRef& sink, const Opt& opt, std::optional<bool>& in_order) {
+UOpRef apply_one(const UOpRef& sink, const Opt& opt, std::optional<bool>& in_order, const Capabilities* target) {
   if (!sink || sink->op != Ops::SINK) throw InternalError("apply_opt: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
   std::vector<UOpRef> axes = kernel_axes(sink);
   bool takes_axis = opt.op == OptOp::SPLIT || opt.op == OptOp::PADTO || opt.op == OptOp::SWAP;
@@ -305,11 +328,14 @@ UOpRef apply_one(const UOpRef& sink, const Opt& opt, std::optional<bool>& in_ord
                    std::to_string(axes.size()) + " axes)");
   check_in_order(sink, axes, opt, in_order);
   switch (opt.op) {
-    case OptOp::SPLIT: return split(sink, axes, opt);
+    case OptOp::SPLIT: return split(sink, axes, opt, target);
     case OptOp::SWAP: return swap(sink, axes, opt);
-    case OptOp::NOLOCALS: return sink;  // the CPU backend emits no workgroup dims and no local memory anyway
+    case OptOp::NOLOCALS: return sink;  // the pipeline makes no LOCAL axes or local memory of its own yet
     case OptOp::PADTO: return padto(sink, axes, opt);
-    case OptOp::TC: throw OptError(where(sink, opt) + ": the CPU backend has no tensor cores");
+    case OptOp::TC:
+      if (!target || target->tensor_cores.empty())
+        throw OptError(where(sink, opt) + ": " + target_name(target) + " declares no tensor cores (Capabilities::tensor_cores)");
+      throw OptError(where(sink, opt) + ": the pipeline lowers no tensor cores yet (" + target_name(target) + " declares them)");
   }
   throw InternalError("apply_opt: unknown OptOp");
 }
@@ -334,14 +360,14 @@ bool runs_in_order(const UOpRef& sink) {
   return false;
 }
 
-UOpRef apply_opt(const UOpRef& sink, const Opt& opt, std::optional<bool> in_order) {
-  return apply_one(sink, opt, in_order);
+UOpRef apply_opt(const UOpRef& sink, const Opt& opt, std::optional<bool> in_order, const Capabilities* target) {
+  return apply_one(sink, opt, in_order, target);
 }
 
-UOpRef apply_opts(const UOpRef& sink, const std::vector<Opt>& opts) {
+UOpRef apply_opts(const UOpRef& sink, const std::vector<Opt>& opts, const Capabilities* target) {
   std::optional<bool> in_order;  // opts make no scan or scatter and remove none: asked once
   UOpRef k = sink;
-  for (const Opt& o : opts) k = apply_one(k, o, in_order);
+  for (const Opt& o : opts) k = apply_one(k, o, in_order, target);
   return k;
 }
 

@@ -9,13 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "codegen/capabilities.h"
 #include "uop/errors.h"
 #include "uop/uop.h"
 
 namespace onegrad {
 
 // An opt that cannot apply to a kernel (axis out of range, a factor that does not divide the axis,
-// a target the axis cannot be split into, something the CPU backend lacks).
+// a target the axis cannot be split into, an axis kind or tensor core the target does not declare).
 struct OptError : Error {
   using Error::Error;
 };
@@ -48,9 +49,14 @@ bool runs_in_order(const UOpRef& sink);
 // The kernel with one opt applied (throws OptError when it does not apply). `in_order`: the
 // kernel's runs_in_order, when the caller knows it. No opt makes or removes a scan or a scatter, so
 // a search asks once for the kernel it starts from instead of walking every kernel it tries twice.
-UOpRef apply_opt(const UOpRef& sink, const Opt& opt, std::optional<bool> in_order = std::nullopt);
+// `target`: the capabilities the axes it makes must be declared in (codegen/capabilities.h:
+// threads for THREAD, launch dims for GLOBAL/LOCAL, local memory for LOCAL, tensor_cores for TC);
+// null checks the kernel alone, as for a target with threads and no launch dims, local memory or
+// tensor cores (the loop nests every target runs).
+UOpRef apply_opt(const UOpRef& sink, const Opt& opt, std::optional<bool> in_order = std::nullopt,
+                 const Capabilities* target = nullptr);
 // The opts applied left to right (runs_in_order asked at most once).
-UOpRef apply_opts(const UOpRef& sink, const std::vector<Opt>& opts);
+UOpRef apply_opts(const UOpRef& sink, const std::vector<Opt>& opts, const Capabilities* target = nullptr);
 std::string opts_text(const std::vector<Opt>& opts);  // "[SPLIT(1, 4, UPCAST), ...]"
 
 }  // namespace onegrad

@@ -3,10 +3,12 @@
 #include <cstdio>
 
 #include "codegen/expand.h"
+#include "codegen/isel.h"
 #include "codegen/linearize.h"
 #include "codegen/reduce_precision.h"
 #include "codegen/reduce_to_acc.h"
 #include "codegen/simplify_kernel.h"
+#include "codegen/vectorize.h"
 #include "uop/errors.h"
 #include "uop/settings.h"
 #include "uop/text.h"
@@ -16,11 +18,12 @@ namespace onegrad {
 namespace {
 
 UOpRef optimize(const UOpRef& in, KernelLowering& k) {
-  UOpRef out = apply_opts(in, k.opts);
+  const Capabilities& caps = k.target->capabilities;
+  UOpRef out = apply_opts(in, k.opts, &caps);
   // Float sums in levels of partial sums, whatever chose the opts (NOOPT and BEAM included).
   std::vector<Opt> precision = precision_opts(out);
   k.opts.insert(k.opts.end(), precision.begin(), precision.end());
-  return apply_opts(out, precision);
+  return apply_opts(out, precision, &caps);
 }
 
 UOpRef expand_stage(const UOpRef& in, KernelLowering&) { return expand(in); }
@@ -28,11 +31,13 @@ UOpRef expand_stage(const UOpRef& in, KernelLowering&) { return expand(in); }
 UOpRef isel(const UOpRef& in, KernelLowering& k) {
   // The index math the copies of Expand wrote, simplified before instructions are chosen for it.
   UOpRef out = simplify_kernel(in);
+  const Capabilities& caps = k.target->capabilities;
   // The decomposed ops the backend lacks (for C by default float32/float16/bfloat16 EXP2, LOG2,
-  // SIN) become their decompositions.
-  out = select_instructions(out, k.target->capabilities);
+  // SIN) become their decompositions; a dtype or an op it lacks beyond that is refused here.
+  out = select_instructions(out, caps);
+  check_target(out, caps);
   // Vector values where the copies of an UPCAST axis access consecutive elements (VECTORIZE=0: none)
-  if (setting("VECTORIZE", 1) != 0) out = vectorize(out, k.target->vector_unit);
+  if (setting("VECTORIZE", 1) != 0) out = vectorize(out, caps.vectors);
   return out;
 }
 

@@ -4,34 +4,35 @@
 //   optimize     the OptOps chosen for the kernel, then precision_opts'   (codegen/opt.h, reduce_precision.h)
 //   expand       UPCAST/UNROLL ranges -> copies                           (codegen/expand.h)
 //   isel         simplify_kernel, select_instructions (the decomposed ops the backend lacks),
-//                vectorize (VECTORIZE=0: skipped)                         (codegen/isel.h, vectorize.h)
+//                check_target, vectorize (VECTORIZE=0: skipped)           (codegen/isel.h, capabilities.h, vectorize.h)
 //   memory plan  REG storage: each REDUCE becomes a register accumulator  (codegen/reduce_to_acc.h)
 //   linearize    one LINEAR with RANGE/END and IF/ENDIF                   (codegen/linearize.h)
 //   render       the backend's source text                                (RenderTarget::render)
 //
 // The spec lists Register/Memory Plan after Linearize; here the REG plan comes first because
 // linearize places the accumulator's stores and loads by their dependencies, which the plan creates.
-// GLOBAL storage is planned per realize by the scheduler (schedule/memory_plan.h); the CPU has no
-// LOCAL memory. docs/codegen.md, "The pipeline".
+// GLOBAL storage is planned per realize by the scheduler (schedule/memory_plan.h); LOCAL storage
+// needs a target with local memory (Capabilities::local_memory_bytes; none lowers it yet).
+// Every stage reads the target only through its declared Capabilities (codegen/capabilities.h).
+// docs/codegen.md, "The pipeline" and "Capabilities".
 #pragma once
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "codegen/isel.h"
+#include "codegen/capabilities.h"
 #include "codegen/opt.h"
-#include "codegen/vectorize.h"
 #include "uop/uop.h"
 #include "uop/verify.h"
 
 namespace onegrad {
 
-// A backend as the pipeline sees it: what Instruction Selection may leave to it, what it renders as
-// vectors, and how it turns a LINEAR into source (render/c_renderer.h: c_target()).
+// A backend as the pipeline sees it: what it declares it has (ops, dtypes, vectors, threads, local
+// memory, launch dims, tensor cores) and how it turns a LINEAR into source (render/c_renderer.h:
+// c_target(); a C-like dialect's c_style_target()).
 struct RenderTarget {
   Capabilities capabilities;
-  VectorUnit vector_unit;
   std::function<std::string(const UOpRef& linear, const std::string& name)> render;
 };
 
@@ -56,7 +57,8 @@ const std::vector<PipelineStage>& pipeline_stages();
 size_t stage_index(std::string_view name);
 
 // Runs every stage on `sink` and renders the result as the entry point `name`. OptError when one
-// of `opts` does not apply. With VERIFY_PIPELINE=1 (environment, or ScopedSetting in tests) the
+// of `opts` does not apply (to the kernel, or to the target's capabilities); TargetError when the
+// kernel holds a dtype or an op the target lacks and cannot have decomposed. With VERIFY_PIPELINE=1 (environment, or ScopedSetting in tests) the
 // input is checked as a Kernel-stage graph and each stage's output by its verifier: VerifyError
 // "after STAGE: OP: rule: details" at the first violation. DEBUG>=5 prints the input and each
 // stage's graph under "*** kernel NAME: STAGE" (uop/text.h's printer).

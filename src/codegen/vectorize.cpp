@@ -154,6 +154,7 @@ UOpRef vectorize_group(const UOpRef& group, const VectorUnit& unit, Zipper& zipp
 
 UOpRef vectorize(const UOpRef& sink, const VectorUnit& unit) {
   if (!sink || sink->op != Ops::SINK) throw InternalError("vectorize: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
+  if (!unit.widths || !unit.renders) return sink;  // a target without vectors
   Zipper zipper(unit);
   std::vector<UOpRef> src;
   for (const UOpRef& s : sink->src) {

@@ -18,20 +18,13 @@
 // exactly what its scalar copy did, in the same order: results do not change by a bit.
 // docs/kernel_opts.md, "Native vector types".
 #pragma once
-#include <functional>
-#include <string>
-#include <vector>
-
+#include "codegen/capabilities.h"
 #include "uop/uop.h"
 
 namespace onegrad {
 
-// What a backend renders as vectors.
-struct VectorUnit {
-  std::function<std::vector<int64_t>(DType dt)> widths;  // lane counts for dt, preferred first; empty: none
-  std::function<bool(Ops op, DType dt)> renders;         // an elementwise op on vectors of dt
-};
-
+// `unit`: the target's Capabilities::vectors (codegen/capabilities.h); one without a widths
+// function has no vectors, and the kernel is returned as it is.
 UOpRef vectorize(const UOpRef& sink, const VectorUnit& unit);
 
 }  // namespace onegrad

@@ -15,6 +15,7 @@
 #include "engine/beam_progress.h"
 #include "engine/timing_buffers.h"
 #include "render/kernel_name.h"
+#include "render/c_renderer.h"
 #include "render/lower_kernel.h"
 #include "runtime/content_hash.h"
 #include "runtime/program_cache.h"
@@ -248,7 +249,7 @@ std::vector<Opt> kernel_opts(const UOpRef& ast, RuntimeDevice& device) {
   // the search times kernels as they run on one thread; the split over the CPU's threads comes after,
   // as for the heuristics' opts (unless the search chose a THREAD split itself)
   std::vector<Opt> opts = beam_search(ast, device, width, &default_opt_cache_db()).opts;
-  for (const Opt& o : thread_opts(apply_opts(ast, opts), cpu_threads())) opts.push_back(o);
+  for (const Opt& o : thread_opts(apply_opts(ast, opts), c_capabilities().threads)) opts.push_back(o);
   return opts;
 }
 

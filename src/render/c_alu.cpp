@@ -25,23 +25,25 @@ bool is_bf16(DType dt) { return dt.scalar == ScalarType::BFLOAT16; }
 bool is_f64(DType dt) { return dt.scalar == ScalarType::FLOAT64; }
 std::string paren(const std::string& e) { return "(" + e + ")"; }
 
+// The dialect's cast to float32 and to float64: "(float)", "(double)".
+std::string to_float(const CDialect& d) { return d.cast(dtypes::float32); }
+std::string to_double(const CDialect& d) { return d.cast(dtypes::float64); }
 // A float16 operand is widened to float, so the op computes in float.
-std::string widen(DType dt, const std::string& e) { return is_f16(dt) ? "(float)" + e : e; }
+std::string widen(const CDialect& d, DType dt, const std::string& e) { return is_f16(dt) ? to_float(d) + e : e; }
 // A float result (of float16/bfloat16 math done in float) rounded to dt.
 std::string round_to(DType dt, const std::string& e, Prelude& p) {
-  if (is_f16(dt)) return "(_Float16)" + paren(e);
+  if (is_f16(dt)) return p.dialect().cast(dt) + paren(e);
   if (is_bf16(dt)) return p.bf16() + paren(e);
   return e;
 }
 // A double result rounded to dt the way exec_alu rounds: through float for the narrow floats.
 std::string from_double(DType dt, const std::string& e, Prelude& p) {
+  const CDialect& d = p.dialect();
   if (is_f64(dt)) return e;
-  if (is_f16(dt)) return "(_Float16)(float)" + paren(e);
-  if (is_bf16(dt)) return p.bf16() + "((float)" + paren(e) + ")";
-  return "(float)" + paren(e);
+  if (is_f16(dt)) return d.cast(dt) + to_float(d) + paren(e);
+  if (is_bf16(dt)) return p.bf16() + "(" + to_float(d) + paren(e) + ")";
+  return to_float(d) + paren(e);
 }
-// The math.h function of a float op: the float version unless dt is float64.
-std::string libm(DType dt, const char* name) { return is_f64(dt) ? name : std::string(name) + "f"; }
 
 i128 lo(const UOpRef& u) { return u->vmin().as_int(); }
 i128 hi(const UOpRef& u) { return u->vmax().as_int(); }
@@ -49,8 +51,8 @@ bool nonzero(const UOpRef& u) { return lo(u) > 0 || hi(u) < 0; }
 
 // Types narrower than int are promoted by C; their results are cast back (gcc wraps them).
 bool narrow(DType dt) { return dt.is_bool() || dt.bits() < 32; }
-std::string cast_back(DType dt, const std::string& e) { return narrow(dt) ? "(" + value_type(dt) + ")" + paren(e) : paren(e); }
-std::string unsigned_type(DType dt) { return dt.bits() == 64 ? "uint64_t" : "uint32_t"; }
+std::string cast_back(const CDialect& d, DType dt, const std::string& e) { return narrow(dt) ? d.cast(dt) + paren(e) : paren(e); }
+std::string unsigned_type(const CDialect& d, DType dt) { return d.value_type(dt.bits() == 64 ? dtypes::uint64 : dtypes::uint32); }
 
 // min_max shows the exact result fits the dtype (an interval that is the whole dtype range is
 // what min_max answers when the result may wrap).
@@ -60,69 +62,74 @@ bool fits(const UOp& u) {
 }
 
 // a OP b for ints: no signed overflow, no promotion to a signed int that could overflow
-std::string int_arith(const UOp& u, const char* op, const std::string& a, const std::string& b) {
+std::string int_arith(const CDialect& d, const UOp& u, const char* op, const std::string& a, const std::string& b) {
   DType dt = u.dtype;
   std::string e = a + " " + op + " " + b;
   if (narrow(dt)) {
     // uint16 * uint16 is an int product that can overflow: multiply in uint32_t
-    if (dt.is_unsigned() && op[0] == '*') e = "(uint32_t)" + a + " * (uint32_t)" + b;
-    return cast_back(dt, e);
+    if (dt.is_unsigned() && op[0] == '*') e = d.cast(dtypes::uint32) + a + " * " + d.cast(dtypes::uint32) + b;
+    return cast_back(d, dt, e);
   }
   if (dt.is_unsigned() || fits(u)) return paren(e);
-  std::string ut = unsigned_type(dt);
-  return "(" + value_type(dt) + ")((" + ut + ")" + a + " " + op + " (" + ut + ")" + b + ")";
+  std::string ut = unsigned_type(d, dt);
+  return d.cast(dt) + "((" + ut + ")" + a + " " + op + " (" + ut + ")" + b + ")";
 }
 
 std::string arith(const UOp& u, const char* op, const Src& s, Prelude& p) {
   DType dt = u.dtype;
-  if (dt.is_float()) return round_to(dt, widen(dt, s[0]) + " " + op + " " + widen(dt, s[1]), p);
-  return int_arith(u, op, s[0], s[1]);
+  const CDialect& d = p.dialect();
+  if (dt.is_float()) return round_to(dt, widen(d, dt, s[0]) + " " + op + " " + widen(d, dt, s[1]), p);
+  return int_arith(d, u, op, s[0], s[1]);
 }
 
-std::string neg(const UOp& u, const Src& s, Prelude&) {
+std::string neg(const UOp& u, const Src& s, Prelude& p) {
   DType dt = u.dtype;
-  if (dt.is_float() || narrow(dt) || dt.is_unsigned() || fits(u)) return cast_back(dt, "-" + s[0]);
-  return "(" + value_type(dt) + ")(0 - (" + unsigned_type(dt) + ")" + s[0] + ")";
+  const CDialect& d = p.dialect();
+  if (dt.is_float() || narrow(dt) || dt.is_unsigned() || fits(u)) return cast_back(d, dt, "-" + s[0]);
+  return d.cast(dt) + "(0 - (" + unsigned_type(d, dt) + ")" + s[0] + ")";
 }
 
 // floor division / modulo; 0 for a zero divisor (spec README decisions 2, 3)
 std::string divmod(const UOp& u, const Src& s, Prelude& p, bool div) {
   DType dt = u.dtype;
+  const CDialect& d = p.dialect();
   const std::string &a = s[0], &b = s[1];
   if (dt.is_float()) {  // Python's float // and % (exec_alu), computed in double
-    std::string e = div ? "floor((double)" + a + " / (double)" + b + ")" : p.float_mod() + "((double)" + a + ", (double)" + b + ")";
+    std::string da = to_double(d) + a, db = to_double(d) + b;
+    std::string e = div ? d.math_fn("floor", dtypes::float64) + "(" + da + " / " + db + ")" : p.float_mod() + "(" + da + ", " + db + ")";
     return from_double(dt, e, p);
   }
   if (dt.is_ptr || !(dt.is_int() || dt.is_bool())) throw InternalError("c renderer: IDIV/MOD of " + dt.name());
   const char* op = div ? " / " : " % ";
   const UOpRef &x = u.src[0], &y = u.src[1];
-  if (lo(y) > 0 && (lo(x) >= 0 || dt.is_unsigned() || dt.is_bool())) return cast_back(dt, a + op + b);
+  if (lo(y) > 0 && (lo(x) >= 0 || dt.is_unsigned() || dt.is_bool())) return cast_back(d, dt, a + op + b);
   std::string e = dt.is_signed_int() ? (div ? p.floor_div(dt) : p.floor_mod(dt)) + "(" + a + ", " + b + ")" : a + op + b;
   if (!nonzero(y)) e = b + " != 0 ? " + e + " : 0";
-  return cast_back(dt, e);
+  return cast_back(d, dt, e);
 }
 
 std::string unary_math(const UOp& u, const Src& s, Prelude& p, const char* fn) {
   DType dt = u.dtype;
   if (!dt.is_float()) throw InternalError("c renderer: " + std::string(op_name(u.op)) + " of " + dt.name() + " (cast to a float first)");
-  return round_to(dt, libm(dt, fn) + "(" + widen(dt, s[0]) + ")", p);
+  return round_to(dt, p.dialect().math_fn(fn, dt) + "(" + widen(p.dialect(), dt, s[0]) + ")", p);
 }
 
 std::string cast(const UOp& u, const Src& s, Prelude& p) {
   DType to = u.dtype, from = u.src[0]->dtype;
+  const CDialect& d = p.dialect();
   const std::string& a = s[0];
   if (to == from) return a;
   if (to.is_bool()) return paren(a + " != 0");
   if (to.is_int()) {
-    if (from.is_float()) return p.float_to_int(to) + "((double)" + a + ")";
-    return "(" + value_type(to) + ")" + a;  // ints wrap (gcc: modulo 2^n)
+    if (from.is_float()) return p.float_to_int(to) + "(" + to_double(d) + a + ")";
+    return d.cast(to) + a;  // ints wrap (gcc: modulo 2^n)
   }
   if (!to.is_float()) throw InternalError("c renderer: CAST to " + to.name());
-  if (from.is_int() || from.is_bool()) return from_double(to, "(double)" + a, p);  // as exec_alu: via double
-  if (is_f64(to)) return "(double)" + a;
+  if (from.is_int() || from.is_bool()) return from_double(to, to_double(d) + a, p);  // as exec_alu: via double
+  if (is_f64(to)) return to_double(d) + a;
   if (is_f64(from)) return from_double(to, a, p);
   // between float32, float16 and bfloat16 (held as float): widening is exact, narrowing rounds once
-  if (to.scalar == ScalarType::FLOAT32) return "(float)" + a;
+  if (to.scalar == ScalarType::FLOAT32) return to_float(d) + a;
   return round_to(to, a, p);
 }
 
@@ -140,18 +147,19 @@ std::string maximum(const UOp& u, const Src& s, Prelude& p) {
 
 std::string mulacc(const UOp& u, const Src& s, Prelude& p) {
   DType dt = u.dtype;
+  const CDialect& d = p.dialect();
   if (dt.is_float()) {  // the decomposition: the product rounded, then the sum rounded
-    std::string prod = round_to(dt, widen(dt, s[0]) + " * " + widen(dt, s[1]), p);
-    return round_to(dt, widen(dt, paren(prod)) + " + " + widen(dt, s[2]), p);
+    std::string prod = round_to(dt, widen(d, dt, s[0]) + " * " + widen(d, dt, s[1]), p);
+    return round_to(dt, widen(d, dt, paren(prod)) + " + " + widen(d, dt, s[2]), p);
   }
-  if (narrow(dt)) return int_arith(u, "+", int_arith(u, "*", s[0], s[1]), s[2]);
-  std::string t = value_type(dt), ut = unsigned_type(dt);
+  if (narrow(dt)) return int_arith(d, u, "+", int_arith(d, u, "*", s[0], s[1]), s[2]);
+  std::string t = d.value_type(dt), ut = unsigned_type(d, dt);
   return "(" + t + ")((" + ut + ")" + s[0] + " * (" + ut + ")" + s[1] + " + (" + ut + ")" + s[2] + ")";
 }
 
-std::string bits(const UOp& u, const Src& s, const char* op) {
+std::string bits(const UOp& u, const Src& s, Prelude& p, const char* op) {
   if (u.dtype.is_float()) throw InternalError("c renderer: " + std::string(op_name(u.op)) + " of " + u.dtype.name());
-  return cast_back(u.dtype, s[0] + " " + op + " " + s[1]);
+  return cast_back(p.dialect(), u.dtype, s[0] + " " + op + " " + s[1]);
 }
 
 // a comparison; `negate` writes !(...) as the spec's decompositions of CMPGE, CMPLE, CMPEQ do
@@ -183,18 +191,18 @@ const std::array<Rule, kNumOps>& rules() {
     set(Ops::CMPGE, [](const UOp&, const Src& s, Prelude&) { return compare(s[0], "<", s[1], true); });
     set(Ops::CMPLE, [](const UOp&, const Src& s, Prelude&) { return compare(s[1], "<", s[0], true); });
     set(Ops::CMPEQ, [](const UOp&, const Src& s, Prelude&) { return compare(s[0], "!=", s[1], true); });
-    set(Ops::NOT, [](const UOp& u, const Src& s, Prelude&) {  // spec: CMPNE(A, 1)
-      return u.dtype.is_bool() ? paren(s[0] + " != 1") : "(" + value_type(u.dtype) + ")(" + s[0] + " != 1)";
+    set(Ops::NOT, [](const UOp& u, const Src& s, Prelude& p) {  // spec: CMPNE(A, 1)
+      return u.dtype.is_bool() ? paren(s[0] + " != 1") : p.dialect().cast(u.dtype) + "(" + s[0] + " != 1)";
     });
-    set(Ops::XOR, [](const UOp& u, const Src& s, Prelude&) { return bits(u, s, "^"); });
-    set(Ops::OR, [](const UOp& u, const Src& s, Prelude&) { return bits(u, s, "|"); });
-    set(Ops::AND, [](const UOp& u, const Src& s, Prelude&) { return bits(u, s, "&"); });
+    set(Ops::XOR, [](const UOp& u, const Src& s, Prelude& p) { return bits(u, s, p, "^"); });
+    set(Ops::OR, [](const UOp& u, const Src& s, Prelude& p) { return bits(u, s, p, "|"); });
+    set(Ops::AND, [](const UOp& u, const Src& s, Prelude& p) { return bits(u, s, p, "&"); });
     set(Ops::SHL, [](const UOp& u, const Src& s, Prelude& p) { return p.shift(true, u.dtype) + "(" + s[0] + ", " + s[1] + ")"; });
     set(Ops::SHR, [](const UOp& u, const Src& s, Prelude& p) { return p.shift(false, u.dtype) + "(" + s[0] + ", " + s[1] + ")"; });
     set(Ops::WHERE, [](const UOp&, const Src& s, Prelude&) { return "(" + s[0] + " ? " + s[1] + " : " + s[2] + ")"; });
     set(Ops::RECIP, [](const UOp& u, const Src& s, Prelude& p) {
       if (!u.dtype.is_float()) throw InternalError("c renderer: RECIP of " + u.dtype.name());
-      return round_to(u.dtype, std::string(is_f64(u.dtype) ? "1.0" : "1.0f") + " / " + widen(u.dtype, s[0]), p);
+      return round_to(u.dtype, (is_f64(u.dtype) ? "1.0" : "1.0" + p.dialect().float_suffix) + " / " + widen(p.dialect(), u.dtype, s[0]), p);
     });
     set(Ops::TRUNC, [](const UOp& u, const Src& s, Prelude& p) { return u.dtype.is_float() ? unary_math(u, s, p, "trunc") : s[0]; });
     set(Ops::SQRT, [](const UOp& u, const Src& s, Prelude& p) { return unary_math(u, s, p, "sqrt"); });
@@ -203,7 +211,8 @@ const std::array<Rule, kNumOps>& rules() {
     set(Ops::SIN, [](const UOp& u, const Src& s, Prelude& p) { return unary_math(u, s, p, "sin"); });
     set(Ops::POW, [](const UOp& u, const Src& s, Prelude& p) {
       if (!u.dtype.is_float()) throw InternalError("c renderer: POW of " + u.dtype.name());
-      return from_double(u.dtype, p.pow() + "((double)" + s[0] + ", (double)" + s[1] + ")", p);
+      const CDialect& d = p.dialect();
+      return from_double(u.dtype, p.pow() + "(" + to_double(d) + s[0] + ", " + to_double(d) + s[1] + ")", p);
     });
     set(Ops::CAST, cast);
     set(Ops::BITCAST, bitcast);

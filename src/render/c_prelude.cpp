@@ -10,12 +10,12 @@ namespace onegrad::c_render {
 namespace {
 
 // The unsigned type of dt's width (bool: a byte).
-std::string unsigned_of(DType dt) {
+DType unsigned_of(DType dt) {
   switch (dt.bits()) {
-    case 8: return "uint8_t";
-    case 16: return "uint16_t";
-    case 32: return "uint32_t";
-    default: return "uint64_t";
+    case 8: return dtypes::uint8;
+    case 16: return dtypes::uint16;
+    case 32: return dtypes::uint32;
+    default: return dtypes::uint64;
   }
 }
 
@@ -28,23 +28,23 @@ std::string Prelude::need(const std::string& name, std::string body) {
 
 std::string Prelude::bf16() {
   need("og_f2bf",
-       "static inline uint16_t og_f2bf(float f) {  /* round to nearest even; NaN keeps its top bits */\n"
+       d_.helper_prefix + "uint16_t og_f2bf(float f) {  /* round to nearest even; NaN keeps its top bits */\n"
        "  uint32_t x; memcpy(&x, &f, 4);\n"
        "  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | (((x >> 16) & 0x7fu) ? 0u : 0x40u));\n"
        "  x += 0x7fffu + ((x >> 16) & 1u);\n"
        "  return (uint16_t)(x >> 16);\n"
        "}\n");
   need("og_bf2f",
-       "static inline float og_bf2f(uint16_t b) { uint32_t x = (uint32_t)b << 16; float f; memcpy(&f, &x, 4); return f; }\n");
-  return need("og_bfr", "static inline float og_bfr(float f) { return og_bf2f(og_f2bf(f)); }\n");
+       d_.helper_prefix + "float og_bf2f(uint16_t b) { uint32_t x = (uint32_t)b << 16; float f; memcpy(&f, &x, 4); return f; }\n");
+  return need("og_bfr", d_.helper_prefix + "float og_bfr(float f) { return og_bf2f(og_f2bf(f)); }\n");
 }
 
 std::string Prelude::floor_div(DType dt) {
   // int8/int16 operands are promoted to int: the 32-bit helper serves them
   bool wide = dt.bits() == 64;
-  std::string t = wide ? "int64_t" : "int32_t", name = wide ? "og_fdiv_i64" : "og_fdiv_i32";
-  std::string u = wide ? "uint64_t" : "uint32_t";
-  return need(name, "static inline " + t + " " + name + "(" + t + " a, " + t + " b) {  /* floor(a / b), b != 0 */\n"
+  std::string t = d_.value_type(wide ? dtypes::int64 : dtypes::int32), name = wide ? "og_fdiv_i64" : "og_fdiv_i32";
+  std::string u = d_.value_type(wide ? dtypes::uint64 : dtypes::uint32);
+  return need(name, d_.helper_prefix + t + " " + name + "(" + t + " a, " + t + " b) {  /* floor(a / b), b != 0 */\n"
                     "  if (b == -1) return (" + t + ")(0 - (" + u + ")a);  /* MIN / -1 wraps instead of trapping */\n"
                     "  " + t + " q = a / b;\n"
                     "  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n"
@@ -53,8 +53,8 @@ std::string Prelude::floor_div(DType dt) {
 
 std::string Prelude::floor_mod(DType dt) {
   bool wide = dt.bits() == 64;
-  std::string t = wide ? "int64_t" : "int32_t", name = wide ? "og_fmod_i64" : "og_fmod_i32";
-  return need(name, "static inline " + t + " " + name + "(" + t + " a, " + t + " b) {  /* a - floor(a / b) * b, b != 0 */\n"
+  std::string t = d_.value_type(wide ? dtypes::int64 : dtypes::int32), name = wide ? "og_fmod_i64" : "og_fmod_i32";
+  return need(name, d_.helper_prefix + t + " " + name + "(" + t + " a, " + t + " b) {  /* a - floor(a / b) * b, b != 0 */\n"
                     "  if (b == -1) return 0;\n"
                     "  " + t + " r = a % b;\n"
                     "  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n"
@@ -63,22 +63,22 @@ std::string Prelude::floor_mod(DType dt) {
 
 std::string Prelude::shift(bool left, DType dt) {
   // exec_alu's rule: an amount outside [0, bits) (negative counts as huge) shifts every bit out.
-  std::string t = value_type(dt), name = std::string(left ? "og_shl_" : "og_shr_") + type_tag(dt);
+  std::string t = d_.value_type(dt), name = std::string(left ? "og_shl_" : "og_shr_") + type_tag(dt);
   std::string bits = std::to_string(dt.is_bool() ? 1 : dt.bits());
-  std::string out_of_range = "(uint64_t)(int64_t)b >= " + bits;
+  std::string out_of_range = d_.cast(dtypes::uint64) + d_.cast(dtypes::int64) + "b >= " + bits;
   std::string body;
   if (left)  // through the unsigned type: a left shift of a negative value is undefined in C
-    body = "  return " + out_of_range + " ? (" + t + ")0 : (" + t + ")((" + unsigned_of(dt) + ")a << b);\n";
+    body = "  return " + out_of_range + " ? (" + t + ")0 : (" + t + ")((" + d_.value_type(unsigned_of(dt)) + ")a << b);\n";
   else if (dt.is_signed_int())  // gcc shifts negative values arithmetically
     body = "  return " + out_of_range + " ? (" + t + ")(a < 0 ? -1 : 0) : (" + t + ")(a >> b);\n";
   else
     body = "  return " + out_of_range + " ? (" + t + ")0 : (" + t + ")(a >> b);\n";
-  return need(name, "static inline " + t + " " + name + "(" + t + " a, " + t + " b) {\n" + body + "}\n");
+  return need(name, d_.helper_prefix + t + " " + name + "(" + t + " a, " + t + " b) {\n" + body + "}\n");
 }
 
 std::string Prelude::fmax(DType dt) {
-  std::string t = value_type(dt), name = "og_fmax_" + type_tag(dt.scalar == ScalarType::BFLOAT16 ? dtypes::float32 : dt);
-  return need(name, "static inline " + t + " " + name + "(" + t + " a, " + t + " b) {  /* a NaN operand gives NaN */\n"
+  std::string t = d_.value_type(dt), name = "og_fmax_" + type_tag(dt.scalar == ScalarType::BFLOAT16 ? dtypes::float32 : dt);
+  return need(name, d_.helper_prefix + t + " " + name + "(" + t + " a, " + t + " b) {  /* a NaN operand gives NaN */\n"
                     // the larger chosen before the NaN test, which has no branch: GCC's loop
                     // vectorizer if-converts this form, not `a != a || b != b ? ... : (a < b ? b : a)`
                     "  " + t + " m = a < b ? b : a;\n"
@@ -87,22 +87,23 @@ std::string Prelude::fmax(DType dt) {
 }
 
 std::string Prelude::float_to_int(DType dt) {
-  std::string t = value_type(dt), name = "og_f2i_" + type_tag(dt);
+  std::string t = d_.value_type(dt), name = "og_f2i_" + type_tag(dt);
   i128 lo = dt.int_min(), hi = dt.int_max();
-  return need(name, "static inline " + t + " " + name + "(double x) {  /* truncate; saturate; NaN -> 0 */\n"
+  std::string f64 = d_.value_type(dtypes::float64);
+  return need(name, d_.helper_prefix + t + " " + name + "(" + f64 + " x) {  /* truncate; saturate; NaN -> 0 */\n"
                     "  if (x != x) return 0;\n"
-                    "  double t = trunc(x);\n"
-                    "  if (t <= " + double_text(double(lo)) + ") return " + literal(ConstValue::from_int(lo), dt) + ";\n"
-                    "  if (t >= " + double_text(double(hi)) + ") return " + literal(ConstValue::from_int(hi), dt) + ";\n"
+                    "  " + f64 + " t = " + d_.math_fn("trunc", dtypes::float64) + "(x);\n"
+                    "  if (t <= " + double_text(double(lo)) + ") return " + literal(d_, ConstValue::from_int(lo), dt) + ";\n"
+                    "  if (t >= " + double_text(double(hi)) + ") return " + literal(d_, ConstValue::from_int(hi), dt) + ";\n"
                     "  return (" + t + ")t;\n"
                     "}\n");
 }
 
 std::string Prelude::bitcast(DType from, DType to) {
   if (from.scalar == ScalarType::BFLOAT16 || to.scalar == ScalarType::BFLOAT16) bf16();
-  auto encode = [](DType d) -> std::string {  // value -> its bits in memory
+  auto encode = [&](DType d) -> std::string {  // value -> its bits in memory
     if (d.scalar == ScalarType::BFLOAT16) return "og_f2bf(x)";
-    if (d.is_bool()) return "(uint8_t)x";
+    if (d.is_bool()) return d_.cast(dtypes::uint8) + "x";
     return "x";
   };
   auto decode = [](DType d) -> std::string {  // bits in memory -> value
@@ -111,9 +112,9 @@ std::string Prelude::bitcast(DType from, DType to) {
     return "d";
   };
   std::string name = "og_bitcast_" + type_tag(from) + "_" + type_tag(to);
-  return need(name, "static inline " + value_type(to) + " " + name + "(" + value_type(from) + " x) {\n"
-                    "  " + storage_type(from) + " s = " + encode(from) + ";\n"
-                    "  " + storage_type(to) + " d;\n"
+  return need(name, d_.helper_prefix + d_.value_type(to) + " " + name + "(" + d_.value_type(from) + " x) {\n"
+                    "  " + d_.storage_type(from) + " s = " + encode(from) + ";\n"
+                    "  " + d_.storage_type(to) + " d;\n"
                     "  memcpy(&d, &s, sizeof d);\n"
                     "  return " + decode(to) + ";\n"
                     "}\n");
@@ -121,20 +122,23 @@ std::string Prelude::bitcast(DType from, DType to) {
 
 std::string Prelude::pow() {
   // spec: POW is EXP2(LOG2(a) * b); its special values decided that way, pow() elsewhere (exec_alu)
+  std::string f = d_.value_type(dtypes::float64);
+  auto fn = [&](const char* name) { return d_.math_fn(name, dtypes::float64); };
   return need("og_pow",
-              "static inline double og_pow(double a, double b) {\n"
-              "  if (a != a || a < 0) return __builtin_nan(\"\");\n"
-              "  double p = log2(a) * b;\n"
+              d_.helper_prefix + f + " og_pow(" + f + " a, " + f + " b) {\n"
+              "  if (a != a || a < 0) return " + d_.nan64 + ";\n"
+              "  " + f + " p = " + fn("log2") + "(a) * b;\n"
               "  if (p != p) return p;\n"
-              "  if (isinf(p)) return exp2(p);\n"
-              "  return pow(a, b);\n"
+              "  if (" + fn("isinf") + "(p)) return " + fn("exp2") + "(p);\n"
+              "  return " + fn("pow") + "(a, b);\n"
               "}\n");
 }
 
 std::string Prelude::float_mod() {
+  std::string f = d_.value_type(dtypes::float64);
   return need("og_ffmod",
-              "static inline double og_ffmod(double a, double b) {  /* Python's float %: the sign of b */\n"
-              "  double r = fmod(a, b);\n"
+              d_.helper_prefix + f + " og_ffmod(" + f + " a, " + f + " b) {  /* Python's float %: the sign of b */\n"
+              "  " + f + " r = " + d_.math_fn("fmod", dtypes::float64) + "(a, b);\n"
               "  if (r != 0 && ((r < 0) != (b < 0))) r += b;\n"
               "  return r;\n"
               "}\n");

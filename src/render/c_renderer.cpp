@@ -12,6 +12,7 @@
 #include "codegen/vector_lanes.h"
 #include "render/c_support.h"
 #include "uop/errors.h"
+#include "runtime/thread_pool.h"
 #include "uop/settings.h"
 
 namespace onegrad {
@@ -46,16 +47,16 @@ const UOp* register_buffer(const UOp& index) {
   return b->op == Ops::BUFFER && b->arg.get<BufferArg>().addrspace == AddrSpace::REG ? b : nullptr;
 }
 
-// A C compound literal of a vector type: `(og_f32x8){a, b, ...}`.
-std::string vector_literal(const std::string& type, const std::vector<std::string>& lanes) {
-  std::string e = "(" + type + "){";
+// A vector made of lanes: `(og_f32x8){a, b, ...}` in C.
+std::string vector_literal(const CDialect& d, const std::string& type, const std::vector<std::string>& lanes) {
+  std::string e = fill(d.vector_open, {{"V", type}});
   for (size_t i = 0; i < lanes.size(); i++) e += (i ? ", " : "") + lanes[i];
-  return e + "}";
+  return e + fill(d.vector_close, {{"V", type}});
 }
 
 class Writer {
  public:
-  explicit Writer(const UOpRef& linear) {
+  Writer(const UOpRef& linear, const CDialect& dialect) : d_(dialect), prelude_(dialect) {
     for (const UOpRef& u : linear->src)
       for (const UOpRef& s : u->src) uses_[s.get()]++;
     find_vector_registers(linear);
@@ -65,11 +66,11 @@ class Writer {
     switch (u->op) {
       case Ops::PARAM: return param(u);
       case Ops::BUFFER: return buffer(u);
-      case Ops::CONST: expr_[u] = c_render::literal(u->const_value(), u->dtype); return;
+      case Ops::CONST: expr_[u] = c_render::literal(d_, u->const_value(), u->dtype); return;
       case Ops::RANGE: {
         std::string r = "r" + std::to_string(u->arg.get<RangeArg>().id);
         if (u->arg.get<RangeArg>().type == AxisType::THREAD) return thread_range(u, r);
-        line("for (int64_t " + r + " = 0; " + r + " < " + ref(u->src[0]) + "; " + r + "++) {");
+        line("for (" + d_.value_type(dtypes::index) + " " + r + " = 0; " + r + " < " + ref(u->src[0]) + "; " + r + "++) {");
         depth_++;
         loop_accumulators_.emplace_back();
         expr_[u] = r;
@@ -116,27 +117,29 @@ class Writer {
   // (`float* restrict b0 = bufs[0]`), so the loop vectorizer needed run-time alias checks, which
   // -O2's cost model refuses: even `b0[i] = b1[i] * 2` stayed scalar. As parameters the promise
   // holds, and elementwise loops get AVX2 vectors.
-  std::string source(const std::string& name) const {
-    std::string kernel = name + "_kernel", params, args, thread = threaded_ ? ", int64_t thread" : "";
-    for (const auto& [param, arg] : buffer_params_) {
-      params += param + ", ";
-      args += arg + ", ";
-    }
-    return "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n" + prelude_.text() +
-           (several_accumulators_in_a_loop_ ? kNoLoopVectorize : "") + "__attribute__((noinline)) static void " +
-           kernel + "(" + params + "const int64_t* vars" + thread + ") {\n" + body_ + "}\n" + "void " + name +
-           "(void** bufs, const int64_t* vars" + thread + ") {\n  " + kernel + "(" + args + "vars" +
-           (threaded_ ? ", thread" : "") + ");\n}\n";
-  }
-
+  // The dialect's entry point (C: the runtime's `void NAME(void** bufs, ...)`) calls the kernel.
+  //
   // GCC 12.2's loop vectorizer miscompiles some loops that update several accumulators (with
   // -mavx2: a 2-iteration loop adding masked int32 products into two int64 accumulators gave wrong
   // sums, found by OPT_RANDOM=6 on scatter_add; correct at -O1, with -fno-tree-loop-vectorize, with
   // clang, and UBSan-clean). Such loops come from Expand's register blocking, whose copies the SLP
   // vectorizer (not the loop vectorizer) turns into vector code, so a kernel with one turns the
-  // loop vectorizer off; other kernels keep it. docs/kernel_opts.md.
-  static constexpr const char* kNoLoopVectorize =
-      "#if defined(__GNUC__) && !defined(__clang__)\n__attribute__((optimize(\"no-tree-loop-vectorize\")))\n#endif\n";
+  // loop vectorizer off (the dialect's no_loop_vectorize); other kernels keep it. docs/kernel_opts.md.
+  std::string source(const std::string& name) const {
+    bool wrapped = !d_.entry.empty();
+    std::string kernel = wrapped ? name + "_kernel" : name, params, args;
+    std::string thread = threaded_ && !d_.thread_param.empty() ? ", " + d_.thread_param : "";
+    for (const auto& [param, arg] : buffer_params_) {
+      params += param + ", ";
+      args += arg + ", ";
+    }
+    std::string out = d_.header + prelude_.text() + (several_accumulators_in_a_loop_ ? d_.no_loop_vectorize : "") +
+                      d_.kernel_prefix + kernel + "(" + params + d_.vars_param + thread + ") {\n" + body_ + "}\n";
+    if (wrapped)
+      out += fill(d_.entry, {{"name", name}, {"kernel", kernel}, {"args", args}, {"thread", thread},
+                             {"thread_arg", thread.empty() ? "" : ", " + d_.thread_id}});
+    return out;
+  }
 
  private:
   const std::string& ref(const UOpRef& u) const {
@@ -151,7 +154,7 @@ class Writer {
   // The C type of a value: its dtype's, or a vector type for a (k,)-shaped one.
   std::string type_of(const UOp* u) {
     int64_t k = vector_lanes(*u);
-    return k > 1 ? prelude_.vector(u->dtype, k) : c_render::value_type(u->dtype);
+    return k > 1 ? prelude_.vector(u->dtype, k) : d_.value_type(u->dtype);
   }
   void define(const UOp* u, const std::string& prefix, const std::string& e) {
     std::string name = prefix + std::to_string(counts_[prefix]++);
@@ -201,7 +204,7 @@ class Writer {
     }
     std::vector<std::string> lanes;
     for (const UOpRef& s : u->src) lanes.push_back(ref(s));
-    define(u, "vec", vector_literal(type_of(u), lanes));
+    define(u, "vec", vector_literal(d_, type_of(u), lanes));
   }
 
   // Whether a vector access goes through memory (a global buffer, or a register buffer that is not
@@ -212,10 +215,10 @@ class Writer {
   }
 
   // spec: AxisType THREAD. The THREAD axis is no loop: the runtime calls the kernel once per index
-  // (runtime/thread_pool.h) and passes it as the entry's `thread` argument.
+  // (runtime/thread_pool.h) and passes it as the entry's `thread` argument (the dialect's thread_id).
   void thread_range(const UOp* u, const std::string& r) {
     threaded_ = true;
-    line("const int64_t " + r + " = thread;");
+    line("const " + d_.value_type(dtypes::index) + " " + r + " = " + d_.thread_id + ";");
     expr_[u] = r;
   }
   static bool closes_thread_range(const UOp& u) {
@@ -226,13 +229,13 @@ class Writer {
   void param(const UOp* u) {
     const ParamArg& p = u->arg.get<ParamArg>();
     if (u->dtype.is_ptr) {
-      std::string t = c_render::storage_type(u->dtype), name = "b" + std::to_string(p.slot);
-      buffer_params_.emplace_back(t + "* restrict " + name, "(" + t + "*)bufs[" + std::to_string(p.slot) + "]");
+      std::string t = d_.storage_type(u->dtype), name = "b" + std::to_string(p.slot), slot = std::to_string(p.slot);
+      buffer_params_.emplace_back(fill(d_.buffer_param, {{"T", t}, {"name", name}}), fill(d_.entry_arg, {{"T", t}, {"slot", slot}}));
       expr_[u] = name;
       return;
     }
-    std::string t = c_render::value_type(u->dtype), name = variable_name(p);
-    line("const " + t + " " + name + " = (" + t + ")vars[" + std::to_string(p.slot) + "];");
+    std::string t = d_.value_type(u->dtype), name = variable_name(p);
+    line("const " + t + " " + name + " = (" + t + ")" + fill(d_.var_value, {{"slot", std::to_string(p.slot)}}) + ";");
     expr_[u] = name;
   }
 
@@ -243,7 +246,7 @@ class Writer {
     // zeroed where declared: a TIR allocation starts as zeros (the interpreter's semantics), and
     // a flag or scratch element read before its first store reads 0, never stack garbage
     if (vector_registers_.count(u)) line(prelude_.vector(b.dtype, b.size) + " " + name + "[1] = {0};");
-    else line(c_render::value_type(b.dtype) + " " + name + "[" + std::to_string(b.size) + "] = {0};");
+    else line(d_.value_type(b.dtype) + " " + name + "[" + std::to_string(b.size) + "] = {0};");
     expr_[u] = name;
   }
 
@@ -270,7 +273,7 @@ class Writer {
   std::string stored_value(const UOp* u) {
     int64_t k = vector_lanes(*u->src[0]);
     if (k == 1 || vector_lanes(*u->src[1]) > 1) return ref(u->src[1]);
-    return vector_literal(prelude_.vector(u->src[1]->dtype, k), std::vector<std::string>(size_t(k), ref(u->src[1])));
+    return vector_literal(d_, prelude_.vector(u->src[1]->dtype, k), std::vector<std::string>(size_t(k), ref(u->src[1])));
   }
 
   void vector_store(const UOp* u) {
@@ -288,7 +291,7 @@ class Writer {
     DType ptr = u->src[0]->dtype;
     DType dt = u->src[1]->dtype;
     std::string v = stored_value(u);
-    if (in_memory(ptr) && dt.is_bool()) v = "(uint8_t)" + v;
+    if (in_memory(ptr) && dt.is_bool()) v = d_.cast(dtypes::uint8) + v;
     if (in_memory(ptr) && dt.scalar == ScalarType::BFLOAT16) {
       prelude_.bf16();  // og_f2bf comes with it
       v = "og_f2bf(" + v + ")";
@@ -298,6 +301,7 @@ class Writer {
     line(u->src.size() == 3 ? "if (" + ref(u->src[2]) + ") " + st : st);
   }
 
+  const CDialect& d_;
   std::unordered_map<const UOp*, std::string> expr_;
   std::unordered_map<const UOp*, int> uses_;
   std::unordered_map<std::string, int> counts_;
@@ -313,26 +317,51 @@ class Writer {
 
 }  // namespace
 
-std::string render_c(const UOpRef& linear, const std::string& name) {
-  if (!linear || linear->op != Ops::LINEAR) throw InternalError("c renderer: expects a LINEAR");
-  Writer w(linear);
+std::string render_c_style(const UOpRef& linear, const std::string& name, const CDialect& dialect) {
+  if (!linear || linear->op != Ops::LINEAR) throw InternalError(dialect.name + " renderer: expects a LINEAR");
+  Writer w(linear, dialect);
   for (const UOpRef& u : linear->src) w.instruction(u.get());
   return w.source(name);
 }
 
-bool c_renders_natively(Ops op, DType dt) {
-  if (setting("CPU_DECOMPOSE_ALL", 0) != 0) return !has_decomposition(op, dt);
+std::string render_c(const UOpRef& linear, const std::string& name) { return render_c_style(linear, name, c_dialect()); }
+
+namespace {
+
+// c_renders_natively with the settings read once (check_target asks for every node of a kernel).
+bool c_renders(Ops op, DType dt, bool decompose_all, bool libm) {
+  if (decompose_all) return !has_decomposition(op, dt);
   // No C for THREEFRY: the table decomposes the uint64 one (codegen/threefry.h); another dtype is
   // claimed here so that it reaches the renderer's own error.
   if (op == Ops::THREEFRY) return !has_decomposition(op, dt);
   if (op != Ops::EXP2 && op != Ops::LOG2 && op != Ops::SIN) return true;
-  return dt == dtypes::float64 || setting("CPU_LIBM", 0) != 0;
+  return dt == dtypes::float64 || libm;
 }
 
-Capabilities c_capabilities() { return {"C", c_renders_natively}; }
+}  // namespace
+
+bool c_renders_natively(Ops op, DType dt) {
+  return c_renders(op, dt, setting("CPU_DECOMPOSE_ALL", 0) != 0, setting("CPU_LIBM", 0) != 0);
+}
+
+Capabilities c_capabilities() {
+  Capabilities c;
+  c.name = "C";
+  bool decompose_all = setting("CPU_DECOMPOSE_ALL", 0) != 0, libm = setting("CPU_LIBM", 0) != 0;
+  c.renders = [decompose_all, libm](Ops op, DType dt) { return c_renders(op, dt, decompose_all, libm); };
+  c.dtypes = {};  // every dtype of the table (docs/dtypes.md)
+  c.vectors = c_vector_unit();
+  c.threads = cpu_threads();  // the runtime's pool runs a THREAD axis's parts (runtime/thread_pool.h)
+  // no local memory, launch dims or tensor cores: a kernel is one loop nest per call
+  return c;
+}
 
 VectorUnit c_vector_unit() { return {c_render::vector_widths, c_render::has_vector_form}; }
 
-RenderTarget c_target() { return {c_capabilities(), c_vector_unit(), render_c}; }
+RenderTarget c_style_target(const CDialect& dialect, Capabilities capabilities) {
+  return {std::move(capabilities), [&dialect](const UOpRef& linear, const std::string& name) { return render_c_style(linear, name, dialect); }};
+}
+
+RenderTarget c_target() { return c_style_target(c_dialect(), c_capabilities()); }
 
 }  // namespace onegrad

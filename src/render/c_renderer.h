@@ -1,5 +1,6 @@
-// The C renderer (spec: Lowering Pipeline, "Render"): a kernel's LINEAR to C11 source for the CPU
-// backend, one entry point with the runtime's calling convention (docs/runtime.md):
+// The C-style renderer (spec: Lowering Pipeline, "Render"): a kernel's LINEAR to the source of a
+// C-like dialect (render/c_dialect.h: the spellings as a table; the rules shared). The C dialect
+// is C11 for the CPU backend, one entry point with the runtime's calling convention (docs/runtime.md):
 //
 //   void NAME(void** bufs, const int64_t* vars);
 //   void NAME(void** bufs, const int64_t* vars, int64_t thread);   (a kernel with a THREAD axis)
@@ -13,13 +14,15 @@
 
 #include "codegen/isel.h"
 #include "codegen/pipeline.h"
-#include "codegen/vectorize.h"
+#include "render/c_dialect.h"
 #include "uop/uop.h"
 
 namespace onegrad {
 
-// The C source of one kernel. `linear` is Linearize's output; `name` the entry symbol (a C
-// identifier). Throws InternalError naming the instruction for an op the renderer has no C for.
+// The source of one kernel in `dialect`. `linear` is Linearize's output; `name` the entry symbol (a
+// C identifier). Throws InternalError naming the instruction for an op the renderer has no C for.
+std::string render_c_style(const UOpRef& linear, const std::string& name, const CDialect& dialect);
+// render_c_style in c_dialect().
 std::string render_c(const UOpRef& linear, const std::string& name);
 
 // The backend's capabilities (DESIGN decision 7): whether the C renderer renders the decomposed op
@@ -31,14 +34,19 @@ std::string render_c(const UOpRef& linear, const std::string& name);
 // THREEFRY" error. Settings: CPU_LIBM=1 claims EXP2, LOG2, SIN on every float dtype (libm);
 // CPU_DECOMPOSE_ALL=1 claims nothing the decomposition table can decompose (every decomposition is exercised; wins over CPU_LIBM).
 bool c_renders_natively(Ops op, DType dt);
+// Everything the C backend declares (codegen/capabilities.h): c_renders_natively, every dtype,
+// c_vector_unit, cpu_threads() threads, no local memory, launch dims or tensor cores.
 Capabilities c_capabilities();
 // The vector values the C renderer writes as GCC vector types (render/c_vector.cpp): float32 and
 // float64 in one register of the host's widest kind (64 bytes with AVX-512, else 32) or halves of
 // it down to 16 bytes; + - * / NEG RECIP MULACC MAX and ADD/MUL/MAX reductions on them.
 VectorUnit c_vector_unit();
 
-// The C backend as the codegen pipeline sees it: c_capabilities(), c_vector_unit() and render_c,
-// read now (the capabilities follow CPU_LIBM and CPU_DECOMPOSE_ALL).
+// A C-like backend as the codegen pipeline sees it: its capabilities and render_c_style in
+// `dialect` (which must outlive the target).
+RenderTarget c_style_target(const CDialect& dialect, Capabilities capabilities);
+// The C backend: c_style_target(c_dialect(), c_capabilities()), read now (the capabilities follow
+// CPU_LIBM, CPU_DECOMPOSE_ALL and CPU_THREADS).
 RenderTarget c_target();
 
 }  // namespace onegrad

@@ -1,32 +1,33 @@
-// Pieces of the C renderer (c_renderer.h) shared by its files: C types and literals of each dtype
+// Pieces of the C-style renderer (c_renderer.h) shared by its files: literals of each dtype
 // (c_types.cpp), the helper functions a kernel may need (c_prelude.cpp) and the expression of each
-// elementwise op (c_alu.cpp). docs/codegen.md lists the rules they implement.
+// elementwise op (c_alu.cpp), each spelled by the kernel's dialect (render/c_dialect.h; the Prelude
+// carries it). docs/codegen.md lists the rules they implement.
 #pragma once
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "render/c_dialect.h"
 #include "uop/uop.h"
 
 namespace onegrad::c_render {
 
-// The C type a value of `dt` has in a kernel: bool -> _Bool, index -> int64_t, float16 -> _Float16,
-// bfloat16 -> float (holding a value rounded to bfloat16), the rest their <stdint.h> names.
-std::string value_type(DType dt);
-// The C type of one element of a buffer in memory: as value_type, except bool -> uint8_t (a byte
-// of any value reads as `!= 0`) and bfloat16 -> uint16_t (the bits).
-std::string storage_type(DType dt);
+// The types (CDialect::value_type, storage_type): bool, index as int64, float16, bfloat16 as float32
+// (holding a value rounded to bfloat16); in memory bool is a byte (of any value, read as `!= 0`)
+// and bfloat16 its 16 bits.
 // A short tag for helper names: i8 .. i64, u8 .. u64, f16, bf16, f32, f64, b (bool); index is i64.
 std::string type_tag(DType dt);
-// A C expression of type value_type(dt) for the constant `v`.
-std::string literal(const ConstValue& v, DType dt);
+// An expression of type value_type(dt) for the constant `v`.
+std::string literal(const CDialect& d, const ConstValue& v, DType dt);
 // The shortest decimal that reads back as the same double, always with a '.' or an exponent.
 std::string double_text(double v);
 
 // The helper functions one kernel uses, written once each ahead of the kernel, in a fixed order.
 class Prelude {
  public:
+  explicit Prelude(const CDialect& dialect) : d_(dialect) {}
+  const CDialect& dialect() const { return d_; }
   // Helpers by family; each returns the function's name and records that it is needed.
   std::string bf16();                   // og_bfr(float): round to bfloat16; also og_f2bf, og_bf2f
   std::string floor_div(DType dt);      // og_fdiv_i32/i64(a, b): floor division, b != 0
@@ -42,11 +43,13 @@ class Prelude {
   std::string vector_load(DType dt, int64_t lanes);   // og_load_f32x8(const float*): unaligned
   std::string vector_store(DType dt, int64_t lanes);  // og_store_f32x8(float*, og_f32x8): unaligned
   std::string vector_fmax(DType dt, int64_t lanes);   // og_fmax_f32x8: fmax's NaN rule lane by lane
+  std::string vector_type(DType dt, int64_t lanes);   // vector's type, of any dtype (vector_fmax's masks)
   // The text of every recorded helper.
   std::string text() const;
 
  private:
   std::string need(const std::string& name, std::string body);
+  const CDialect& d_;
   std::map<std::string, std::string> helpers_;  // by name (sorted: deterministic text)
   std::vector<std::string> order_;              // first-needed order, dependencies first
 };

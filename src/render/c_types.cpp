@@ -1,4 +1,5 @@
-// C types and literals for each dtype (spec README decision 6: the dtype table).
+// Type tags and literals for each dtype (spec README decision 6: the dtype table), spelled by the
+// dialect (render/c_dialect.h).
 #include <charconv>
 #include <cmath>
 
@@ -6,35 +7,6 @@
 #include "uop/errors.h"
 
 namespace onegrad::c_render {
-
-std::string value_type(DType dt) {
-  if (dt.is_ptr) throw InternalError("c renderer: no value type for pointer " + dt.name());
-  switch (dt.scalar) {
-    case ScalarType::BOOL: return "_Bool";
-    case ScalarType::INT8: return "int8_t";
-    case ScalarType::INT16: return "int16_t";
-    case ScalarType::INT32: return "int32_t";
-    case ScalarType::INT64: return "int64_t";
-    case ScalarType::INDEX: return "int64_t";  // index math is 64-bit (docs/codegen.md)
-    case ScalarType::UINT8: return "uint8_t";
-    case ScalarType::UINT16: return "uint16_t";
-    case ScalarType::UINT32: return "uint32_t";
-    case ScalarType::UINT64: return "uint64_t";
-    case ScalarType::FLOAT16: return "_Float16";
-    case ScalarType::BFLOAT16: return "float";  // computed in float, rounded after every op
-    case ScalarType::FLOAT32: return "float";
-    case ScalarType::FLOAT64: return "double";
-    case ScalarType::VOID: break;
-  }
-  throw InternalError("c renderer: no value type for " + dt.name());
-}
-
-std::string storage_type(DType dt) {
-  DType base = dt.base();
-  if (base.is_bool()) return "uint8_t";
-  if (base.scalar == ScalarType::BFLOAT16) return "uint16_t";
-  return value_type(base);
-}
 
 std::string type_tag(DType dt) {
   switch (dt.scalar) {
@@ -74,38 +46,38 @@ std::string double_text(double v) { return shortest(v); }
 
 namespace {
 
-std::string float_literal(double v, DType dt) {
+std::string float_literal(const CDialect& d, double v, DType dt) {
   bool dbl = dt.scalar == ScalarType::FLOAT64;
   std::string s;
   if (std::isnan(v)) {
-    s = dbl ? "__builtin_nan(\"\")" : "__builtin_nanf(\"\")";
+    s = dbl ? d.nan64 : d.nan32;
   } else if (std::isinf(v)) {
-    s = std::string(v < 0 ? "(-" : "(") + (dbl ? "__builtin_inf()" : "__builtin_inff()") + ")";
+    s = std::string(v < 0 ? "(-" : "(") + (dbl ? d.inf64 : d.inf32) + ")";
   } else {
-    s = dbl ? shortest(v) : shortest(float(v)) + "f";  // a float16/bfloat16 value is exact in float
+    s = dbl ? shortest(v) : shortest(float(v)) + d.float_suffix;  // a float16/bfloat16 value is exact in float
     if (v < 0 || std::signbit(v)) s = "(" + s + ")";
   }
-  return dt.scalar == ScalarType::FLOAT16 ? "(_Float16)" + s : s;
+  return dt.scalar == ScalarType::FLOAT16 ? d.cast(dt) + s : s;
 }
 
-std::string int_literal(i128 v, DType dt) {
+std::string int_literal(const CDialect& d, i128 v, DType dt) {
   if (dt.is_bool()) return v ? "1" : "0";
   if (v < dt.int_min() || v > dt.int_max()) throw InternalError("c renderer: constant " + i128_to_string(v) + " does not fit " + dt.name());
   bool wide = dt.bits() == 64;
-  if (dt.is_unsigned()) return i128_to_string(v) + (wide ? "ull" : dt.bits() == 32 ? "u" : "");
+  if (dt.is_unsigned()) return i128_to_string(v) + (wide ? d.uint64_suffix : dt.bits() == 32 ? d.uint32_suffix : "");
   // The most negative value has no literal of its own: -(max) - 1.
   if (v == dt.int_min() && (wide || dt.bits() == 32))
-    return "(-" + i128_to_string(dt.int_max()) + (wide ? "LL" : "") + "-1)";
+    return "(-" + i128_to_string(dt.int_max()) + (wide ? d.int64_suffix : "") + "-1)";
   std::string s = i128_to_string(v);
-  if (wide && (v > INT32_MAX || v < INT32_MIN)) s += "LL";
+  if (wide && (v > INT32_MAX || v < INT32_MIN)) s += d.int64_suffix;
   return v < 0 ? "(" + s + ")" : s;
 }
 
 }  // namespace
 
-std::string literal(const ConstValue& v, DType dt) {
-  if (dt.is_float()) return float_literal(v.as_double(), dt);
-  if (dt.is_int() || dt.is_bool()) return int_literal(v.is_float() ? cast_value(v, dt).as_int() : v.as_int(), dt);
+std::string literal(const CDialect& d, const ConstValue& v, DType dt) {
+  if (dt.is_float()) return float_literal(d, v.as_double(), dt);
+  if (dt.is_int() || dt.is_bool()) return int_literal(d, v.is_float() ? cast_value(v, dt).as_int() : v.as_int(), dt);
   throw InternalError("c renderer: no literal of dtype " + dt.name());
 }
 

@@ -9,28 +9,38 @@ namespace onegrad::c_render {
 std::string Prelude::vector(DType dt, int64_t lanes) {
   if (!dt.is_float() || dt.scalar == ScalarType::FLOAT16 || dt.scalar == ScalarType::BFLOAT16)
     throw InternalError("c renderer: no vector type for " + dt.name());
-  std::string t = value_type(dt), name = "og_" + type_tag(dt) + "x" + std::to_string(lanes);
-  return need(name, "typedef " + t + " " + name + " __attribute__((vector_size(" + std::to_string(dt.itemsize() * lanes) + ")));\n");
+  return vector_type(dt, lanes);
 }
 
+std::string Prelude::vector_type(DType dt, int64_t lanes) {
+  std::string t = d_.value_type(dt), n = std::to_string(lanes);
+  std::string name = fill(d_.vector_name, {{"tag", type_tag(dt)}, {"n", n}, {"T", t}});
+  if (d_.vector_typedef.empty()) return name;  // a built-in vector type
+  return need(name, fill(d_.vector_typedef, {{"T", t}, {"V", name}, {"bytes", std::to_string(dt.itemsize() * lanes)}}));
+}
+
+namespace {
+// The part of a vector helper's name after its family: "f32x8".
+std::string lanes_tag(DType dt, int64_t lanes) { return type_tag(dt) + "x" + std::to_string(lanes); }
+}  // namespace
+
 std::string Prelude::vector_load(DType dt, int64_t lanes) {
-  std::string v = vector(dt, lanes), t = value_type(dt), name = "og_load_" + v.substr(3);
-  return need(name, "static inline " + v + " " + name + "(const " + t + "* p) { " + v + " v; memcpy(&v, p, sizeof v); return v; }\n");
+  std::string v = vector(dt, lanes), t = d_.value_type(dt), name = "og_load_" + lanes_tag(dt, lanes);
+  return need(name, d_.helper_prefix + v + " " + name + "(const " + t + "* p) { " + v + " v; memcpy(&v, p, sizeof v); return v; }\n");
 }
 
 std::string Prelude::vector_store(DType dt, int64_t lanes) {
-  std::string v = vector(dt, lanes), t = value_type(dt), name = "og_store_" + v.substr(3);
-  return need(name, "static inline void " + name + "(" + t + "* p, " + v + " v) { memcpy(p, &v, sizeof v); }\n");
+  std::string v = vector(dt, lanes), t = d_.value_type(dt), name = "og_store_" + lanes_tag(dt, lanes);
+  return need(name, d_.helper_prefix + "void " + name + "(" + t + "* p, " + v + " v) { memcpy(p, &v, sizeof v); }\n");
 }
 
 // MAX as og_fmax does it (a NaN operand gives a + b, else a < b ? b : a), lane by lane: C has no
 // ?: on vectors, so the choices are blended through the bits (a vector cast between types of one
 // size reinterprets the bits).
 std::string Prelude::vector_fmax(DType dt, int64_t lanes) {
-  std::string v = vector(dt, lanes), bits = dt.itemsize() == 8 ? "int64_t" : "int32_t";
-  std::string m = "og_" + std::string(dt.itemsize() == 8 ? "i64" : "i32") + "x" + std::to_string(lanes), name = "og_fmax_" + v.substr(3);
-  need(m, "typedef " + bits + " " + m + " __attribute__((vector_size(" + std::to_string(dt.itemsize() * lanes) + ")));\n");
-  return need(name, "static inline " + v + " " + name + "(" + v + " a, " + v + " b) {  /* a NaN operand gives NaN */\n"
+  std::string v = vector(dt, lanes);
+  std::string m = vector_type(dt.itemsize() == 8 ? dtypes::int64 : dtypes::int32, lanes), name = "og_fmax_" + lanes_tag(dt, lanes);
+  return need(name, d_.helper_prefix + v + " " + name + "(" + v + " a, " + v + " b) {  /* a NaN operand gives NaN */\n"
                     "  " + m + " nan = (" + m + ")((a != a) | (b != b)), lt = (" + m + ")(a < b);\n"
                     "  " + m + " pick = (lt & (" + m + ")b) | (~lt & (" + m + ")a);\n"
                     "  return (" + v + ")((nan & (" + m + ")(a + b)) | (~nan & pick));\n"

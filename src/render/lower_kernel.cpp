@@ -9,7 +9,6 @@
 #include "codegen/threefry.h"
 #include "render/c_renderer.h"
 #include "render/kernel_name.h"
-#include "runtime/thread_pool.h"
 #include "uop/errors.h"
 #include "uop/settings.h"
 
@@ -33,8 +32,8 @@ int64_t thread_parts(const UOpRef& sink) {
   return 0;
 }
 
-// The default opts split kernels into cpu_threads() THREAD parts.
-std::string threads_settings_key() { return ",CPU_THREADS=" + std::to_string(cpu_threads()); }
+// The default opts split kernels into as many THREAD parts as the C target declares threads.
+std::string threads_settings_key() { return ",CPU_THREADS=" + std::to_string(c_capabilities().threads); }
 
 // The key read from the settings now.
 std::string read_lowering_settings_key() {
@@ -74,7 +73,7 @@ std::vector<Opt> default_opts(const UOpRef& sink) {
   if (setting("NOOPT", 0) != 0) return {};
   if (runs_in_order(sink)) return {};  // a scan's or a scatter's loops run whole and in order (codegen/opt.h)
   if (int64_t seed = setting("OPT_RANDOM", 0); seed != 0) return random_opts(sink, uint64_t(seed) ^ sink->hash());
-  return default_kernel_opts(sink, cpu_threads());
+  return default_kernel_opts(sink, c_capabilities().threads);
 }
 
 LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name, const std::vector<Opt>& opts) {

@@ -45,7 +45,8 @@ LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name = "", con
 
 // The opts the engine gives a kernel: none with NOOPT=1; with OPT_RANDOM=seed a random legal
 // sequence (a fuzzing aid: results must not change); otherwise default_kernel_opts for
-// cpu_threads() threads (hand_coded_opts, then a THREAD split of a large kernel).
+// the C target's declared threads (c_capabilities().threads: hand_coded_opts, then a THREAD split of
+// a large kernel).
 std::vector<Opt> default_opts(const UOpRef& sink);
 
 // The launch counts of a kernel: its highest buffer PARAM slot + 1 and highest variable slot + 1.

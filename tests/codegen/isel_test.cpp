@@ -179,14 +179,14 @@ TEST(ISel, RowsAndTheirDtypes) {
   EXPECT_EQ(decomposition_table().size(), 15u);
 }
 
-TEST(ISel, MissingDecompositionIsAnInternalError) {
+TEST(ISel, MissingDecompositionIsATargetError) {
   Capabilities none{"bare", [](Ops, DType) { return false; }};
   UOpRef s64 = sink(alu(Ops::EXP2, {input(dtypes::float64)}));
   try {
     select_instructions(s64, none);
     FAIL() << "no error";
-  } catch (const InternalError& e) {
-    EXPECT_NE(std::string(e.what()).find("backend 'bare' lacks EXP2 on float64"), std::string::npos) << e.what();
+  } catch (const TargetError& e) {
+    EXPECT_NE(std::string(e.what()).find("target 'bare' lacks EXP2 on float64"), std::string::npos) << e.what();
   }
 }
 

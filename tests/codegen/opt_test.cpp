@@ -67,7 +67,7 @@ TEST(CodegenOpt, IllegalOptsRaiseOptError) {
   expect_opt_error(k, Opt::split(2, 3, AxisType::UNROLL), "the factor 3 must be at least 2 and divide the axis's bound 4");
   expect_opt_error(k, Opt::split(2, 2, AxisType::UPCAST), "UPCAST splits a GLOBAL, LOCAL or LOOP axis, not REDUCE");
   expect_opt_error(k, Opt::split(0, 3, AxisType::UNROLL), "UNROLL splits a REDUCE or GROUP_REDUCE axis, not LOOP");
-  expect_opt_error(k, Opt::split(0, 3, AxisType::LOCAL), "the CPU backend has no LOCAL axes");
+  expect_opt_error(k, Opt::split(0, 3, AxisType::LOCAL), "declares no LOCAL launch dims");
   expect_opt_error(k, Opt::swap(0, 2), "a reduce axis can only be swapped with another reduce axis");
   expect_opt_error(k, Opt::swap(1, 1), "cannot be swapped with itself");
   expect_opt_error(k, Opt{OptOp::TC}, "no tensor cores");

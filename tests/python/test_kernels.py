@@ -82,6 +82,9 @@ def test_source_is_the_kernel_in_c():
     (Opt.padto(0, 1), "the multiple 1 must be at least 2"),
     (Opt.padto(2, 40), "padding the axis's bound 16 to 40 would more than double it"),
     (Opt.split(2, 4, "THREAD"), "THREAD splits a GLOBAL or LOOP axis, not REDUCE"),
+    # what the C target does not declare (codegen/capabilities.h)
+    (Opt.split(0, 4, "LOCAL"), "target 'C' declares no LOCAL launch dims"),
+    (Opt("TC", 0, 0), "target 'C' declares no tensor cores"),
 ])
 def test_opts_that_do_not_apply(opt, message):
     k = matmul_kernel()

@@ -167,13 +167,22 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     if (unroll > 1) fs.push_back({inner, unroll});
     return expanded_ops(sink, fs);
   };
-  // The budget on code size: a fused body (an LSTM's gates) makes every copy large, and a block
-  // that earns its loads back on a matmul only costs compile time there. The second axis shrinks
-  // first, then the first, the vector one.
+  // The budget on code size: a fused body (an LSTM's gates) makes every copy large, while a block
+  // that earns its loads back on a matmul only costs compile time there. Shrink the block whose
+  // copies cost the most (the one the large part of the body depends on): a block along an axis
+  // that part does not depend on stays, as it shares that part among its copies.
   while (!ups.empty() && expanded(1) > kExpandedOpsBudget) {
-    Choice& c = ups.back();
-    c.factor = smaller_factor(*const_bound(axes[c.axis]), c.factor);
-    if (c.factor <= 1) ups.pop_back();
+    size_t best = 0;
+    int64_t best_cost = -1;
+    for (size_t i = 0; i < ups.size(); i++) {
+      int64_t was = ups[i].factor;
+      ups[i].factor = smaller_factor(*const_bound(axes[ups[i].axis]), was);
+      int64_t cost = expanded(1);
+      ups[i].factor = was;
+      if (best_cost < 0 || cost < best_cost) best = i, best_cost = cost;
+    }
+    ups[best].factor = smaller_factor(*const_bound(axes[ups[best].axis]), ups[best].factor);
+    if (ups[best].factor <= 1) ups.erase(ups.begin() + std::ptrdiff_t(best));
   }
   int64_t accumulators = 1;
   for (const Choice& c : ups) accumulators *= c.factor;

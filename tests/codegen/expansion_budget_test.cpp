@@ -1,7 +1,7 @@
 // The heuristics' budget on code size (docs/kernel_opts.md, "The expansion budget"): expanded_ops
 // counts each value op once per copy of the axes it depends on, and hand_coded_opts shrinks its
 // blocks until the expanded body fits kExpandedOpsBudget, so a matmul keeps its 128 accumulators
-// while a kernel with a large fused body gets a smaller block.
+// while a kernel with a large fused body gets smaller blocks, shrinking the ones that copy it.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -18,8 +18,9 @@ namespace {
 
 // out[i, j] = sum_k f(a[i, k], b[k, j]) for an m x k `a` and a k x n `b`, where f is the product
 // followed by `chain` ops that alternate adding b and multiplying by a, so every op of the chain
-// depends on both output axes (as an LSTM's gates fused into its matmul do).
-UOpRef matmul(int64_t m, int64_t n, int64_t k, int chain = 0) {
+// depends on both output axes (as an LSTM's gates fused into its matmul do); with `rows_only` the
+// chain (adding and multiplying a) comes before the product and depends on the rows only.
+UOpRef matmul(int64_t m, int64_t n, int64_t k, int chain = 0, bool rows_only = false) {
   auto c = [](int64_t v) { return std::to_string(v); };
   std::string t = "%m = CONST index " + c(m) + "\n%n = CONST index " + c(n) + "\n%k = CONST index " + c(k) + "\n";
   t += "%ca = CONST index " + c(m * k) + "\n%cb = CONST index " + c(k * n) + "\n%co = CONST index " + c(m * n) + "\n";
@@ -30,10 +31,14 @@ UOpRef matmul(int64_t m, int64_t n, int64_t k, int chain = 0) {
   t += "%r0 = RANGE index (%m) {id=0, LOOP}\n%r1 = RANGE index (%n) {id=1, LOOP}\n%r2 = RANGE index (%k) {id=2, REDUCE}\n";
   t += "%am = MUL index (%r0, %k)\n%ai = ADD index (%am, %r2)\n%ap = INDEX ptr<float32, GLOBAL> (%a, %ai)\n";
   t += "%bm = MUL index (%r2, %n)\n%bi = ADD index (%bm, %r1)\n%bp = INDEX ptr<float32, GLOBAL> (%b, %bi)\n";
-  t += "%x = LOAD float32 (%ap)\n%y = LOAD float32 (%bp)\n%t0 = MUL float32 (%x, %y)\n";
+  t += "%x = LOAD float32 (%ap)\n%y = LOAD float32 (%bp)\n";
+  t += rows_only ? "%t0 = ADD float32 (%x, %x)\n" : "%t0 = MUL float32 (%x, %y)\n";
+  std::string other = rows_only ? "%x" : "%y";
   for (int i = 1; i <= chain; i++)
-    t += "%t" + c(i) + (i % 2 ? " = ADD float32 (%t" + c(i - 1) + ", %y)\n" : " = MUL float32 (%t" + c(i - 1) + ", %x)\n");
-  t += "%acc = REDUCE float32 (%t" + c(chain) + ", %r2) {ADD, axes=[]}\n";
+    t += "%t" + c(i) + (i % 2 ? " = ADD float32 (%t" + c(i - 1) + ", " + other + ")\n" : " = MUL float32 (%t" + c(i - 1) + ", %x)\n");
+  std::string last = "%t" + c(chain);
+  if (rows_only) t += "%p = MUL float32 (" + last + ", %y)\n", last = "%p";
+  t += "%acc = REDUCE float32 (" + last + ", %r2) {ADD, axes=[]}\n";
   t += "%om = MUL index (%r0, %n)\n%oi = ADD index (%om, %r1)\n%op = INDEX ptr<float32, GLOBAL> (%out, %oi)\n";
   t += "%st = STORE void (%op, %acc)\n%e1 = END void (%st, %r1)\n%e0 = END void (%e1, %r0)\n%sink = SINK void (%e0)\n";
   return parse_graph(t);
@@ -86,13 +91,20 @@ TEST(ExpansionBudget, MatmulKeepsItsBlock) {
 }
 
 TEST(ExpansionBudget, LargeFusedBodyShrinksTheBlock) {
-  // 40 more ops per copy: 16 x 8 would make 5528 ops; the rows' block goes first, the 16 columns
-  // (one vector of the unit-stride loads) stay: 1 + 16 + 16 * 43 = 705
+  // 40 more ops per copy: 16 x 8 would make 5528 ops; each step shrinks the block whose copies
+  // cost the most, down to 4 x 4: 4 + 4 + 16 * 43 = 696
   UOpRef k = matmul(64, 64, 64, 40);
   std::vector<Opt> opts = hand_coded_opts(k);
   UOpRef optimized = apply_opts(k, opts);
-  EXPECT_EQ(kernel_shape(optimized), "L64 L4 u16 R64") << opts_text(opts);
-  EXPECT_EQ(expansion_of(optimized), 705);
+  EXPECT_EQ(kernel_shape(optimized), "L16 u4 L16 u4 R64") << opts_text(opts);
+  EXPECT_EQ(expansion_of(optimized), 696);
+  // 100 ops that depend on the rows only: 16 x 8 makes 8 + 8 * 101 + 16 + 3 * 128 = 1216; the
+  // rows' block shrinks to 4 (612), the 16 columns stay and share the chain among their copies
+  UOpRef rows = matmul(64, 64, 64, 100, true);
+  opts = hand_coded_opts(rows);
+  EXPECT_EQ(expanded_ops(rows, {{0, 8}, {1, 16}}), 1216);
+  EXPECT_EQ(kernel_shape(apply_opts(rows, opts)), "L4 u4 L16 u16 R64") << opts_text(opts);
+  EXPECT_EQ(expansion_of(apply_opts(rows, opts)), 4 + 4 * 101 + 16 + 3 * 64);
   // a body that large alone shrinks the columns too (the reduce is unrolled once few accumulators remain)
   for (int chain : {10, 40, 100, 300, 1000}) {
     UOpRef big = matmul(64, 64, 64, chain);

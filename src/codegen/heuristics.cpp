@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 
+#include "codegen/expansion_cost.h"
 #include "codegen/kernel_axes.h"
 #include "symbolic/simplify.h"
 #include "uop/substitute.h"
@@ -73,6 +74,13 @@ int64_t second_block_factor(int64_t bound, int64_t first, bool gated) {
   if (gated) return pick_factor(bound, {4, 3, 2});
   if (first <= 8) return pick_factor(bound, {16, 8, 4, 3, 2});
   return pick_factor(bound, {8, 4, 3, 2});
+}
+
+// The next smaller block factor below `f` that divides `bound` (1 when none does).
+int64_t smaller_factor(int64_t bound, int64_t f) {
+  for (int64_t g : {64, 32, 16, 8, 4, 3, 2})
+    if (g < f && bound % g == 0) return g;
+  return 1;
 }
 
 }  // namespace
@@ -152,17 +160,40 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     int64_t f = column_sum ? pick_factor(*const_bound(axes[a]), {64, 32, 16, 8, 4, 2}) : pick_factor(*const_bound(axes[a]), {8, 4, 2});
     if (f > 1) ups.push_back({a, f});
   }
+  size_t inner = reds.back();
+  auto expanded = [&](int64_t unroll) {
+    std::vector<AxisFactor> fs;
+    for (const Choice& c : ups) fs.push_back({c.axis, c.factor});
+    if (unroll > 1) fs.push_back({inner, unroll});
+    return expanded_ops(sink, fs);
+  };
+  // The budget on code size: a fused body (an LSTM's gates) makes every copy large, while a block
+  // that earns its loads back on a matmul only costs compile time there. Shrink the block whose
+  // copies cost the most (the one the large part of the body depends on): a block along an axis
+  // that part does not depend on stays, as it shares that part among its copies.
+  while (!ups.empty() && expanded(1) > kExpandedOpsBudget) {
+    size_t best = 0;
+    int64_t best_cost = -1;
+    for (size_t i = 0; i < ups.size(); i++) {
+      int64_t was = ups[i].factor;
+      ups[i].factor = smaller_factor(*const_bound(axes[ups[i].axis]), was);
+      int64_t cost = expanded(1);
+      ups[i].factor = was;
+      if (best_cost < 0 || cost < best_cost) best = i, best_cost = cost;
+    }
+    ups[best].factor = smaller_factor(*const_bound(axes[ups[best].axis]), ups[best].factor);
+    if (ups[best].factor <= 1) ups.erase(ups.begin() + std::ptrdiff_t(best));
+  }
   int64_t accumulators = 1;
   for (const Choice& c : ups) accumulators *= c.factor;
   std::vector<Opt> opts;
   // Descending axis order: a split shifts only the axes after it, which are already done.
   std::vector<std::pair<size_t, Opt>> planned;
   for (const Choice& c : ups) planned.push_back({c.axis, Opt::split(int64_t(c.axis), c.factor, AxisType::UPCAST)});
-  size_t inner = reds.back();
   int64_t unroll = column_sum ? pick_factor(*const_bound(axes[inner]), {4, 2})
                    : accumulators >= 16 ? 0
                                         : pick_factor(*const_bound(axes[inner]), accumulators >= 4 ? std::initializer_list<int64_t>{2} : std::initializer_list<int64_t>{4, 2});
-  if (accumulators * unroll > kMaxExpansion) unroll = 0;
+  if (accumulators * unroll > kMaxExpansion || (unroll > 1 && expanded(unroll) > kExpandedOpsBudget)) unroll = 0;
   if (unroll > 1) planned.push_back({inner, Opt::split(int64_t(inner), unroll, AxisType::UNROLL)});
   std::sort(planned.begin(), planned.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (auto& p : planned) opts.push_back(p.second);

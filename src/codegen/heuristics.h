@@ -9,6 +9,12 @@
 namespace onegrad {
 
 std::vector<Opt> hand_coded_opts(const UOpRef& sink);
+// The most ops hand_coded_opts lets Expand make of a kernel's body (expanded_ops: each value op
+// once per copy of the axes it depends on); blocks and unrolls shrink until they fit. sgemm's and
+// conv2d's 128 accumulators make 408, a matmul with a fused epilogue up to about 650; an LSTM
+// backward kernel with its gates fused into a small reduce, blocked 8 x 4, made 3633 and took cc
+// 12 s (0.8 s unblocked, 2 s within the budget). docs/kernel_opts.md, "The expansion budget".
+inline constexpr int64_t kExpandedOpsBudget = 1024;
 
 // Threads (spec: AxisType THREAD), apart from the register blocking above:
 // How many times the kernel's innermost body runs (the product of its axes' bounds); nullopt when

@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "codegen/kernel_axes.h"
-#include "engine/beam_search.h"
+#include "engine/beam_opts.h"
 #include "render/lower_kernel.h"
 #include "runtime/build_once.h"
 #include "runtime/program_cache.h"

@@ -1,93 +1,36 @@
-// The Tensor methods that run things. They live in the engine, downstream of the tensor layer
-// (tensor.h declares them): building graphs needs nothing of codegen or the runtime.
-#include <cstring>
-
+// The engine runs the tensor layer's graphs: it installs itself in the tensor layer's hooks
+// (tensor/realize_hook.h, tensor/index_data.h) when it is linked. CMake names the anchor below
+// undefined on every link with the engine, so this file is always in: nothing else refers to it.
 #include "engine/device_buffers.h"
 #include "engine/index_faults.h"
 #include "engine/realize_graph.h"
-#include "tensor/advanced_indexing.h"
 #include "tensor/index_data.h"
-#include "tensor/shape_util.h"
-#include "tensor/tensor.h"
-#include "tensor/view_chain.h"
-#include "uop/errors.h"
-#include "uop/index_error.h"
+#include "tensor/realize_hook.h"
 
 namespace onegrad {
 
 namespace {
 
-// The BUFFER a tensor is a whole view of (BUFFER, or RESHAPE of BUFFER with every element), if any:
-// such a tensor is realized already.
-const UOp* realized_buffer(const UOpRef& u) {
-  const UOp* n = u.get();
-  if (n->op == Ops::RESHAPE) n = n->src[0].get();
-  if (n->op != Ops::BUFFER) return nullptr;
-  auto shape = u->static_shape();
-  if (!shape) return nullptr;
-  return dims_numel(*shape) == n->arg.get<BufferArg>().size ? n : nullptr;
+// Index checks run in the same realize as the values they guard (docs/engine.md "Index faults").
+RealizedGraphs realize_graphs(const std::vector<UOpRef>& graphs, const std::string& device) {
+  IndexChecks checks(graphs, device);
+  RealizedGraphs got;
+  got.buffers = realize_graph(checks.to_realize(), device);
+  got.fault = checks.read_faults(got.buffers);
+  for (size_t i = 0; i < graphs.size(); i++) got.faulty.push_back(got.fault && checks.faulty(i));
+  got.buffers.resize(graphs.size());  // the checks' counts follow the values
+  return got;
 }
 
-// indexing: the tensor layer reads a bool mask's true count (a shape) through this hook, and the
-// values of a buffer-data index in place through the second.
-const bool kReadBytesHookInstalled = [] {
-  read_bytes_hook() = [](const Tensor& t) { return t.to_bytes(); };
+const bool kInstalled = [] {
+  realize_hooks() = RealizeHooks{realize_graphs, read_buffer};
+  // indexing: the values of a buffer-data index are read in place
   device_bytes_hook() = visit_device_bytes;
   return true;
 }();
 
 }  // namespace
 
-void Tensor::realize_all(std::vector<Tensor*> ts) {
-  std::vector<Tensor*> todo;
-  std::vector<UOpRef> outs;
-  std::string device;
-  for (Tensor* t : ts) {
-    if (realized_buffer(t->uop_)) continue;
-    if (!todo.empty() && t->device() != device)
-      throw DeviceError("realize: tensors on different devices (" + device + " and " + t->device() +
-                        ") cannot be realized together");
-    device = t->device();
-    todo.push_back(t);
-    outs.push_back(t->uop_);
-  }
-  if (todo.empty()) return;
-  // Index checks run in the same realize; a tensor that depends on one that failed stays lazy (a
-  // later realize of it raises again), the others are realized (docs/engine.md "Index faults").
-  IndexChecks checks(outs, device);
-  std::vector<UOpRef> bufs = realize_graph(checks.to_realize(), device);
-  std::optional<std::string> fault = checks.read_faults(bufs);
-  std::vector<std::pair<Tensor*, UOpRef>> realized;
-  for (size_t i = 0; i < todo.size(); i++) {
-    if (fault && checks.faulty(i)) continue;
-    realized.emplace_back(todo[i], UOp::create(Ops::RESHAPE, {bufs[i], UOp::shape_operand(todo[i]->shape())}));
-  }
-  note_realized(realized);  // autograd: copies follow, a leaf keeps its old graph as an alias
-  if (fault) throw IndexError(*fault);
-}
-
-Tensor& Tensor::realize() {
-  realize_all({this});
-  return *this;
-}
-
-void Tensor::copy_out(void* dst, size_t nbytes) const {
-  size_t want = size_t(numel()) * size_t(dtype().itemsize());
-  if (nbytes != want)
-    throw DeviceError("copy_out: " + std::to_string(nbytes) + " bytes given for a tensor of shape " +
-                      shape_str(uop_->shape()) + " and dtype " + dtype().name() + " (" + std::to_string(want) +
-                      " bytes)");
-  // A part of a buffer (t[1:3]) is copied out through a contiguous copy: realized itself, it would
-  // get a buffer of its own and stop being a view of t (in-place writes to t would miss it).
-  if (!realized_buffer(uop_) && viewed_buffer(uop_.get())) return contiguous().copy_out(dst, nbytes);
-  realize_all({const_cast<Tensor*>(this)});  // only uop_ (mutable) changes
-  read_buffer(realized_buffer(uop_), dst, nbytes);
-}
-
-std::vector<std::byte> Tensor::to_bytes() const {
-  std::vector<std::byte> out(size_t(numel()) * size_t(dtype().itemsize()));
-  copy_out(out.data(), out.size());
-  return out;
-}
-
 }  // namespace onegrad
+
+extern "C" bool onegrad_engine_installed() { return onegrad::kInstalled; }

@@ -24,7 +24,7 @@ struct LoweredKernel {
 // picks kernel_name(sink). num_buffers and num_vars count the kernel's PARAM slots (highest slot
 // + 1), taken before simplification, so a buffer whose every use folded away still has its slot.
 // The settings that change what lower_kernel makes of a kernel (CPU_LIBM, CPU_DECOMPOSE_ALL:
-// render/c_renderer.h; NOOPT, OPT_RANDOM, CPU_THREADS: default_opts; BEAM: engine/beam_search.h; VECTORIZE:
+// render/c_renderer.h; NOOPT, OPT_RANDOM, CPU_THREADS: default_opts; BEAM: engine/beam_opts.h; VECTORIZE:
 // codegen/vectorize.h), as text: caches of lowered kernels keyed by AST include it.
 std::string lowering_settings_key();
 

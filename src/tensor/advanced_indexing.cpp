@@ -18,19 +18,7 @@
 
 namespace onegrad {
 
-ReadBytesHook& read_bytes_hook() {
-  static ReadBytesHook hook = nullptr;
-  return hook;
-}
-
 namespace {
-
-std::vector<std::byte> read_bytes(const Tensor& t) {
-  ReadBytesHook hook = read_bytes_hook();
-  if (!hook)
-    throw InternalError("getitem: reading index data needs the engine (link onegrad_engine), which installs the hook");
-  return hook(t);
-}
 
 // Element i of raw integer data of `width` bytes, as an int64 (uint64 above 2^63 saturates: it is
 // out of range for any axis anyway). The dtype's width and sign come in read once: per element,
@@ -61,7 +49,7 @@ bool check_known_bounds(const Tensor& idx, int64_t n, size_t axis) {
   if (!is_buffer_data(idx) || idx.numel() == 0) return true;
   std::optional<IndexDataRange> r = index_data_range(idx, -n, n);
   if (r && r->in_range) return r->negative;
-  std::vector<std::byte> b = read_bytes(idx);  // the error path only
+  std::vector<std::byte> b = idx.to_bytes();  // the error path only
   size_t width = size_t(idx.dtype().itemsize()), count = size_t(idx.numel());
   bool is_unsigned = idx.dtype().is_unsigned();
   for (size_t i = 0; i < count; i++) {

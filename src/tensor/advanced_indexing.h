@@ -65,9 +65,4 @@ Tensor masked_rows(const Tensor& x, const Tensor& mask, size_t axis);
 // x with x[..., mask, ...] replaced by `value` (shaped like that selection): the new contents.
 Tensor masked_rows_assign(const Tensor& x, const Tensor& mask, size_t axis, const Tensor& value);
 
-// Reads back the bytes of a tensor (realizing it). Installed by the engine (tensor_realize.cpp):
-// the tensor layer builds graphs only, but a bool mask's true count decides a shape.
-using ReadBytesHook = std::vector<std::byte> (*)(const Tensor&);
-ReadBytesHook& read_bytes_hook();
-
 }  // namespace onegrad

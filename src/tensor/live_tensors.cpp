@@ -1,6 +1,6 @@
 // The registry of live Tensor objects. A lazy Tensor is a value: t * 2 built before t[0] = 5 must
 // keep the values it was built from, yet it reads t's buffer, which the assignment writes in
-// place. setitem (src/engine/tensor_setitem.cpp) looks here for the lazy tensors that read the
+// place. setitem (src/tensor/setitem.cpp) looks here for the lazy tensors that read the
 // buffer and points them at a snapshot of it before the write (tinygrad keeps the same list,
 // all_tensors, for the same reason). One mutex; the set holds addresses only and owns nothing.
 #include <cstdint>

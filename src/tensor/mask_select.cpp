@@ -18,8 +18,7 @@ namespace onegrad {
 namespace {
 
 int64_t true_count(const Tensor& flat_mask) {
-  if (!read_bytes_hook()) throw InternalError("mask select: reading the true count needs the engine (link onegrad_engine)");
-  std::vector<std::byte> b = read_bytes_hook()(flat_mask.cast(dtypes::int64).sum());
+  std::vector<std::byte> b = flat_mask.cast(dtypes::int64).sum().to_bytes();
   int64_t count;
   std::memcpy(&count, b.data(), sizeof(count));
   return count;

@@ -125,7 +125,7 @@ class Tensor {
   Tensor squeeze(std::optional<int64_t> dim = std::nullopt) const;
   Tensor flatten(int64_t start = 0, int64_t end = -1) const;
   Tensor getitem(const std::vector<IndexItem>& index) const;
-  // ---- indexing: setitem (src/engine/tensor_setitem.cpp; docs/tensor.md "setitem")
+  // ---- indexing: setitem (src/tensor/setitem.cpp; docs/tensor.md "setitem")
   // t[index] = value, written into t's buffer (STORE, then AFTER): value is cast to t's dtype and
   // broadcast to the indexed shape. t is realized first when it is not a view of a buffer.
   void setitem(const std::vector<IndexItem>& index, const Tensor& value);
@@ -135,7 +135,7 @@ class Tensor {
   // before keep the old values. Optimizers and load_state_dict update parameters this way.
   Tensor& assign(const Tensor& value);
   // ---- end indexing: setitem
-  // ---- in-place ops (src/tensor/inplace.cpp, engine/tensor_setitem.cpp, tensor/write_history.cpp;
+  // ---- in-place ops (src/tensor/inplace.cpp, tensor/setitem.cpp, tensor/write_history.cpp;
   // docs/tensor.md "In-place ops"): PyTorch's x.add_(y) and friends. The result is written into this
   // tensor's buffer (views and copies see it) and this is returned. The result's shape must be this
   // shape (only the right side broadcasts) and its dtype must cast to this dtype by PyTorch's rule
@@ -317,7 +317,7 @@ class Tensor {
   std::pair<Tensor, Tensor> cummax(int64_t axis) const;  // values, int64 indices (last of ties)
   std::pair<Tensor, Tensor> cummin(int64_t axis) const;
   // Class indices (any int dtype) -> int64 one-hot rows of num_classes >= 0. one_hot() infers the
-  // count as max + 1: it realizes the data, so it is defined by the engine (src/engine/one_hot.cpp).
+  // count as max + 1: it realizes the data (src/tensor/one_hot.cpp).
   Tensor one_hot(int64_t num_classes) const;
   Tensor one_hot() const;
   // Losses as torch.nn.functional defines them; reduction is "none", "mean" or "sum".
@@ -412,7 +412,7 @@ class Tensor {
   // ---- realization
   Tensor contiguous() const;  // a LOAD into GLOBAL memory on the same device
   // Runs the kernels that compute this tensor; afterwards uop() is a view of a realized BUFFER.
-  // Defined by the engine (src/engine/realize.cpp), downstream of the tensor layer.
+  // The engine, downstream, runs them through tensor/realize_hook.h (src/tensor/realize.cpp).
   Tensor& realize();
   static void realize_all(std::vector<Tensor*> ts);
   // Realizes and copies the elements out, row-major, into dst (exactly numel()*itemsize bytes).
@@ -441,7 +441,7 @@ class Tensor {
   // in-place ops: setitem under another op's name (messages); the autograd side of a write
   void write(const std::string& op, const std::vector<IndexItem>& index, const Tensor& value);
   friend struct WriteHistory;  // write_history.cpp
-  // in-place ops: what a write lands in (src/engine/write_target.cpp)
+  // in-place ops: what a write lands in (src/tensor/write_target.cpp)
   void make_writable();
   void realize_privately();
   bool is_value_copy_of(const Tensor& w) const;

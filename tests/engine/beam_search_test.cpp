@@ -1,7 +1,7 @@
-// BEAM search (engine/beam_search.h): it finds opts at least as fast as none, the second search of
+// BEAM search (codegen/beam_search.h, engine/beam_opts.h): it finds opts at least as fast as none, the second search of
 // a kernel replays the database without timing anything, kernels it cannot time are left alone,
 // and a program realized under BEAM gives what it gives without opts.
-#include "engine/beam_search.h"
+#include "engine/beam_opts.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "codegen/kernel_axes.h"
 #include "codegen/kernels.h"
-#include "engine/beam_progress.h"
+#include "codegen/beam_progress.h"
 #include "engine/kernel_inspect.h"
 #include "engine/timing_buffers.h"
 #include "render/lower_kernel.h"

@@ -1,4 +1,4 @@
-// one_hot() with the class count inferred from the data (src/engine/one_hot.cpp): it realizes the
+// one_hot() with the class count inferred from the data (src/tensor/one_hot.cpp): it realizes the
 // indices' min and max, and leaves the indices' own graph as it was.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Where an in-place write lands (Tensor::write, tensor_setitem.cpp). PyTorch's tensors always have
+// Where an in-place write lands (Tensor::write, setitem.cpp). PyTorch's tensors always have
 // storage; a lazy one gets it here, when it is first written:
 // - a view (movement ops) of a lazy tensor writes into that tensor: the tensor is realized and every
 //   view of its old graph becomes a view of the new buffer (y = x * 2; y[0].add_(1) changes y);

@@ -1,4 +1,4 @@
-#include "engine/beam_progress.h"
+#include "codegen/beam_progress.h"
 
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
 // one_hot() with the class count inferred from the data (PyTorch's num_classes = -1): max + 1 of
-// the indices, which needs their values, so it runs a kernel and lives in the engine beside
-// realize (tensor.h declares it). The one-hot itself is the tensor layer's one_hot(n).
+// the indices, which needs their values, so it runs a kernel. The one-hot itself is one_hot(n)
+// (loss.cpp).
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 

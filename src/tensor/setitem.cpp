@@ -1,6 +1,6 @@
 // Tensor::setitem: t[index] = value as the spec's assign, a STORE into t's buffer followed by an
-// AFTER (spec: Store Ops, "Assign is STORE followed by AFTER"), realized at once. It lives in the
-// engine because it runs the write; the graph it builds is the tensor layer's. docs/tensor.md
+// AFTER (spec: Store Ops, "Assign is STORE followed by AFTER"), realized at once (the engine runs the
+// write, through Tensor::realize). docs/tensor.md
 // "setitem" has the decisions (which tensors see the write, write-through views, errors).
 #include <algorithm>
 #include <optional>

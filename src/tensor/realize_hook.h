@@ -1,0 +1,30 @@
+// Running a graph is the engine's work, downstream of this layer: Tensor::realize (realize.cpp)
+// hands its graphs to the engine through these hooks, which the engine installs when it is linked
+// (engine/tensor_realize.cpp). So the tensor layer builds graphs and links nothing below it, and a
+// realize reads down the layers (tensor -> engine -> schedule -> codegen -> render -> runtime).
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "uop/uop.h"
+
+namespace onegrad {
+
+// What one realize of several graphs gave.
+struct RealizedGraphs {
+  std::vector<UOpRef> buffers;       // per graph, a BUFFER on the device holding its elements
+  std::optional<std::string> fault;  // the message of the first index check that failed, if any
+  std::vector<bool> faulty;          // per graph: it depends on a failed check (its buffer is not its value)
+};
+
+struct RealizeHooks {
+  // Runs `graphs` (tensor graphs on `device`) in one schedule.
+  RealizedGraphs (*realize)(const std::vector<UOpRef>& graphs, const std::string& device) = nullptr;
+  // Copies a BUFFER node's nbytes out to host memory (from its device, or its host bytes).
+  void (*read)(const UOp* buffer, void* dst, size_t nbytes) = nullptr;
+};
+RealizeHooks& realize_hooks();
+
+}  // namespace onegrad

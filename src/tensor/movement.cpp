@@ -168,7 +168,8 @@ Tensor Tensor::flip(std::vector<int64_t> axes) const {
     int64_t k = normalize_axis("flip", a, s);
     if (seen[k]) throw ShapeError("flip: axis " + std::to_string(a) + " repeated in " + shape_text(axes));
     seen[k] = true;
-    flags[k] = s[k] > 1;  // reversing 0 or 1 elements is no move
+    // reversing 0 or 1 elements is no move; a symbolic axis flips whatever its value (one graph)
+    flags[k] = s[k] > 1 || !uop_->shape()[size_t(k)]->is_const();
     any = any || flags[k];
   }
   if (!any) return *this;

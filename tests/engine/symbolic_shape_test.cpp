@@ -9,6 +9,7 @@
 #include "engine/realize_graph.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
+#include "uop/text.h"
 #include "uop/variable.h"
 
 namespace onegrad {
@@ -127,6 +128,15 @@ TEST(SymbolicShape, MovementOverStaticAxesOfASymbolicTensor) {
     if (after_first == 0) after_first = compiled();
   }
   EXPECT_EQ(compiled(), after_first);
+}
+
+TEST(SymbolicShape, BoundVariablePrintsAndParsesBack) {
+  UOpRef b = bind_variable(UOp::variable("n", 1, 64), 7);
+  std::string text = print_graph(b);
+  EXPECT_NE(text.find("value=7"), std::string::npos) << text;
+  EXPECT_EQ(parse_graph(text), b);
+  EXPECT_EQ(unbind_variable(b), UOp::variable("n", 1, 64));
+  EXPECT_EQ(eval_dim((b * 3 + 1).get()), 22);
 }
 
 TEST(SymbolicShape, BindOutsideTheBoundsNamesTheVariable) {

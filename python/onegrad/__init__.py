@@ -37,6 +37,7 @@ from .errors import OptError
 from .memory import device_memory_stats, reset_peak_memory
 # TIR: TVMScript programs parsed, checked and run on numpy arrays
 from . import tir
+from .symbolic import BoundDim, Variable  # symbolic shape dims
 # settings: environment variables with scoped overrides (onegrad.settings.override(CHECK_INDEX=0))
 from . import settings
 
@@ -52,6 +53,7 @@ __all__ += ["data", "safetensors", "FormatError", "FileError"]  # data
 __all__ += ["kernels", "Kernel", "Opt", "OptError"]  # kernel inspection
 __all__ += ["device_memory_stats", "reset_peak_memory"]  # memory plan
 __all__ += ["tir"]  # TIR
+__all__ += ["Variable", "BoundDim"]  # symbolic shape dims
 __all__ += ["settings"]  # settings (CHECK_INDEX, DEBUG, ...)
 __all__ += ["sort", "argsort", "topk", "unique", "masked_select", "nonzero"]  # sorting and mask selection
 

@@ -14,6 +14,7 @@ import operator  # reductions/losses
 import numpy as np
 
 from . import _C
+from . import symbolic as _symbolic  # Variable dims: shape and reshape
 from ._convert import (_NO_DIM, axis_arg, c_contiguous, data_dtype, index_items, infer_dtype, int_list, is_scalar, py_scalar,
                        shape_args, to_numpy)
 from .dtype import DType, dtypes, from_name, to_dtype
@@ -154,6 +155,8 @@ class Tensor:
 
     @property
     def shape(self) -> tuple:
+        if _C.has_symbolic_dim(self._t):  # symbolic dims come back as BoundDims (symbolic.py)
+            return _symbolic.shape_of(self._t)
         return tuple(self._t.shape)
 
     @property
@@ -300,6 +303,8 @@ class Tensor:
     # ---- movement
 
     def reshape(self, shape, *rest) -> "Tensor":
+        if _symbolic.has_bound(shape, rest):  # a Variable's bound value as a dim
+            return Tensor._wrap(_symbolic.reshape(self._t, shape, rest))
         return Tensor._wrap(self._t.reshape(shape_args(shape, rest, "reshape")))
 
     view = reshape

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <mutex>
 #include <unordered_map>
 
@@ -36,6 +37,36 @@ struct PlannedSchedule {
   Schedule ordered;   // its kernels in memory_order, which `plan` places
   MemoryPlan plan;
 };
+
+// A FUNCTION with variables (symbolic dims): buffer sizes depend on the values, so the schedule is
+// kept per body and values; its kernels are the same for every value (kernel cache hits).
+const PlannedSchedule& cached_symbolic_schedule(const UOpRef& function, const VarVals& vals) {
+  static std::mutex mu;
+  using Key = std::pair<const UOp*, std::vector<std::pair<const UOp*, int64_t>>>;
+  static std::map<Key, std::pair<UOpRef, std::shared_ptr<const PlannedSchedule>>> cache;
+  const UOpRef& body = function_body(function);
+  Key key{body.get(), {vals.begin(), vals.end()}};
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(key);
+    if (it != cache.end()) {
+      std::lock_guard<std::mutex> s(stats_mu);
+      stats.schedule_hits++;
+      return *it->second.second;
+    }
+  }
+  Schedule schedule = rangeify(function, vals);
+  Schedule ordered = reorder_kernels(schedule, memory_order(schedule));
+  MemoryPlan plan = plan_for_schedule(ordered);
+  auto planned = std::make_shared<const PlannedSchedule>(
+      PlannedSchedule{std::move(schedule), std::move(ordered), std::move(plan)});
+  std::lock_guard<std::mutex> lock(mu);
+  if (cache.size() >= kMaxSchedules) cache.clear();
+  auto [it, inserted] = cache.try_emplace(key, body, planned);
+  std::lock_guard<std::mutex> s(stats_mu);
+  stats.schedules_built++;
+  return *it->second.second;
+}
 
 const PlannedSchedule& cached_schedule(const UOpRef& function) {
   static std::mutex mu;
@@ -89,7 +120,8 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
   RuntimeDevice& dev = get_device(device);
   Callified c = callify(outputs);
   if (debug >= 5) std::fprintf(stderr, "*** callify\n%s", print_graph(c.function).c_str());
-  const PlannedSchedule& planned = cached_schedule(c.function);
+  const PlannedSchedule& planned =
+      c.var_vals.empty() ? cached_schedule(c.function) : cached_symbolic_schedule(c.function, c.var_vals);
   bool use_plan = memory_plan_enabled();
   const Schedule& s = use_plan ? planned.ordered : planned.schedule;
   const MemoryPlan* plan = use_plan ? &planned.plan : nullptr;
@@ -135,17 +167,24 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
 
   // Every kernel with elements to write, with its buffers. DEBUG>=2 runs them one at a time, timed;
   // otherwise one command buffer runs the same launches in the same order.
-  std::vector<std::pair<size_t, std::vector<Buffer*>>> launches;
+  struct Launch {
+    size_t kernel;
+    std::vector<Buffer*> bufs;
+    std::vector<int64_t> vars;  // the values of the kernel's variables, by slot
+  };
+  std::vector<Launch> launches;
   for (size_t i = 0; i < s.kernels.size(); i++) {
     if (kernels[i] == &kEmpty) continue;
     std::vector<Buffer*> args;
     for (int b : s.kernels[i].buffers) args.push_back(bufs[size_t(b)].get());
-    launches.emplace_back(i, std::move(args));
+    std::vector<int64_t> vars;
+    for (const UOpRef& v : s.kernels[i].vars) vars.push_back(c.var_vals.at(v.get()));
+    launches.push_back(Launch{i, std::move(args), std::move(vars)});
   }
   if (debug >= 2) {
-    for (const auto& [i, args] : launches) {
+    for (const auto& [i, args, vars] : launches) {
       auto t0 = std::chrono::steady_clock::now();
-      kernels[i]->program->run(args, {});
+      kernels[i]->program->run(args, vars);
       double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       KernelStats ks = kernel_stats(s.kernels[i], s.buffers);
       std::fprintf(stderr, "  run %-24s %10.3f ms  %8.2f GFLOP/s  %8.2f GB/s\n", kernels[i]->name.c_str(), sec * 1e3,
@@ -153,7 +192,7 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
     }
   } else {
     CommandBuffer cb;
-    for (const auto& [i, args] : launches) cb.add(kernels[i]->program, args);
+    for (const auto& [i, args, vars] : launches) cb.add(kernels[i]->program, args, vars);
     cb.run();
   }
   {

@@ -3,13 +3,18 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "schedule/index_math.h"
+#include "schedule/symbolic_index.h"
 
 namespace onegrad {
 
 namespace {
 
 bool is_op(Ops op) { return is_alu(op) || op == Ops::CAST || op == Ops::BITCAST || op == Ops::REDUCE; }
+
+std::string shape_text_of(const UOp* u) {
+  auto d = const_dims(dims_of(u, "rangeify"));
+  return d ? dims_str(*d) : shape_str(u->shape());
+}
 
 }  // namespace
 
@@ -44,7 +49,8 @@ const char* FusionCost::rule(const UOp* u, Uses& uses) const {
 
 void FusionCost::charge(const UOp* u, double evaluations) {
   auto [it, fresh] = uses_.try_emplace(u);
-  if (fresh) it->second.elements = dims_numel(static_shape_of(u, "rangeify"));
+  // a symbolic dim counts its largest value: the fusion is the same for every value
+  if (fresh) it->second.elements = upper_numel(dims_of(u, "rangeify"));
   it->second.evaluations += evaluations;
 }
 
@@ -69,7 +75,7 @@ std::vector<std::pair<const UOp*, std::string>> FusionCost::to_realize(
     char times[32];
     std::snprintf(times, sizeof times, "%.0f", uses.evaluations);
     (u->op == Ops::REDUCE ? reduces : chains)
-        .emplace_back(u, what + " to " + dims_str(static_shape_of(u, "rangeify")) + " would be evaluated " + times +
+        .emplace_back(u, what + " to " + shape_text_of(u) + " would be evaluated " + times +
                              " times for its " + std::to_string(uses.elements) + " elements if fused");
   }
   if (!reduces.empty()) return reduces;

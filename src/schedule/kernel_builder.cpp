@@ -4,11 +4,13 @@
 
 #include "schedule/fold_reduce.h"
 #include "schedule/scan_rules.h"
+#include "schedule/symbolic_index.h"
 #include "schedule/view_rules.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
 #include "uop/range_axis.h"
 #include "uop/reduce_identity.h"
+#include "uop/variable.h"
 
 namespace onegrad {
 
@@ -41,16 +43,17 @@ UOpRef KernelBuilder::param(int buffer) {
   DType ptr = b.dtype.ptr(AddrSpace::GLOBAL);
   int64_t slot = int64_t(slots_.size());
   ParamArg arg{slot, ptr, Device(), AddrSpace::GLOBAL, "", std::nullopt, std::nullopt};
-  std::vector<int64_t> size{b.size};
-  UOpRef p = UOp::create(Ops::PARAM, ptr, {UOp::shape_operand(size)}, Arg(std::move(arg)));
+  // a buffer of a symbolic size is declared with its size expression: the same kernel for every value
+  UOpRef shape = b.symbolic_size ? UOp::shape_operand(Shape{b.symbolic_size}) : UOp::shape_operand(std::vector<int64_t>{b.size});
+  UOpRef p = UOp::create(Ops::PARAM, ptr, {shape}, Arg(std::move(arg)));
   slots_.push_back(buffer);
   params_[buffer] = p;
   return p;
 }
 
-UOpRef KernelBuilder::new_range(int64_t bound, AxisType type) { return UOp::range(bound, next_range_++, type); }
+UOpRef KernelBuilder::new_range(const UOpRef& bound, AxisType type) { return UOp::range(bound, next_range_++, type); }
 
-UOpRef KernelBuilder::load(int buffer, const Dims& shape, const IndexVec& idx, const UOpRef& valid) {
+UOpRef KernelBuilder::load(int buffer, const Shape& shape, const IndexVec& idx, const UOpRef& valid) {
   DType dt = buffers_[size_t(buffer)].dtype;
   UOpRef gate = simplify(valid);
   // Never read (all padding): no load, and no PARAM slot either, so the kernel's slots are exactly
@@ -66,18 +69,22 @@ UOpRef KernelBuilder::load(int buffer, const Dims& shape, const IndexVec& idx, c
 KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
   const UOp* u = r.node;
   const ReduceArg& ra = u->arg.get<ReduceArg>();
-  Dims in_shape = static_shape_of(u->src[0].get(), "rangeify");
+  Shape in_shape = dims_of(u->src[0].get(), "rangeify");
+  auto is_const = [&](int64_t axis, i128 v) {
+    const UOpRef& d = in_shape[size_t(axis)];
+    return d->is_const() && d->const_value().as_int() == v;
+  };
   // Reducing over no elements gives the identity; its source is never evaluated (no loop of
   // bound 0 around it, and nothing read from an empty buffer).
   for (int64_t axis : ra.axes)
-    if (in_shape[size_t(axis)] == 0) {
+    if (is_const(axis, 0)) {
       UOpRef identity = reduce_identity(ra.op, u->dtype);
       return Plan{{}, [identity](const std::vector<UOpRef>&) { return identity; }};
     }
   IndexVec child_idx = r.idx;
   std::vector<UOpRef> scope = r.scope, ranges;
   for (int64_t axis : ra.axes) {
-    if (in_shape[size_t(axis)] == 1) {
+    if (is_const(axis, 1)) {
       child_idx[size_t(axis)] = UOp::index(0);
       continue;
     }
@@ -131,7 +138,8 @@ double KernelBuilder::evaluations_of(const Request& r) {
   for (const UOpRef& e : r.idx) deepen(e);
   deepen(r.valid);
   double evaluations = 1;
-  for (size_t i = 0; i < depth; i++) evaluations *= double(r.scope[i]->src[0]->const_value().as_int());
+  // a loop to a variable counts its largest value: the same fusion for every value
+  for (size_t i = 0; i < depth; i++) evaluations *= double(r.scope[i]->src[0]->vmax().as_int());
   return evaluations;
 }
 
@@ -156,7 +164,7 @@ KernelBuilder::Plan KernelBuilder::plan(const Request& r) {
   if (u != root_) {
     auto it = realized_.find(u);
     if (it != realized_.end()) {
-      UOpRef v = load(it->second, static_shape_of(u, "rangeify"), r.idx, r.valid);
+      UOpRef v = load(it->second, dims_of(u, "rangeify"), r.idx, r.valid);
       return Plan{{}, [v](const std::vector<UOpRef>&) { return v; }};
     }
   }
@@ -173,6 +181,12 @@ KernelBuilder::Plan KernelBuilder::plan(const Request& r) {
       return Plan{{}, [c](const std::vector<UOpRef>&) { return c; }};
     }
     case Ops::REDUCE: return plan_reduce(r);
+    case Ops::PARAM:
+      if (is_variable(u)) {  // a variable (mean's count over a symbolic dim): the kernel's own argument
+        UOpRef var = u->ref();
+        return Plan{{}, [var](const std::vector<UOpRef>&) { return var; }};
+      }
+      break;
     default:
       if (is_alu(u->op) || u->op == Ops::CAST || u->op == Ops::BITCAST) {
         Plan p;
@@ -272,7 +286,7 @@ UOpRef KernelBuilder::lower(Request root) {
 
 ScheduledKernel KernelBuilder::build(const UOp* root, int out) {
   root_ = root;
-  Dims shape = static_shape_of(root, "rangeify");
+  Shape shape = dims_of(root, "rangeify");
   UOpRef out_param = param(out);  // slot 0: the buffer the kernel writes
   IndexVec idx;
   std::vector<UOpRef> loops;
@@ -286,9 +300,9 @@ ScheduledKernel KernelBuilder::build(const UOp* root, int out) {
   return kernel_of(store, loops);
 }
 
-void KernelBuilder::open_loops(const Dims& shape, IndexVec& idx, std::vector<UOpRef>& loops) {
-  for (int64_t d : shape) {
-    if (d == 1) {
+void KernelBuilder::open_loops(const Shape& shape, IndexVec& idx, std::vector<UOpRef>& loops) {
+  for (const UOpRef& d : shape) {
+    if (d->is_const() && d->const_value().as_int() == 1) {
       idx.push_back(UOp::index(0));
     } else {
       loops.push_back(new_range(d, AxisType::LOOP));
@@ -308,7 +322,7 @@ ScheduledKernel KernelBuilder::build_store(const UOp* store) {
   const UOp* value = store->src[1].get();
   IndexVec idx;
   std::vector<UOpRef> loops;
-  open_loops(static_shape_of(value, "rangeify"), idx, loops);
+  open_loops(dims_of(value, "rangeify"), idx, loops);
   // The element of the buffer that element idx of the target view is: the walk a load does.
   ViewWalk walk{UOp::const_bool(true), UOp::const_bool(true), [this](const UOp* n) { return realized_.count(n) > 0; }};
   UOpRef element = index_through_views(target, idx, walk);
@@ -317,7 +331,7 @@ ScheduledKernel KernelBuilder::build_store(const UOp* store) {
   UOpRef out_param = param(realized_.at(base));  // slot 0: the buffer the kernel writes
   UOpRef v = lower(Request{value, idx, UOp::const_bool(true), loops});
   UOpRef addr = UOp::create(Ops::INDEX, out_param->dtype,
-                            {out_param, simplify(flatten_index(indices_of(element), static_shape_of(base, "rangeify")))});
+                            {out_param, simplify(flatten_index(indices_of(element), dims_of(base, "rangeify")))});
   UOpRef gate = walk.valid;
   return kernel_of(is_true(gate) ? UOp::create(Ops::STORE, dtypes::void_, {addr, v})
                                  : UOp::create(Ops::STORE, dtypes::void_, {addr, v, gate}),

@@ -75,11 +75,12 @@ class KernelBuilder {
   // up to the innermost loop its index or validity depends on (it is hoisted out of the others).
   double evaluations_of(const Request& r);
   const std::vector<const UOp*>& ranges_of(const UOpRef& e);  // the RANGEs an index expression reads
-  UOpRef load(int buffer, const Dims& shape, const IndexVec& idx, const UOpRef& valid);
+  UOpRef load(int buffer, const Shape& shape, const IndexVec& idx, const UOpRef& valid);
   UOpRef param(int buffer);
-  UOpRef new_range(int64_t bound, AxisType type);
+  UOpRef new_range(int64_t bound, AxisType type) { return new_range(UOp::index(bound), type); }
+  UOpRef new_range(const UOpRef& bound, AxisType type);  // a symbolic bound: a loop to a variable
   // One LOOP range per axis of more than one element (index 0 for the others), outermost first.
-  void open_loops(const Dims& shape, IndexVec& idx, std::vector<UOpRef>& loops);
+  void open_loops(const Shape& shape, IndexVec& idx, std::vector<UOpRef>& loops);
   // The store closed by one END per loop, innermost first, in a SINK.
   ScheduledKernel kernel_of(UOpRef store, const std::vector<UOpRef>& loops);
   static Key key_of(const Request& r);

@@ -1,5 +1,6 @@
 #include "schedule/rangeify.h"
 
+#include <algorithm>
 #include <map>
 
 #include "schedule/callify.h"
@@ -7,7 +8,9 @@
 #include "schedule/fusion_cost.h"
 #include "schedule/kernel_builder.h"
 #include "schedule/scatter_rules.h"
+#include "schedule/symbolic_index.h"
 #include "uop/errors.h"
+#include "uop/substitute.h"
 
 namespace onegrad {
 
@@ -28,9 +31,44 @@ std::optional<int> param_view(const UOp* u) {
   }
 }
 
+// A buffer for a value of shape `shape`: its size with this realize's values, and its size
+// expression when a dim is symbolic.
+ScheduleBuffer buffer_for(const Shape& shape, DType dtype, const VarVals& vals) {
+  if (auto d = const_dims(shape)) return ScheduleBuffer{dims_numel(*d), dtype};
+  int64_t size = 1;
+  UOpRef expr = UOp::index(1);
+  for (const UOpRef& dim : shape) {
+    std::optional<int64_t> v = eval_dim(dim.get(), vals);
+    if (!v) throw ShapeError("rangeify: the symbolic dim " + shape_str({dim}) + " has no value in this realize");
+    size *= *v;
+    expr = expr->is_const_value(1) ? dim : expr * dim;
+  }
+  return ScheduleBuffer{size, dtype, expr};
+}
+
+// The variables a kernel reads get variable slots 0.. in the order of their names: the kernel
+// takes their values at launch.
+void number_variables(ScheduledKernel& k) {
+  std::vector<const UOp*> vars;
+  for (const UOp* u : k.ast->toposort())
+    if (is_variable(u) && u->arg.get<ParamArg>().slot < 0) vars.push_back(u);
+  if (vars.empty()) return;
+  std::sort(vars.begin(), vars.end(), [](const UOp* a, const UOp* b) {
+    return a->arg.get<ParamArg>().name < b->arg.get<ParamArg>().name;
+  });
+  Substitution subst;
+  for (size_t i = 0; i < vars.size(); i++) {
+    ParamArg p = vars[i]->arg.get<ParamArg>();
+    p.slot = int64_t(i);
+    subst[vars[i]] = UOp::create(Ops::PARAM, vars[i]->dtype, vars[i]->src, Arg(std::move(p)));
+    k.vars.push_back(vars[i]->ref());
+  }
+  k.ast = substitute(k.ast, subst);
+}
+
 }  // namespace
 
-Schedule rangeify(const UOpRef& function) {
+Schedule rangeify(const UOpRef& function, const VarVals& vals) {
   if (function->op != Ops::FUNCTION || function->src.empty() || function->src[0]->op != Ops::TUPLE)
     throw InternalError("rangeify: expects FUNCTION(TUPLE(...), args...), got " + function->brief());
   const UOpRef& body = function_body(function);
@@ -44,6 +82,12 @@ Schedule rangeify(const UOpRef& function) {
     const BufferArg& b = function->src[k]->arg.get<BufferArg>();
     base.buffers.push_back(ScheduleBuffer{b.size, b.dtype});
   }
+  bool symbolic = std::any_of(order.begin(), order.end(), [](const UOp* u) { return is_variable(u); });
+  // an input of a symbolic size (callify gave its PARAM the size expression)
+  for (const UOp* u : order)
+    if (u->op == Ops::PARAM && u->arg.get<ParamArg>().name.empty() && u->has_shape() && u->shape().size() == 1 &&
+        !u->shape()[0]->is_const())
+      base.buffers[size_t(u->arg.get<ParamArg>().slot)].symbolic_size = u->shape()[0];
 
   // Why each realized value is realized. Aliases of PARAMs need no kernel.
   std::map<size_t, std::pair<const UOp*, std::string>> reasons;  // by toposort position
@@ -76,9 +120,8 @@ Schedule rangeify(const UOpRef& function) {
       if (u->op == Ops::PARAM && u->arg.get<ParamArg>().name.empty()) realized[u] = int(u->arg.get<ParamArg>().slot);
     for (auto& [pos, entry] : reasons) {
       if (entry.first->op == Ops::STORE) continue;  // writes into a buffer that exists
-      Dims shape = static_shape_of(entry.first, "rangeify");
       realized[entry.first] = int(s.buffers.size());
-      s.buffers.push_back(ScheduleBuffer{dims_numel(shape), entry.first->dtype});
+      s.buffers.push_back(buffer_for(dims_of(entry.first, "rangeify"), entry.first->dtype, vals));
     }
     FusionCost cost(realized);
     for (auto& [pos, entry] : reasons) {
@@ -91,6 +134,7 @@ Schedule rangeify(const UOpRef& function) {
       // (prefix windows became scans as the builder made them) one-hot scatters, K*D work as built,
       // become indexed updates, K+D
       if (fold_reduce_enabled()) k.ast = scatters_from_onehot(k.ast);  // FOLD_REDUCE=0: the oracle
+      if (symbolic) number_variables(k);
       s.kernels.push_back(std::move(k));
     }
     bool grew = false;

@@ -11,10 +11,13 @@
 //      read it (fusion_cost.h).
 // Everything else is fused into the kernels that read it.
 #pragma once
+#include "uop/variable.h"
 #include "schedule/schedule.h"
 
 namespace onegrad {
 
-Schedule rangeify(const UOpRef& function);
+// `vals` holds the values of the FUNCTION's variables (symbolic dims): they size the buffers only;
+// the kernels loop to the variables and take them at launch (ScheduledKernel::vars).
+Schedule rangeify(const UOpRef& function, const VarVals& vals = {});
 
 }  // namespace onegrad

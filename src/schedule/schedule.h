@@ -10,8 +10,11 @@
 namespace onegrad {
 
 struct ScheduleBuffer {
-  int64_t size;  // elements
+  int64_t size;  // elements (with this realize's values of the variables)
   DType dtype;
+  // The element count as an expression over variables when it has one (null when static): kernels
+  // declare the buffer with it, so they are the same for every value.
+  UOpRef symbolic_size = nullptr;
 };
 
 // One kernel: its AST in kernel form (docs/kernel-form.md) and, for each of its buffer PARAM slots,
@@ -20,6 +23,8 @@ struct ScheduledKernel {
   UOpRef ast;
   std::vector<int> buffers;
   std::string reason;  // why the value the kernel computes is realized (DEBUG prints it)
+  // The variables the kernel takes at launch, in the order of its variable slots.
+  std::vector<UOpRef> vars = {};
 };
 
 struct Schedule {

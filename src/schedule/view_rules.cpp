@@ -4,6 +4,7 @@
 #include <bitset>
 
 #include "rewrite/graph_rewrite.h"
+#include "schedule/symbolic_index.h"
 #include "symbolic/simplify.h"
 
 namespace onegrad {
@@ -33,8 +34,9 @@ RewriteFn through(IndexMap f) {
   };
 }
 
-Dims shape_of(const UOp& u) { return static_shape_of(&u, op_name(u.op).data()); }
-Dims source_shape(const UOp& view) { return shape_of(*view.src[0]); }
+// Shapes as index UOps: a symbolic dim takes the symbolic index math of symbolic_index.h.
+Shape shape_of(const UOp& u) { return dims_of(&u, op_name(u.op).data()); }
+Shape source_shape(const UOp& view) { return shape_of(*view.src[0]); }
 Dims operand(const UOp& view, size_t k) { return static_dims(view.src[k].get(), op_name(view.op).data()); }
 
 IndexVec reshape(const UOp& v, const IndexVec& i, ViewWalk&) {

@@ -1,8 +1,10 @@
 #include "tensor/broadcast.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "tensor/literal_check.h"
+#include "tensor/symbolic_dims.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -63,7 +65,11 @@ Tensor scalar_operand(const std::string& op, const Tensor& t, const Scalar& s, b
 }
 
 // Internal constants wrap on purpose (bitwise_not's all-ones mask is -1 for every int dtype).
-Tensor full_like(const Tensor& t, const Scalar& v) { return Tensor::full(t.shape(), cast_value(v, t.dtype()), t.dtype(), t.device()); }
+Tensor full_like(const Tensor& t, const Scalar& v) {
+  if (has_symbolic_dim(t.uop()->shape()))
+    return Tensor::scalar(cast_value(v, t.dtype()), t.dtype(), t.device()).expand_symbolic(t.uop()->shape());
+  return Tensor::full(t.shape(), cast_value(v, t.dtype()), t.dtype(), t.device());
+}
 
 DType promote_all(const std::vector<Tensor>& ts) {
   DType dt = ts.at(0).dtype();
@@ -74,6 +80,13 @@ DType promote_all(const std::vector<Tensor>& ts) {
 std::vector<Tensor> elementwise_operands(const std::string& op, std::vector<Tensor> ts, std::optional<DType> dtype) {
   check_same_device(op, ts);
   DType dt = dtype ? *dtype : promote_all(ts);
+  if (std::any_of(ts.begin(), ts.end(), [](const Tensor& t) { return has_symbolic_dim(t.uop()->shape()); })) {
+    std::vector<Shape> dims;  // a symbolic dim broadcasts as itself (symbolic_dims.h)
+    for (const Tensor& t : ts) dims.push_back(t.uop()->shape());
+    Shape shape = broadcast_dims(op, dims);
+    for (Tensor& t : ts) t = t.cast(dt).expand_symbolic(shape);
+    return ts;
+  }
   std::vector<Dims> shapes;
   for (const Tensor& t : ts) shapes.push_back(t.shape());
   Dims shape = broadcast_shape(op, shapes);

@@ -7,6 +7,7 @@
 #include "tensor/broadcast.h"
 #include "tensor/literal_check.h"
 #include "tensor/shape_util.h"
+#include "tensor/symbolic_dims.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 
@@ -33,6 +34,8 @@ Tensor Tensor::reshape(std::vector<int64_t> new_shape) const {
   if (std::any_of(new_shape.begin(), new_shape.end(), [](int64_t d) { return d < 0; })) fail(": negative dim");
   if (dims_numel(new_shape) != n)
     fail(" (" + std::to_string(dims_numel(new_shape)) + " elements)");
+  if (auto dims = symbolic_reshape_dims("reshape", uop_->shape(), new_shape))
+    return *dims == uop_->shape() ? *this : Tensor(UOp::create(Ops::RESHAPE, {uop_, UOp::shape_operand(*dims)}), device_);
   if (new_shape == old) return *this;
   return Tensor(UOp::create(Ops::RESHAPE, {uop_, UOp::shape_operand(new_shape)}), device_);
 }
@@ -90,6 +93,8 @@ Tensor Tensor::expand(std::vector<int64_t> new_shape) const {
   padded.insert(padded.end(), s.begin(), s.end());
   Tensor r = reshape(padded);
   if (target == padded) return r;
+  if (auto dims = symbolic_expand_dims("expand", r.uop_->shape(), target))
+    return Tensor(UOp::create(Ops::EXPAND, {r.uop_, UOp::shape_operand(*dims)}), device_);
   return Tensor(UOp::create(Ops::EXPAND, {r.uop_, UOp::shape_operand(target)}), device_);
 }
 
@@ -109,11 +114,25 @@ Tensor Tensor::pad(std::vector<std::pair<int64_t, int64_t>> padding, Scalar valu
     out[i] = s[i] + before + after;
   }
   if (out == s) return *this;
-  Tensor zero_padded(UOp::create(Ops::PAD, {uop_, UOp::shape_operand(offsets), UOp::shape_operand(out)}), device_);
+  // a symbolic dim padded is the dim plus its padding (the same kernel for every value)
+  bool symbolic = has_symbolic_dim(uop_->shape());
+  UOpRef out_dims = UOp::shape_operand(out);
+  if (symbolic) {
+    Shape dims = uop_->shape();
+    for (size_t i = 0; i < padding.size(); i++)
+      if (!dims[i]->is_const() && padding[i].first + padding[i].second > 0) dims[i] = dims[i] + (padding[i].first + padding[i].second);
+      else if (dims[i]->is_const()) dims[i] = UOp::index(out[i]);
+    out_dims = UOp::shape_operand(dims);
+  }
+  Tensor zero_padded(UOp::create(Ops::PAD, {uop_, UOp::shape_operand(offsets), out_dims}), device_);
   // The value as the tensor's dtype decides: 0.5 pads an int tensor with zeros; -0.0 is not +0.0.
   check_literal("pad", value, dtype());
   ConstValue v = cast_value(value, dtype());
   if (!v.truthy() && !(v.is_float() && std::signbit(v.as_double()))) return zero_padded;
+  if (symbolic) {
+    Tensor mask = full_like(*this, ConstValue::from_int(1)).cast(dtypes::bool_).pad(padding);
+    return mask.where(zero_padded, full_like(zero_padded, v));
+  }
   Tensor mask = Tensor::ones(s, dtypes::bool_, device_).pad(padding);
   return mask.where(zero_padded, Tensor::full(out, v, dtype(), device_));
 }
@@ -132,6 +151,12 @@ Tensor Tensor::shrink(std::vector<std::pair<int64_t, int64_t>> bounds) const {
     out[i] = e - b;
   }
   if (out == s) return *this;
+  if (has_symbolic_dim(uop_->shape())) {  // a symbolic dim kept whole stays symbolic
+    Shape dims = uop_->shape();
+    for (size_t i = 0; i < dims.size(); i++)
+      if (dims[i]->is_const() || out[i] != s[i]) dims[i] = UOp::index(out[i]);
+    return Tensor(UOp::create(Ops::SHRINK, {uop_, UOp::shape_operand(offsets), UOp::shape_operand(dims)}), device_);
+  }
   return Tensor(UOp::create(Ops::SHRINK, {uop_, UOp::shape_operand(offsets), UOp::shape_operand(out)}), device_);
 }
 
@@ -143,7 +168,8 @@ Tensor Tensor::flip(std::vector<int64_t> axes) const {
     int64_t k = normalize_axis("flip", a, s);
     if (seen[k]) throw ShapeError("flip: axis " + std::to_string(a) + " repeated in " + shape_text(axes));
     seen[k] = true;
-    flags[k] = s[k] > 1;  // reversing 0 or 1 elements is no move
+    // reversing 0 or 1 elements is no move; a symbolic axis flips whatever its value (one graph)
+    flags[k] = s[k] > 1 || !uop_->shape()[size_t(k)]->is_const();
     any = any || flags[k];
   }
   if (!any) return *this;

@@ -56,7 +56,8 @@ void Tensor::realize_all(std::vector<Tensor*> ts) {
   std::vector<std::pair<Tensor*, UOpRef>> realized;
   for (size_t i = 0; i < todo.size(); i++) {
     if (got.fault && got.faulty[i]) continue;
-    realized.emplace_back(todo[i], UOp::create(Ops::RESHAPE, {got.buffers[i], UOp::shape_operand(todo[i]->shape())}));
+    // the tensor's own dims: a symbolic dim stays symbolic (bound) on the realized buffer
+    realized.emplace_back(todo[i], UOp::create(Ops::RESHAPE, {got.buffers[i], UOp::shape_operand(todo[i]->uop()->shape())}));
   }
   note_realized(realized);  // autograd: copies follow, a leaf keeps its old graph as an alias
   if (got.fault) throw IndexError(*got.fault);

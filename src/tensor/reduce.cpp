@@ -100,6 +100,13 @@ Tensor Tensor::mean(std::vector<int64_t> axes, bool keepdim) const {
   for (int64_t a : ax) count *= s[a];
   DType acc = accumulate_dtype(dtype());
   Tensor total = reduce_raw(cast(acc), Ops::ADD, ax, keepdim);
+  // over a symbolic dim the count is the dim itself, cast: the kernel divides by the variable
+  Shape dims = uop_->shape();
+  if (std::any_of(ax.begin(), ax.end(), [&](int64_t a) { return !dims[size_t(a)]->is_const(); })) {
+    UOpRef n = UOp::index(1);
+    for (int64_t a : ax) n = n->is_const_value(1) ? dims[size_t(a)] : n * dims[size_t(a)];
+    return total.div(Tensor(onegrad::cast(n, acc), device_)).cast(dtype());
+  }
   return total.div(Tensor::scalar(ConstValue::from_int(count), acc, device_)).cast(dtype());
 }
 

@@ -121,6 +121,9 @@ class Tensor {
   Tensor pad(std::vector<std::pair<int64_t, int64_t>> padding, Scalar value = ConstValue::from_int(0)) const;
   Tensor shrink(std::vector<std::pair<int64_t, int64_t>> bounds) const;  // [begin, end) per axis
   Tensor flip(std::vector<int64_t> axes) const;
+  // ---- symbolic dims (src/tensor/symbolic_dims.cpp): dims as index UOps, e.g. a bound variable
+  Tensor reshape_symbolic(const Shape& dims) const;  // same element count (with the bound values)
+  Tensor expand_symbolic(const Shape& dims) const;   // dims of 1 become dims; others must be the same node
   Tensor unsqueeze(int64_t dim) const;
   Tensor squeeze(std::optional<int64_t> dim = std::nullopt) const;
   Tensor flatten(int64_t start = 0, int64_t end = -1) const;

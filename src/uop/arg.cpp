@@ -42,7 +42,8 @@ uint64_t hash_of(const ParamArg& p) {
   h = mix(mix(h, p.device.hash()), p.addrspace ? uint64_t(*p.addrspace) + 1 : 0);
   h = mix(h, hash_str(p.name));
   h = mix(h, p.vmin ? p.vmin->hash() : 7);
-  return mix(h, p.vmax ? p.vmax->hash() : 11);
+  h = mix(h, p.vmax ? p.vmax->hash() : 11);
+  return mix(h, p.value ? uint64_t(*p.value) * 31 + 1 : 13);
 }
 uint64_t hash_of(const LoadArg& l) { return mix(mix(0x7777, l.device.hash()), uint64_t(l.addrspace)); }
 uint64_t hash_of(const SliceArg& s) { return mix(mix(0x8888, uint64_t(s.size)), s.dtype.hash()); }

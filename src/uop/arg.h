@@ -67,6 +67,9 @@ struct ParamArg {
   std::optional<AddrSpace> addrspace;
   std::string name;  // empty for plain placeholders
   std::optional<ConstValue> vmin, vmax;
+  // A bound variable (Variable.bind): the value the variable stands for in this tensor graph.
+  // Callify strips it, so that kernels see the variable and take the value at launch.
+  std::optional<int64_t> value = std::nullopt;
   bool operator==(const ParamArg&) const = default;
 };
 

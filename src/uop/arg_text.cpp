@@ -9,7 +9,7 @@
 //   string        "text with \" \\ \n \xff escapes"
 //   RangeArg      {id=0, LOOP}
 //   BufferArg     {id=1, size=16, dtype=?, device=CPU?, GLOBAL}
-//   ParamArg      {slot=0, dtype=?, device=?, ADDRSPACE?, name="n"?, min=1?, max=8?}
+//   ParamArg      {slot=0, dtype=?, device=?, ADDRSPACE?, name="n"?, min=1?, max=8?, value=5?}
 //   ReduceArg     {ADD, axes=[1]}
 //   LoadArg       {device=CPU?, GLOBAL}
 //   SliceArg      {size=4, dtype=?}
@@ -144,6 +144,7 @@ struct ArgWriter {
       out += ", max=";
       write_const(out, *p.vmax, dtypes::void_);
     }
+    if (p.value) out += ", value=" + std::to_string(*p.value);
     out += "}";
   }
   void operator()(const Boxed<LoadArg>& box) {
@@ -295,8 +296,11 @@ ParamArg read_param(TextCursor& cur, DType node_dtype) {
     } else if (f.take(6, w == "max")) {
       expect_key(cur, "max");
       p.vmax = cur.const_value();
+    } else if (f.take(7, w == "value")) {
+      expect_key(cur, "value");
+      p.value = cur.int64_value("a bound value");
     } else {
-      cur.fail_expected("dtype=, device=, GLOBAL/LOCAL/REG, name=, min= or max=, in this order");
+      cur.fail_expected("dtype=, device=, GLOBAL/LOCAL/REG, name=, min=, max= or value=, in this order");
     }
   }
   return p;

@@ -1,5 +1,7 @@
 #include "uop/dim_poly.h"
 
+#include "uop/variable.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -85,6 +87,9 @@ DimPoly DimPoly::of(const UOp* e) {
     DimPoly p;
     bool ints = n->dtype.is_int();  // float math is not a ring: keep it opaque
     if (n->op == Ops::CONST && n->const_value().is_int()) p = constant(n->const_value().as_int());
+    // a bound variable is its value in the tensor graph it is bound in (a reshape of 80 elements to
+    // (n=5, 16) is checked with 5)
+    else if (is_bound_variable(n)) p = constant(*n->arg.get<ParamArg>().value);
     else if (ints && n->op == Ops::ADD && n->src.size() == 2) p = at(0) + at(1);
     else if (ints && n->op == Ops::SUB && n->src.size() == 2) p = at(0) - at(1);
     else if (ints && n->op == Ops::NEG && n->src.size() == 1) p = constant(0) - at(0);

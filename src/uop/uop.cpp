@@ -9,6 +9,7 @@
 
 #include "uop/errors.h"
 #include "uop/pointer_set.h"
+#include "uop/variable.h"
 
 namespace onegrad {
 
@@ -326,8 +327,9 @@ std::optional<std::vector<int64_t>> UOp::static_shape() const {
   std::vector<int64_t> out;
   out.reserve(dims.size());
   for (const UOpRef& d : dims) {
-    if (!d->is_const()) return std::nullopt;
-    out.push_back(int64_t(d->const_value().as_int()));
+    std::optional<int64_t> v = eval_dim(d.get());  // a bound variable's dim is its value
+    if (!v) return std::nullopt;
+    out.push_back(*v);
   }
   return out;
 }
@@ -339,7 +341,7 @@ std::string shape_str(const Shape& s) {
     const UOp* d = s[i].get();
     const auto* p = d->arg.get_if<ParamArg>();
     if (const auto* c = d->arg.get_if<ConstValue>(); c && d->is_const()) out += c->str();
-    else if (p && d->op == Ops::PARAM && !p->name.empty()) out += p->name;
+    else if (p && d->op == Ops::PARAM && !p->name.empty()) out += p->name + (p->value ? "=" + std::to_string(*p->value) : "");
     else out += std::string(op_name(d->op)) + "(...)";
   }
   return out + (s.size() == 1 ? ",)" : ")");

@@ -1,0 +1,27 @@
+// Symbolic dims in the tensor front end (uop/variable.h). A tensor's dims are index UOps; a bound
+// variable dim (n=5) reads as its value through Tensor::shape(), so shape checks and arithmetic
+// work on numbers, while the graph keeps the variable wherever a dim passes through unchanged:
+//   - reshape: a new dim that starts at the same element stride as a symbolic dim and has its
+//     value *is* that dim; dims merged with a symbolic one become their product (n*16);
+//   - expand: dims that are not 1 keep their node; broadcasting picks the symbolic dim;
+// so the kernels of the graph loop to the variable and serve every value. An op that would split
+// a symbolic dim raises ShapeError naming it.
+#pragma once
+#include <optional>
+
+#include "tensor/tensor.h"
+#include "uop/dims.h"
+#include "uop/variable.h"
+
+namespace onegrad {
+
+// The dims of reshape(t, new_shape) when t has a symbolic dim (nullopt when it has none).
+std::optional<Shape> symbolic_reshape_dims(const std::string& op, const Shape& old_dims, const Dims& new_shape);
+// The dims of expand(t, target) when t has a symbolic dim: t's own dims where they are not 1.
+std::optional<Shape> symbolic_expand_dims(const std::string& op, const Shape& padded_dims, const Dims& target);
+// Broadcast of symbolic shapes (right-aligned; a symbolic dim wins over a CONST of its value).
+Shape broadcast_dims(const std::string& op, const std::vector<Shape>& shapes);
+// "(n=5, 16)"
+std::string dims_text(const Shape& s);
+
+}  // namespace onegrad

@@ -47,6 +47,11 @@ struct LoweredPrimFunc {
   bool unreported_bounds = false;
 };
 
+// The Vars a call binds, in the order of the kernel's variable slots: scalar parameters and the
+// Vars of the buffer parameters' shapes, strides and elem_offsets, in parameter order, first use.
+// A function's own Vars: compiled code shared by two parses of one program binds each one's.
+std::vector<const VarNode*> variable_slots(const PrimFuncNode& f);
+
 // `module` (may be null: no calls) holds the PrimFuncs that f calls.
 // With report_bounds, the kernel has the status buffer and an out-of-bounds index is a fault
 // (TirIndexError) like a division by zero; without, such an access is only skipped.

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <functional>
 #include <atomic>
 #include <mutex>
 #include <unordered_map>
 
+#include "codegen/kernel_axes.h"
 #include "codegen/pipeline.h"
 #include "render/c_renderer.h"
 #include "render/lower_kernel.h"
@@ -147,11 +149,32 @@ std::string structural_key(const PrimFunc& f, const std::vector<PrimFunc>& calle
   return key;
 }
 
+// The loops schedule_blocks unrolls as Optimize's opts: each RANGE split whole into an UPCAST
+// axis (Expand copies its body), highest axis first so that the axes below keep their numbers.
+std::vector<Opt> upcast_opts(const LoweredPrimFunc& l) {
+  std::vector<UOpRef> axes = kernel_axes(l.sink);
+  std::vector<int64_t> picked;
+  for (const UOpRef& r : l.upcast_ranges) {
+    auto it = std::find(axes.begin(), axes.end(), r);
+    if (it != axes.end() && const_bound(r).value_or(1) > 1) picked.push_back(int64_t(it - axes.begin()));
+  }
+  std::sort(picked.begin(), picked.end(), std::greater<>());
+  picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
+  std::vector<Opt> opts;
+  for (int64_t a : picked) opts.push_back(Opt::split(a, *const_bound(axes[size_t(a)]), AxisType::UPCAST));
+  return opts;
+}
+
 std::shared_ptr<const CompiledStructure> compile_structure(const PrimFunc& f, const IRModule& module, const std::string& name) {
-  PrimFunc scheduled = schedule_blocks(f);  // the same params and buffers: var_slots are f's Vars
-  LoweredPrimFunc l = lower_prim_func(*scheduled, name, &module);
-  if (l.unreported_bounds) l = lower_prim_func(*scheduled, name, &module, /*report_bounds=*/true);
-  ProgramSpec spec = render(l, name, {});
+  BlockSchedule scheduled = schedule_blocks_as_opts(f);  // the same params and buffers: var_slots are f's Vars
+  LoweredPrimFunc l = lower_prim_func(*scheduled.func, name, &module, false, scheduled.upcast);
+  if (l.unreported_bounds) l = lower_prim_func(*scheduled.func, name, &module, /*report_bounds=*/true, scheduled.upcast);
+  ProgramSpec spec;
+  try {
+    spec = render(l, name, upcast_opts(l));
+  } catch (const OptError&) {
+    spec = render(l, name, {});  // an UPCAST the kernel refuses (a kernel that runs in order): loops
+  }
   auto out = std::make_shared<CompiledStructure>();
   out->program = default_program_cache().get(get_device("CPU"), spec);
   out->source = std::move(spec.source);

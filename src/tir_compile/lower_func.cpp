@@ -121,9 +121,11 @@ std::vector<const VarNode*> variable_slots(const PrimFuncNode& f) {
 }
 
 LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module,
-                                bool report_bounds) {
+                                bool report_bounds, const std::vector<const ForNode*>& upcast) {
   LoweredPrimFunc out;
   LowerState s;
+  s.upcast = &upcast;
+  s.upcast_ranges = &out.upcast_ranges;
   s.module = module;
   s.inlining.push_back(&f);
   std::vector<UOpRef> effects;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """TIR programs as TVM prints them, compiled by onegrad, side by side with numpy (OpenBLAS) and torch.
 
-  /usr/bin/python3 bench/tir_vs.py [--repeat 7] [--bench build/bin/tir_vs_bench]
+  PYTHONPATH=build/python /usr/bin/python3 bench/tir_vs.py [--repeat 7] [--bench build/bin/tir_vs_bench]
 
 The programs are bench/tir_vs_bench.cpp's (te.create_prim_func style, float32): matmul 256^3 with
 a block, T.init and a reduce axis; add + relu on 1024x1024; row sum of 1024x1024; softmax over
@@ -9,10 +9,12 @@ rows of 256x1024 (row max, sum of exp, exp / sum as three blocks); conv2d NCHW 1
 32x16x3x3 (no padding). onegrad runs in three configurations of the same binary in this run:
 "before" (ONEGRAD_TIR_NO_SCHEDULE=1: the loop nest as written, what main did), "1 thread"
 (CPU_THREADS=1: schedule_blocks' jam and hoisted init, no parallel split) and "threads" (the
-default: the cores). numpy (its BLAS's threads) and torch (--torch-threads, default the cores)
-compute the same results into preallocated outputs where they can;
-times are medians of --repeat runs (Google Benchmark's medians for onegrad, wall time), ratios are
-onegrad (threads) time / other time (below 1: onegrad is faster).
+default: the cores). The same computations written as onegrad Tensor programs ("tensor": matmul,
+x + y then relu, sum over axis 1, softmax over the last axis, conv2d; each call builds the graph and
+realizes it, as a Tensor program does; kernels compiled before timing), numpy (its BLAS's threads)
+and torch (--torch-threads, default the cores) compute the same results, into preallocated outputs
+where they can; times are medians of --repeat runs (Google Benchmark's medians for the TIR
+programs, wall time), ratios are onegrad TIR (threads) time / other time (below 1: TIR is faster).
 """
 import argparse
 import json
@@ -83,6 +85,20 @@ def numpy_programs(rng):
     return progs, tensors
 
 
+def tensor_programs(tensors):
+    """The same computations as onegrad Tensor programs (None without the onegrad module)."""
+    try:
+        import onegrad
+    except ImportError:
+        return None
+    t = {k: [onegrad.Tensor(v) for v in vs] for k, vs in tensors.items()}
+    return {"matmul": lambda: (t["matmul"][0] @ t["matmul"][1]).realize(),
+            "add_relu": lambda: (t["add_relu"][0] + t["add_relu"][1]).relu().realize(),
+            "row_sum": lambda: t["row_sum"][0].sum(axis=1).realize(),
+            "softmax": lambda: t["softmax"][0].softmax(-1).realize(),
+            "conv2d": lambda: t["conv2d"][0].conv2d(t["conv2d"][1]).realize()}
+
+
 def torch_programs(tensors):
     t = {k: [torch.from_numpy(v) for v in vs] for k, vs in tensors.items()}
     mm_out, ew_out, rs_out = torch.empty(256, 256), torch.empty(1024, 1024), torch.empty(1024)
@@ -107,17 +123,19 @@ def main():
     threads = onegrad_medians(args.bench, args.repeat, cache)
     progs, tensors = numpy_programs(np.random.default_rng(0))
     np_t = {k: median_time(progs[k], args.repeat) for k in NAMES}
+    tensor = tensor_programs(tensors)
+    te_t = {k: median_time(tensor[k], args.repeat) for k in NAMES} if tensor else {}
     th_t = {}
     if torch is not None:
         th = torch_programs(tensors)
         th_t = {k: median_time(th[k], args.repeat) for k in NAMES}
     print(f"cores {os.cpu_count()}, torch threads {torch.get_num_threads() if torch else '-'}; medians, ms")
-    print(f"{'program':10} {'before':>9} {'1 thread':>9} {'threads':>9} {'numpy':>9} {'torch':>9} {'x before':>9} "
-          f"{'/numpy':>7} {'/torch':>7}")
+    print(f"{'program':10} {'before':>9} {'1 thread':>9} {'threads':>9} {'tensor':>9} {'numpy':>9} {'torch':>9} "
+          f"{'x before':>9} {'/tensor':>8} {'/numpy':>7} {'/torch':>7}")
     for k in NAMES:
-        tt = th_t.get(k, float("nan"))
-        print(f"{k:10} {before[k]*1e3:9.3f} {serial[k]*1e3:9.3f} {threads[k]*1e3:9.3f} {np_t[k]*1e3:9.3f} {tt*1e3:9.3f} "
-              f"{before[k]/threads[k]:9.1f} {threads[k]/np_t[k]:7.2f} {threads[k]/tt:7.2f}")
+        tt, te = th_t.get(k, float("nan")), te_t.get(k, float("nan"))
+        print(f"{k:10} {before[k]*1e3:9.3f} {serial[k]*1e3:9.3f} {threads[k]*1e3:9.3f} {te*1e3:9.3f} {np_t[k]*1e3:9.3f} "
+              f"{tt*1e3:9.3f} {before[k]/threads[k]:9.1f} {threads[k]/te:8.2f} {threads[k]/np_t[k]:7.2f} {threads[k]/tt:7.2f}")
 
 
 if __name__ == "__main__":

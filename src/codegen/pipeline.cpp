@@ -83,7 +83,12 @@ KernelLowering run_pipeline(const UOpRef& sink, const RenderTarget& target, cons
   std::string text = print ? "*** kernel " + name + ": rangeify\n" + print_graph(sink) : "";
   UOpRef g = sink;
   for (const PipelineStage& stage : pipeline_stages()) {
-    g = stage.run(g, k);
+    try {
+      g = stage.run(g, k);
+    } catch (...) {
+      if (print) std::fputs(text.c_str(), stderr);  // the stages up to the one that failed
+      throw;
+    }
     k.graphs.push_back(g);
     if (verify) verify_after(g, stage.verifier, stage.name);
     if (print) text += "*** kernel " + name + ": " + std::string(stage.name) + "\n" + print_graph(g);

@@ -4,6 +4,7 @@
 // the div/mod that Rangeify's flatten-then-split index math creates must be gone before rendering.
 #include "codegen/simplify_kernel.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "symbolic/rules.h"
@@ -130,6 +131,36 @@ const PatternMatcher& value_rules() {
   return pm;
 }
 
+// One RANGE per loop. The per-expression rewrites above enter a RANGE's bound wherever the RANGE
+// sits inside the expression: a bound with math the rules change (a TIR loop's `n - 1 - 1`, int32
+// arithmetic under the CAST to index) is rebuilt there as a second RANGE node with the same id,
+// while the END that closes the loop (and a TIR load's AFTER edge on the open loop) still names
+// the first, and Linearize finds a RANGE never closed. Both bounds are one value, so every copy
+// becomes the node an END or REDUCE names (the loop as it is closed).
+UOpRef one_range_per_loop(const UOpRef& sink) {
+  std::vector<const UOp*> order = sink->toposort();
+  std::unordered_map<int64_t, std::vector<const UOp*>> by_id;
+  std::unordered_map<int64_t, const UOp*> closed;
+  for (const UOp* u : order) {
+    if (u->op == Ops::RANGE) {
+      std::vector<const UOp*>& copies = by_id[u->arg.get<RangeArg>().id];
+      if (std::find(copies.begin(), copies.end(), u) == copies.end()) copies.push_back(u);
+    }
+    if (u->op == Ops::END || u->op == Ops::REDUCE)
+      for (size_t i = 1; i < u->src.size(); i++)
+        if (u->src[i]->op == Ops::RANGE) closed.emplace(u->src[i]->arg.get<RangeArg>().id, u->src[i].get());
+  }
+  Substitution same;
+  for (const auto& [id, copies] : by_id) {
+    if (copies.size() < 2) continue;
+    auto c = closed.find(id);
+    const UOp* keep = c != closed.end() ? c->second : copies.front();
+    for (const UOp* r : copies)
+      if (r != keep) same[r] = keep->ref();
+  }
+  return same.empty() ? sink : substitute(sink, same);
+}
+
 }  // namespace
 
 UOpRef simplify_kernel(const UOpRef& sink, RewriteTrace* trace) {
@@ -145,8 +176,8 @@ UOpRef simplify_kernel(const UOpRef& sink, RewriteTrace* trace) {
   walk.mode = RewriteMode::SingleWalk;
   walk.name = "simplify_kernel.gated_address";
   UOpRef gated = graph_rewrite(out, gated_address_rules(), walk);
-  if (gated == out) return out;
-  return simplify_index_math(gated, opts);
+  if (gated != out) out = simplify_index_math(gated, opts);
+  return one_range_per_loop(out);
 }
 
 }  // namespace onegrad

@@ -1,19 +1,23 @@
 #include "tir_compile/compiled_func.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <functional>
+#include <atomic>
 #include <mutex>
 #include <unordered_map>
 
-#include "codegen/isel.h"
 #include "codegen/kernel_axes.h"
-#include "codegen/linearize.h"
+#include "codegen/pipeline.h"
 #include "render/c_renderer.h"
 #include "render/lower_kernel.h"
+#include "runtime/build_once.h"
 #include "runtime/device.h"
 #include "runtime/program.h"
 #include "runtime/program_cache.h"
 #include "tir/interpret_errors.h"
+#include "tir/printer.h"
 #include "tir_compile/lower_func.h"
 #include "tir_compile/schedule_blocks.h"
 #include "uop/errors.h"
@@ -30,17 +34,12 @@ std::string entry_name(const std::string& name) {
   return out;
 }
 
-// Codegen without Optimize and Expand: a TIR kernel's schedule is the one its For kinds say
-// (docs/tir.md), so no opts are applied and no heuristic splits or vectorizes it; there are no
-// REDUCEs to lower (accumulation is plain stores and loads). Nor simplify_kernel: with the bounds
-// gates it rebuilt a loop's RANGE under one use and not under another (a load's AFTER edge), which
-// left a RANGE without its END (tests/tir/programs/handle_match_buffer.py); GCC folds the same
-// index arithmetic (docs/tir.md "Compiling: performance").
-ProgramSpec render(const LoweredPrimFunc& l, const std::string& name) {
+// The shared codegen pipeline (codegen/pipeline.h) with `opts`: optimize, expand, isel
+// (simplify_kernel, select_instructions, vectorize), memory plan, linearize, render_c.
+ProgramSpec render(const LoweredPrimFunc& l, const std::string& name, const std::vector<Opt>& opts) {
   ProgramSpec spec;
   spec.name = entry_name(name);
-  UOpRef k = select_instructions(l.sink, c_capabilities());
-  spec.source = render_c(linearize(k), spec.name);
+  spec.source = run_pipeline(l.sink, c_target(), spec.name, opts).source;
   spec.num_buffers = int(l.buffer_params.size()) + (l.status.used ? 1 : 0);
   spec.num_vars = int(l.var_slots.size());
   spec.threads = int(l.threads);
@@ -100,8 +99,8 @@ namespace {
 
 // Compiled functions by (PrimFunc node, name, lowering settings), held weakly: while anyone holds
 // a CompiledPrimFunc (which holds its PrimFunc, so the node's address is not reused), compiling
-// that function again returns it. A PrimFunc is immutable, so its node identifies its text.
-class CompiledCache {
+// that function again returns it without printing or lowering it.
+class HeldFunctions {
  public:
   std::shared_ptr<const CompiledPrimFunc> find(const std::string& key) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -119,29 +118,89 @@ class CompiledCache {
   std::unordered_map<std::string, std::weak_ptr<const CompiledPrimFunc>> entries_;
 };
 
-CompiledCache& compiled_cache() {
-  static CompiledCache cache;
+HeldFunctions& held_functions() {
+  static HeldFunctions cache;
   return cache;
 }
 
+// What one program structure compiled to, whichever parse of it asked first.
+struct CompiledStructure {
+  std::string source;
+  std::shared_ptr<Program> program;
+  std::vector<size_t> buffer_params;
+  StatusChannel status;
+};
+
+// By structure (DESIGN decision 6): the function and its callees as TVMScript (the printer
+// round-trips, so two functions that print alike are structurally equal), its name and the
+// lowering settings. Held for the process, as the engine holds its compiled kernels.
+BuildOnce<std::string, std::shared_ptr<const CompiledStructure>>& compiled_structures() {
+  static BuildOnce<std::string, std::shared_ptr<const CompiledStructure>> cache;
+  return cache;
+}
+
+std::atomic<uint64_t> structures_compiled{0};
+
+std::string structural_key(const PrimFunc& f, const std::vector<PrimFunc>& callees, const IRModule& module,
+                           const std::string& name) {
+  std::string key = name + "\n" + lowering_settings_key() + "\n" + print_prim_func(name, f);
+  for (const auto& [n, g] : module.functions)
+    if (std::find(callees.begin(), callees.end(), g) != callees.end()) key += "\n" + print_prim_func(n, g);
+  return key;
+}
+
+// The loops schedule_blocks unrolls as Optimize's opts: each RANGE split whole into an UPCAST
+// axis (Expand copies its body), highest axis first so that the axes below keep their numbers.
+std::vector<Opt> upcast_opts(const LoweredPrimFunc& l) {
+  std::vector<UOpRef> axes = kernel_axes(l.sink);
+  std::vector<int64_t> picked;
+  for (const UOpRef& r : l.upcast_ranges) {
+    auto it = std::find(axes.begin(), axes.end(), r);
+    if (it != axes.end() && const_bound(r).value_or(1) > 1) picked.push_back(int64_t(it - axes.begin()));
+  }
+  std::sort(picked.begin(), picked.end(), std::greater<>());
+  picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
+  std::vector<Opt> opts;
+  for (int64_t a : picked) opts.push_back(Opt::split(a, *const_bound(axes[size_t(a)]), AxisType::UPCAST));
+  return opts;
+}
+
+std::shared_ptr<const CompiledStructure> compile_structure(const PrimFunc& f, const IRModule& module, const std::string& name) {
+  BlockSchedule scheduled = schedule_blocks_as_opts(f);  // the same params and buffers: var_slots are f's Vars
+  LoweredPrimFunc l = lower_prim_func(*scheduled.func, name, &module, false, scheduled.upcast);
+  if (l.unreported_bounds) l = lower_prim_func(*scheduled.func, name, &module, /*report_bounds=*/true, scheduled.upcast);
+  ProgramSpec spec;
+  try {
+    spec = render(l, name, upcast_opts(l));
+  } catch (const OptError&) {
+    spec = render(l, name, {});  // an UPCAST the kernel refuses (a kernel that runs in order): loops
+  }
+  auto out = std::make_shared<CompiledStructure>();
+  out->program = default_program_cache().get(get_device("CPU"), spec);
+  out->source = std::move(spec.source);
+  out->buffer_params = std::move(l.buffer_params);
+  out->status = std::move(l.status);
+  structures_compiled++;
+  return out;
+}
+
 }  // namespace
+
+uint64_t structures_compiled_count() { return structures_compiled.load(); }
 
 std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module, const std::string& name) {
   PrimFunc f = module.find(name);
   if (!f) throw ArgumentError("the module has no PrimFunc named '" + name + "'");
   // the functions it calls are inlined: their nodes are part of what was compiled
   std::vector<PrimFunc> callees = called_functions(module, *f);
-  std::string key = std::to_string(reinterpret_cast<uintptr_t>(f.get())) + " " + name + " " + lowering_settings_key();
-  for (const PrimFunc& g : callees) key += " " + std::to_string(reinterpret_cast<uintptr_t>(g.get()));
-  if (auto hit = compiled_cache().find(key)) return hit;
-  PrimFunc scheduled = schedule_blocks(f);  // the same params and buffers: var_slots are f's Vars
-  LoweredPrimFunc l = lower_prim_func(*scheduled, name, &module);
-  if (l.unreported_bounds) l = lower_prim_func(*scheduled, name, &module, /*report_bounds=*/true);
-  ProgramSpec spec = render(l, name);
-  std::shared_ptr<Program> program = default_program_cache().get(get_device("CPU"), spec);
-  auto compiled = std::make_shared<const CompiledPrimFunc>(f, name, spec.source, std::move(program), std::move(l.buffer_params),
-                                                           std::move(l.var_slots), std::move(l.status), std::move(callees));
-  compiled_cache().add(key, compiled);
+  std::string held = std::to_string(reinterpret_cast<uintptr_t>(f.get())) + " " + name + " " + lowering_settings_key();
+  for (const PrimFunc& g : callees) held += " " + std::to_string(reinterpret_cast<uintptr_t>(g.get()));
+  if (auto hit = held_functions().find(held)) return hit;
+  std::shared_ptr<const CompiledStructure> c =
+      compiled_structures().get(structural_key(f, callees, module, name), [&] { return compile_structure(f, module, name); });
+  auto compiled = std::make_shared<const CompiledPrimFunc>(f, name, c->source, c->program, c->buffer_params,
+                                                           variable_slots(*f), c->status, std::move(callees));
+  held_functions().add(held, compiled);
   return compiled;
 }
 

@@ -3,10 +3,12 @@
 //   auto f = compile_prim_func(module, "main");   // throws TirNotLowerable for what it cannot lower
 //   f->run(bind_arguments(*module.find("main"), args));   // on the arguments' own memory
 //
-// A function is lowered once while its CompiledPrimFunc is held: compile_prim_func returns the same
-// object for the same PrimFunc node (and nodes of the functions it calls), name and lowering settings (render/lower_kernel.h:
-// lowering_settings_key, which includes CPU_THREADS). The C source is compiled once per process
-// and kept on disk by the runtime's program cache (keyed by the source).
+// Compiled code is keyed by structure (DESIGN decision 6): the function and the functions it calls
+// as TVMScript, its name and the lowering settings (render/lower_kernel.h: lowering_settings_key,
+// which includes CPU_THREADS). The same program parsed twice is lowered and compiled once per
+// process; the C object is kept on disk by the runtime's program cache, so a second process
+// compiles nothing. While a CompiledPrimFunc is held, compiling its own PrimFunc node again
+// returns it without printing the function.
 #pragma once
 #include <memory>
 #include <optional>
@@ -53,5 +55,9 @@ class CompiledPrimFunc {
 // Lowers module's function `name` to a kernel and compiles it. Throws TirNotLowerable (the
 // function still runs through the interpreter), ArgumentError for a name the module lacks.
 std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module, const std::string& name);
+
+// How many program structures this process has lowered and compiled (a test's counter: a second
+// parse of one program adds none).
+uint64_t structures_compiled_count();
 
 }  // namespace onegrad::tir

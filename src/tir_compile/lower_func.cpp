@@ -100,10 +100,32 @@ void collect_aliases(const Stmt& body, LowerState& s) {
   aliases.visit_stmt(body);
 }
 
+std::vector<const VarNode*> variable_slots(const PrimFuncNode& f) {
+  VarCollector vars;
+  std::unordered_set<const VarNode*> data;
+  for (const Var& p : f.params) {
+    Buffer b = f.buffer_of(p);
+    if (!b) {
+      vars.visit_expr(p);
+      continue;
+    }
+    data.insert(b->data.get());
+    for (const PrimExpr& e : b->shape) vars.visit_expr(e);
+    for (const PrimExpr& e : b->strides) vars.visit_expr(e);
+    if (b->elem_offset) vars.visit_expr(b->elem_offset);
+  }
+  std::vector<const VarNode*> out;
+  for (const VarNode* v : vars.vars)
+    if (!data.count(v)) out.push_back(v);
+  return out;
+}
+
 LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module,
-                                bool report_bounds) {
+                                bool report_bounds, const std::vector<const ForNode*>& upcast) {
   LoweredPrimFunc out;
   LowerState s;
+  s.upcast = &upcast;
+  s.upcast_ranges = &out.upcast_ranges;
   s.module = module;
   s.inlining.push_back(&f);
   std::vector<UOpRef> effects;
@@ -122,21 +144,8 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, 
     s.memory[b->data.get()] = Memory{param, b->dtype.element()};
     out.buffer_params.push_back(p);
   }
-  // variable slots: scalar parameters and the Vars of buffer fields, in parameter order
-  VarCollector vars;
-  for (const Var& p : f.params) {
-    Buffer b = f.buffer_of(p);
-    if (!b) {
-      vars.visit_expr(p);
-      continue;
-    }
-    for (const PrimExpr& e : b->shape) vars.visit_expr(e);
-    for (const PrimExpr& e : b->strides) vars.visit_expr(e);
-    if (b->elem_offset) vars.visit_expr(b->elem_offset);
-  }
   std::unordered_set<std::string> names;
-  for (const VarNode* v : vars.vars) {
-    if (s.memory.count(v)) continue;
+  for (const VarNode* v : variable_slots(f)) {
     auto [lo, hi] = slot_bounds(v->dtype);
     int64_t slot = int64_t(out.var_slots.size());
     UOpRef p = UOp::create(Ops::PARAM, dtypes::index, {},

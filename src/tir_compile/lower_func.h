@@ -45,13 +45,20 @@ struct LoweredPrimFunc {
   // An access the compiler could not prove in bounds was lowered without a status buffer to
   // report it in: compile_prim_func lowers again with report_bounds.
   bool unreported_bounds = false;
+  std::vector<UOpRef> upcast_ranges;  // the RANGEs of the loops lower_prim_func was asked to upcast
 };
+
+// The Vars a call binds, in the order of the kernel's variable slots: scalar parameters and the
+// Vars of the buffer parameters' shapes, strides and elem_offsets, in parameter order, first use.
+// A function's own Vars: compiled code shared by two parses of one program binds each one's.
+std::vector<const VarNode*> variable_slots(const PrimFuncNode& f);
 
 // `module` (may be null: no calls) holds the PrimFuncs that f calls.
 // With report_bounds, the kernel has the status buffer and an out-of-bounds index is a fault
 // (TirIndexError) like a division by zero; without, such an access is only skipped.
+// `upcast`: loops of f (schedule_blocks_as_opts) whose RANGEs the result lists in upcast_ranges.
 LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module = nullptr,
-                                bool report_bounds = false);
+                                bool report_bounds = false, const std::vector<const ForNode*>& upcast = {});
 
 // The PrimFuncs of `module` that f calls, directly or not (each once): their bodies are inlined, so
 // the compiled kernel depends on them too (lower_call.cpp).

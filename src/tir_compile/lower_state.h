@@ -75,6 +75,8 @@ struct LowerState {
   std::vector<UOpRef>* body = nullptr;                // the side effects of the innermost loop (or kernel)
   int64_t next_range = 0, next_buffer = 0;
   const ForNode* thread_loop = nullptr;  // the For that becomes the kernel's THREAD axis, if any
+  const std::vector<const ForNode*>* upcast = nullptr;  // loops whose RANGEs the kernel upcasts
+  std::vector<UOpRef>* upcast_ranges = nullptr;        // their RANGEs, as lowered
   int64_t threads = 0;                    // its parts
   std::unordered_map<const ForNode*, std::unordered_set<const VarNode*>> stores_in_loop;  // root data Vars
   const IRModule* module = nullptr;                   // where called PrimFuncs are found

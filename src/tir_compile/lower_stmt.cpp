@@ -1,6 +1,8 @@
 // TIR statements to the kernel's side effects (docs/tir.md, "Compiling"). Each statement appends
 // its STOREs, or the END of a loop, to the current body; the order between them is carried by the
 // memory edges of lower_memory.cpp, not by the list.
+#include <algorithm>
+
 #include "tir_compile/lower_ops.h"
 #include "tir_compile/lower_state.h"
 #include "tir_compile/not_lowerable.h"
@@ -94,6 +96,7 @@ void lower_for(LowerState& s, const ForNode& f) {
   } else {
     ranges.push_back(UOp::range(lower_index(s, f.extent), s.next_range++, AxisType::LOOP));
     iteration = ranges[0];
+    if (s.upcast && std::find(s.upcast->begin(), s.upcast->end(), &f) != s.upcast->end()) s.upcast_ranges->push_back(ranges[0]);
   }
   const std::unordered_map<const VarNode*, Effects> before = s.effects;
   std::vector<UOpRef> inner, *outer = s.body;

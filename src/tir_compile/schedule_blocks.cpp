@@ -206,7 +206,7 @@ Stmt with_body(const ForNode& f, Stmt body) {
 
 // The rewritten nest, or null when the nest does not qualify. `outer_spatial`: whether its
 // outermost loop still runs over a spatial var (false when j was outermost and moved in whole).
-Stmt unroll_and_jam(const BlockNest& n, bool& outer_spatial) {
+Stmt unroll_and_jam(const BlockNest& n, bool& outer_spatial, std::vector<const ForNode*>* upcast) {
   const BlockNode& b = *n.realize->block;
   auto iter_type = [&](size_t l) { return b.iter_vars[n.iter_of_loop[l]]->iter_type; };
   if (iter_type(n.loops.size() - 1) != IterVarType::CommReduce) return nullptr;  // no chain innermost
@@ -238,8 +238,9 @@ Stmt unroll_and_jam(const BlockNest& n, bool& outer_spatial) {
     auto inner_loop = std::make_shared<ForNode>(split);
     inner_loop->loop_var = inner;
     inner_loop->extent = int_imm(u, split.extent->dtype);
-    inner_loop->kind = how.loop ? ForKind::Serial : ForKind::Unrolled;
+    inner_loop->kind = how.loop || upcast ? ForKind::Serial : ForKind::Unrolled;
     inner_loop->body = realize;
+    if (!how.loop && upcast) upcast->push_back(inner_loop.get());
     return inner_loop;
   };
   // When the reduce loops are exactly the loops inside j, T.init leaves the reduction: it runs for
@@ -310,10 +311,10 @@ Stmt parallel_outer(const BlockNest& n, const Stmt& nest) {
 }
 
 // The statement with every qualifying nest rewritten; `s` itself when none is.
-Stmt schedule(const Stmt& s) {
+Stmt schedule(const Stmt& s, std::vector<const ForNode*>* upcast) {
   if (!s) return s;
   auto rebuilt = [&](const Stmt& body, auto make) -> Stmt {
-    Stmt b = schedule(body);
+    Stmt b = schedule(body, upcast);
     return b == body ? s : make(b);
   };
   switch (s->kind) {
@@ -321,7 +322,7 @@ Stmt schedule(const Stmt& s) {
       const ForNode& f = *s->as<ForNode>();
       if (auto nest = match_nest(f)) {
         bool outer_spatial = true;
-        Stmt jammed = unroll_and_jam(*nest, outer_spatial);
+        Stmt jammed = unroll_and_jam(*nest, outer_spatial, upcast);
         Stmt r = outer_spatial ? parallel_outer(*nest, jammed ? jammed : s) : jammed;
         if (r != s) return r;
       }
@@ -331,7 +332,7 @@ Stmt schedule(const Stmt& s) {
       std::vector<Stmt> seq;
       bool changed = false;
       for (const Stmt& x : s->as<SeqStmtNode>()->seq) {
-        seq.push_back(schedule(x));
+        seq.push_back(schedule(x, upcast));
         changed = changed || seq.back() != x;
       }
       if (!changed) return s;
@@ -341,7 +342,7 @@ Stmt schedule(const Stmt& s) {
     }
     case StmtKind::BlockRealize: {  // the root block TVM prints as a comment
       const BlockRealizeNode& r = *s->as<BlockRealizeNode>();
-      Stmt body = schedule(r.block->body);
+      Stmt body = schedule(r.block->body, upcast);
       if (body == r.block->body) return s;
       auto block = std::make_shared<BlockNode>(*r.block);
       block->body = body;
@@ -359,13 +360,24 @@ Stmt schedule(const Stmt& s) {
 
 }  // namespace
 
-PrimFunc schedule_blocks(const PrimFunc& f) {
-  if (const char* off = std::getenv("ONEGRAD_TIR_NO_SCHEDULE"); off && *off && std::string(off) != "0") return f;
-  Stmt body = schedule(f->body);
-  if (body == f->body) return f;
+namespace {
+
+BlockSchedule schedule_func(const PrimFunc& f, std::vector<const ForNode*>* upcast) {
+  if (const char* off = std::getenv("ONEGRAD_TIR_NO_SCHEDULE"); off && *off && std::string(off) != "0") return {f, {}};
+  Stmt body = schedule(f->body, upcast);
+  if (body == f->body) return {f, {}};
   auto n = std::make_shared<PrimFuncNode>(*f);
   n->body = body;
-  return n;
+  return {n, upcast ? *upcast : std::vector<const ForNode*>{}};
+}
+
+}  // namespace
+
+PrimFunc schedule_blocks(const PrimFunc& f) { return schedule_func(f, nullptr).func; }
+
+BlockSchedule schedule_blocks_as_opts(const PrimFunc& f) {
+  std::vector<const ForNode*> upcast;
+  return schedule_func(f, &upcast);
 }
 
 }  // namespace onegrad::tir

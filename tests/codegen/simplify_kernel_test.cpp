@@ -217,3 +217,44 @@ TEST(CodegenSimplify, GatedAddressStopsAtMemoryOps) {
     if (u->op == Ops::STORE) EXPECT_EQ(u->src.size(), 3u) << "every store keeps its gate";
   }
 }
+
+// A TIR loop `for i in range(1, n - 1): B[i] = A[i + 1]` lowered (docs/tir.md): the bound is int32
+// math under the CAST to index, which the symbolic rules fold to n + -2 where they meet it inside an
+// address (i + 1), while the END and the load's AFTER edge on the open loop name the RANGE as built.
+// Simplifying must leave one RANGE per loop, closed by its END: two nodes with one id were a RANGE
+// without its END for Linearize.
+constexpr const char* kRangeBoundInAddress = R"(
+%c1000 = CONST index 1000
+%s = STACK index (%c1000)
+%n = PARAM index {slot=0, name="n", min=0, max=1000}
+%a = PARAM ptr<float32, GLOBAL> (%s) {slot=0}
+%b = PARAM ptr<float32, GLOBAL> (%s) {slot=1}
+%one32 = CONST int32 1
+%one = CONST index 1
+%ni = CAST int32 (%n)
+%m1 = SUB int32 (%ni, %one32)
+%m2 = SUB int32 (%m1, %one32)
+%bound = CAST index (%m2)
+%r = RANGE index (%bound) {id=0, LOOP}
+%i = ADD index (%r, %one)
+%ip = ADD index (%i, %one)
+%a2 = AFTER ptr<float32, GLOBAL> (%a, %r)
+%ap = INDEX ptr<float32, GLOBAL> (%a2, %ip)
+%x = LOAD float32 (%ap)
+%bp = INDEX ptr<float32, GLOBAL> (%b, %i)
+%st = STORE void (%bp, %x)
+%e = END void (%st, %r)
+%sink = SINK void (%e)
+)";
+
+TEST(CodegenSimplify, OneRangePerLoopWhenItsBoundSimplifiesInsideAnAddress) {
+  UOpRef in = parse_graph(kRangeBoundInAddress);
+  UOpRef s = simplify_kernel(in);
+  EXPECT_EQ(count(s, Ops::RANGE), 1u) << print_graph(s);
+  const UOp* closed = nullptr;
+  for (const UOp* u : s->toposort())
+    if (u->op == Ops::END) closed = u->src[1].get();
+  ASSERT_NE(closed, nullptr);
+  for (const UOp* u : s->toposort())
+    if (u->op == Ops::RANGE) EXPECT_EQ(u, closed) << "a RANGE the END does not close:\n" << print_graph(s);
+}

@@ -90,12 +90,13 @@ UOpRef reversed(const UOpRef& e, const UOp* i) {
   return at(at(e, i, j), j.get(), UOp::index(last) - i->ref());
 }
 
-bool scans_along(const UOpRef& store, const UOp* i) {
-  for (const UOp* u : store->toposort())
+// The loops the scans among `nodes` run along.
+std::vector<const UOp*> scanned_loops(const std::vector<const UOp*>& nodes) {
+  std::vector<const UOp*> loops;
+  for (const UOp* u : nodes)
     if (is_scan(*u))
-      for (size_t j = 1; j < u->src.size(); j++)
-        if (u->src[j].get() == i) return true;
-  return false;
+      for (size_t j = 1; j < u->src.size(); j++) loops.push_back(u->src[j].get());
+  return loops;
 }
 
 // A STORE whose value holds a window that is a prefix window of loop i run backwards (a cumsum read
@@ -105,13 +106,18 @@ bool scans_along(const UOpRef& store, const UOp* i) {
 // same bit for bit.
 UOpRef reverse_loop_to_scan(Match& m) {
   const UOpRef& store = m.root();
-  for (const UOp* w : store->toposort()) {
+  std::vector<const UOp*> topo = store->toposort();
+  // A loop a scan runs along stays as it is, and is checked before reversed() is tried: that would
+  // replace it as the scan's range too, leaving a REDUCE over an expression, not a range.
+  std::vector<const UOp*> scanned = scanned_loops(topo);
+  for (const UOp* w : topo) {
     if (!is_window(*w)) continue;
     for (const UOp* i : loops_read(w->src[0], w->src[1].get())) {
       std::optional<int64_t> bi = const_bound(*i);
       if (axis_type(*i) != AxisType::LOOP || !bi || *bi < 2) continue;
+      if (std::find(scanned.begin(), scanned.end(), i) != scanned.end()) continue;
       UOpRef flipped_window = UOp::create(Ops::REDUCE, w->dtype, {reversed(w->src[0], i), w->src[1]}, w->arg);
-      if (!prefix_scan(flipped_window, i) || scans_along(store, i)) continue;
+      if (!prefix_scan(flipped_window, i)) continue;
       return scans_from_windows(reversed(store, i));
     }
   }

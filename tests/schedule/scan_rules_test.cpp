@@ -88,6 +88,20 @@ TEST(ScanRules, FlippedWindowAlongAnOuterLoopStaysAReduction) {
   EXPECT_EQ(scans_and_reductions(s), std::make_pair(0, 1));
 }
 
+TEST(ScanRules, SuffixWindowTimesAScanOfItsLoopStaysAReduction) {
+  // out[i] = cumsum(x)[i] * (x[i] + ... + x[19]): the suffix window is a prefix window of loop i run
+  // backwards, but its source holds the scan of cumsum along i, which must see i run forwards. The
+  // loop is not reversed, and that scan's loop is never replaced by 19 - i (a REDUCE over an
+  // expression, not a range).
+  UOpRef x = input({20});
+  auto flip = [](const UOpRef& v) { return UOp::create(Ops::FLIP, {v}, Arg(std::vector<bool>{true})); };
+  UOpRef c = reshape(reduce(windows(x), Ops::ADD, {1}), {20});
+  UOpRef w = alu(Ops::MUL, windows(flip(x)), expand(reshape(flip(c), {20, 1}), {20, 20}));
+  Schedule s = schedule_of({flip(reshape(reduce(w, Ops::ADD, {1}), {20}))});
+  ASSERT_EQ(s.kernels.size(), 1u);
+  EXPECT_EQ(scans_and_reductions(s), std::make_pair(1, 1));
+}
+
 TEST(ScanRules, IntegerSumOfOnesFoldsToTheCount) {
   // arange's prefix sum of ones: no loop-carried sum left, the value is i + 1
   UOpRef ones = expand(reshape(UOp::const_int(dtypes::int32, 1), {1}), {64});

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "symbolic/simplify.h"
-#include "uop/expr_text.h"
+#include "uop/text/expr_text.h"
 
 using namespace onegrad;
 

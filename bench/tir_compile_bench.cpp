@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "tir/interpret.h"
-#include "tir/parser.h"
+#include "tir/interpret/interpret.h"
+#include "tir/parse/parser.h"
 #include "tir_compile/compiled_func.h"
 
 using namespace onegrad::tir;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tir/parser.h"
+#include "tir/parse/parser.h"
 #include "tir_compile/compiled_func.h"
 
 using namespace onegrad::tir;

@@ -114,7 +114,7 @@ class OptError(Error, ValueError):
     shape and the rule."""
 
 
-# TIR: src/tir/errors.h, src/tir/interpret_errors.h, src/tir_compile/not_lowerable.h
+# TIR: src/tir/ast/errors.h, src/tir/interpret/interpret_errors.h, src/tir_compile/not_lowerable.h
 class TirSyntaxError(ParseError):
     """TVMScript text that does not parse; .line and .column point at the offending token."""
 

@@ -6,7 +6,7 @@
 #include "bind.h"
 #include "tensor/broadcast.h"
 #include "uop/errors.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad::python {
 

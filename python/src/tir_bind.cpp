@@ -8,10 +8,10 @@
 #include <memory>
 
 #include "bind.h"
-#include "tir/bind_arguments.h"
-#include "tir/errors.h"
-#include "tir/parser.h"
-#include "tir/printer.h"
+#include "tir/interpret/bind_arguments.h"
+#include "tir/ast/errors.h"
+#include "tir/parse/parser.h"
+#include "tir/print/printer.h"
 #include "tir_compile/dltensor.h"
 #include "tir_compile/not_lowerable.h"
 #include "tir_compile/run_prim_func.h"

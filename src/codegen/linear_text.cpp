@@ -2,7 +2,7 @@
 #include <unordered_map>
 
 #include "codegen/linearize.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad {
 

@@ -11,7 +11,7 @@
 #include "codegen/vectorize.h"
 #include "uop/errors.h"
 #include "uop/settings.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad {
 

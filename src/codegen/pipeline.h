@@ -24,7 +24,7 @@
 #include "codegen/capabilities.h"
 #include "codegen/opt.h"
 #include "uop/uop.h"
-#include "uop/verify.h"
+#include "uop/verify/verify.h"
 
 namespace onegrad {
 
@@ -46,7 +46,7 @@ struct KernelLowering {
 
 struct PipelineStage {
   std::string_view name;
-  Stage verifier;  // the spec verifier of the stage's output (uop/verify.h)
+  Stage verifier;  // the spec verifier of the stage's output (uop/verify/verify.h)
   UOpRef (*run)(const UOpRef& in, KernelLowering& k);
 };
 
@@ -61,7 +61,7 @@ size_t stage_index(std::string_view name);
 // kernel holds a dtype or an op the target lacks and cannot have decomposed. With VERIFY_PIPELINE=1 (environment, or ScopedSetting in tests) the
 // input is checked as a Kernel-stage graph and each stage's output by its verifier: VerifyError
 // "after STAGE: OP: rule: details" at the first violation. DEBUG>=5 prints the input and each
-// stage's graph under "*** kernel NAME: STAGE" (uop/text.h's printer).
+// stage's graph under "*** kernel NAME: STAGE" (uop/text/text.h's printer).
 KernelLowering run_pipeline(const UOpRef& sink, const RenderTarget& target, const std::string& name,
                             const std::vector<Opt>& opts);
 

@@ -19,7 +19,7 @@
 #include "runtime/scratch_dir.h"
 #include "runtime/thread_pool.h"
 #include "uop/settings.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad {
 

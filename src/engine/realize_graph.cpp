@@ -17,7 +17,7 @@
 #include "schedule/memory_order.h"
 #include "schedule/rangeify.h"
 #include "uop/settings.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad {
 

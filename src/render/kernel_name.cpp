@@ -4,7 +4,7 @@
 #include <cctype>
 
 #include "uop/errors.h"
-#include "uop/expr_text.h"
+#include "uop/text/expr_text.h"
 
 namespace onegrad {
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "tir/bound_call.h"
-#include "tir/module.h"
+#include "tir/interpret/bound_call.h"
+#include "tir/ast/module.h"
 #include "tir_compile/lower_func.h"
 
 namespace onegrad {

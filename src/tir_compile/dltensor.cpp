@@ -1,7 +1,7 @@
 // DLTensor -> ArrayRef (tir_compile/dltensor.h).
 #include "tir_compile/dltensor.h"
 
-#include "tir/interpret_memory.h"
+#include "tir/interpret/interpret_memory.h"
 
 namespace onegrad::tir {
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "tir/interpret.h"
+#include "tir/interpret/interpret.h"
 
 namespace onegrad::tir {
 

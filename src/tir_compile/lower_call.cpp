@@ -7,7 +7,7 @@
 // body (a LoopControl, as break does) and a register for the value, which is the call's value.
 #include <algorithm>
 
-#include "tir/visitor.h"
+#include "tir/ast/visitor.h"
 #include "tir_compile/lower_ops.h"
 #include "tir_compile/lower_state.h"
 #include "tir_compile/not_lowerable.h"

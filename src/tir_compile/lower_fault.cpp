@@ -7,8 +7,8 @@
 // stops the function the same way, its value in the status buffer.
 #include <algorithm>
 
-#include "tir/interpret_errors.h"
-#include "tir/visitor.h"
+#include "tir/interpret/interpret_errors.h"
+#include "tir/ast/visitor.h"
 #include "tir_compile/not_lowerable.h"
 #include "tir_compile/lower_ops.h"
 #include "tir_compile/lower_state.h"

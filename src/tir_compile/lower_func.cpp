@@ -7,7 +7,7 @@
 #include <unordered_set>
 
 #include "runtime/thread_pool.h"
-#include "tir/visitor.h"
+#include "tir/ast/visitor.h"
 #include "tir_compile/lower_ops.h"
 #include "tir_compile/lower_state.h"
 #include "tir_compile/not_lowerable.h"

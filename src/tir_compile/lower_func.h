@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "tir/interpret_value.h"
-#include "tir/module.h"
+#include "tir/interpret/interpret_value.h"
+#include "tir/ast/module.h"
 #include "uop/uop.h"
 
 namespace onegrad::tir {

@@ -9,8 +9,8 @@
 //     old value).
 // A STORE already runs in all its loops (its ENDs place it), and within one iteration Codegen keeps
 // the edges, so a loop-carried value (the previous iteration's store) is seen by program order.
-#include "tir/interpret_errors.h"
-#include "tir/printer.h"
+#include "tir/interpret/interpret_errors.h"
+#include "tir/print/printer.h"
 #include "tir_compile/lower_func.h"
 #include "tir_compile/lower_ops.h"
 #include "tir_compile/lower_state.h"

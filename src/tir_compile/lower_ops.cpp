@@ -5,7 +5,7 @@
 // dialect's CMPLE is !(b < a), true for NaN).
 #include "tir_compile/lower_ops.h"
 
-#include "tir/interpret_value.h"
+#include "tir/interpret/interpret_value.h"
 #include "tir_compile/lower_ops_impl.h"
 #include "tir_compile/not_lowerable.h"
 

@@ -1,6 +1,6 @@
 // TIR's scalar operations as UOps (spec: "Semantics of PrimExprs"). Each function takes scalar UOp
 // values (shape (), dtype uop_dtype of the TIR type's element) and builds the UOp graph that
-// computes what the interpreter (tir/interpret_arith.h, interpret_value.h) computes for one lane:
+// computes what the interpreter (tir/interpret/interpret_arith.h, interpret_value.h) computes for one lane:
 // wraparound integers, C's truncating Div/Mod next to FloorDiv/FloorMod, casts as C's static_cast,
 // IEEE floats, the math builtins. Vectors are lowered lane by lane by the caller (lower_expr).
 //
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "tir/data_type.h"
-#include "tir/expr.h"
+#include "tir/ast/data_type.h"
+#include "tir/ast/expr.h"
 #include "uop/uop.h"
 
 namespace onegrad::tir {

@@ -8,7 +8,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "tir/module.h"
+#include "tir/ast/module.h"
 #include "tir_compile/lower_func.h"
 #include "uop/uop.h"
 

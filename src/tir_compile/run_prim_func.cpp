@@ -1,7 +1,7 @@
 // run_interpreted / run_compiled (tir_compile/run_prim_func.h).
 #include "tir_compile/run_prim_func.h"
 
-#include "tir/bind_arguments.h"
+#include "tir/interpret/bind_arguments.h"
 #include "tir_compile/compiled_func.h"
 
 namespace onegrad::tir {

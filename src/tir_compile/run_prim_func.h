@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "tir/interpret.h"
-#include "tir/module_issues.h"  // check_module, for the callers of these
+#include "tir/interpret/interpret.h"
+#include "tir/check/module_issues.h"  // check_module, for the callers of these
 
 namespace onegrad::tir {
 
-// The reference interpreter (tir/interpret.h): the oracle.
+// The reference interpreter (tir/interpret/interpret.h): the oracle.
 std::optional<RuntimeValue> run_interpreted(const IRModule& module, const std::string& name,
                                             const std::vector<Argument>& args);
 

@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "tir/visitor.h"
+#include "tir/ast/visitor.h"
 
 namespace onegrad::tir {
 

@@ -2,7 +2,7 @@
 // "Compiling: performance"). TVM's block semantics make a block's instances with different
 // spatial iter var values independent; the rewrite uses that, and checks it syntactically too.
 #pragma once
-#include "tir/module.h"
+#include "tir/ast/module.h"
 
 namespace onegrad::tir {
 

@@ -10,7 +10,7 @@
 #include "codegen/heuristics.h"
 #include "codegen/kernel_axes.h"
 #include "codegen/opt.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 using namespace onegrad;
 

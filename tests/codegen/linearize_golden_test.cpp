@@ -8,7 +8,7 @@
 #include "codegen/reduce_to_acc.h"
 #include "codegen/simplify_kernel.h"
 #include "uop/errors.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 using namespace onegrad;
 

@@ -10,7 +10,7 @@
 
 #include "codegen/kernel_axes.h"
 #include "codegen/kernels.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad {
 namespace {

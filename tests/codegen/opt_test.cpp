@@ -8,7 +8,7 @@
 #include "codegen/kernels.h"
 #include "codegen/opt.h"
 #include "uop/substitute.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 using namespace onegrad;
 

@@ -1,15 +1,15 @@
 // The codegen pipeline stage by stage (codegen/pipeline.h): one small kernel, row sums of a 2x3
 // float32 with its output axis UPCAST by 2, goes through every stage with VERIFY_PIPELINE=1 (each
 // stage's output through its spec verifier), and the graph after each stage must match its golden
-// text (uop/text.h's printer). Then the switch itself: a graph that is not in kernel form is caught.
+// text (uop/text/text.h's printer). Then the switch itself: a graph that is not in kernel form is caught.
 #include <gtest/gtest.h>
 
 #include "codegen/pipeline.h"
 #include "render/c_renderer.h"
 #include "uop/errors.h"
 #include "uop/settings.h"
-#include "uop/text.h"
-#include "uop/verify.h"
+#include "uop/text/text.h"
+#include "uop/verify/verify.h"
 
 using namespace onegrad;
 

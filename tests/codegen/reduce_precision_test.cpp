@@ -10,7 +10,7 @@
 #include "codegen/opt.h"
 #include "codegen/reduce_precision.h"
 #include "codegen/reduce_to_acc.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 using namespace onegrad;
 

@@ -8,7 +8,7 @@
 
 #include "codegen/kernels.h"
 #include "codegen/reduce_to_acc.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 using namespace onegrad;
 

@@ -5,7 +5,7 @@
 
 #include "codegen/kernels.h"
 #include "codegen/simplify_kernel.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 using namespace onegrad;
 

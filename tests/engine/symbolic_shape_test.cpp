@@ -9,7 +9,7 @@
 #include "engine/realize_graph.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 #include "uop/variable.h"
 
 namespace onegrad {

@@ -12,7 +12,7 @@
 #include "render/c_renderer.h"
 #include "render_test_util.h"
 #include "uop/settings.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;

@@ -9,7 +9,7 @@
 #include "codegen/kernels.h"
 #include "render/lower_kernel.h"
 #include "render_test_util.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;

@@ -13,7 +13,7 @@
 #include "render/lower_kernel.h"
 #include "render_test_util.h"
 #include "uop/settings.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;

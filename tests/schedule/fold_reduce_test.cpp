@@ -14,7 +14,7 @@
 #include "schedule/tensor_graphs.h"
 #include "symbolic/simplify.h"
 #include "uop/settings.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad::testing {
 namespace {

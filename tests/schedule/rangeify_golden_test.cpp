@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "schedule/tensor_graphs.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad::testing {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "schedule/tensor_graphs.h"
-#include "uop/verify.h"
+#include "uop/verify/verify.h"
 
 namespace onegrad::testing {
 namespace {

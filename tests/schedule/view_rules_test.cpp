@@ -9,7 +9,7 @@
 #include "schedule/tensor_graphs.h"
 #include "schedule/view_rules.h"
 #include "symbolic/simplify.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad::testing {
 namespace {

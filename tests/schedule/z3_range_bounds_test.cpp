@@ -13,7 +13,7 @@
 #include <unordered_map>
 
 #include "schedule/range_bounds.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad::testing {
 namespace {

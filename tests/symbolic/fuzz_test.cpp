@@ -14,7 +14,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "uop/expr_text.h"
+#include "uop/text/expr_text.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
 #include "symbolic/random_expr.h"

@@ -3,7 +3,7 @@
 // Equal forms intern to the same node, checked separately.
 #include <gtest/gtest.h>
 
-#include "uop/expr_text.h"
+#include "uop/text/expr_text.h"
 #include "symbolic/simplify.h"
 #include "uop/substitute.h"
 

@@ -29,8 +29,8 @@
 #include "symbolic/random_expr.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
-#include "uop/expr_text.h"
-#include "uop/text.h"
+#include "uop/text/expr_text.h"
+#include "uop/text/text.h"
 
 using namespace onegrad;
 using onegrad::testing::RandomExpr;

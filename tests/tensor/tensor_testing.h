@@ -9,7 +9,7 @@
 
 #include "tensor/tensor.h"
 #include "uop/errors.h"
-#include "uop/verify.h"
+#include "uop/verify/verify.h"
 
 namespace onegrad::testing {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "tir/bind_arguments.h"
-#include "tir/parser.h"
+#include "tir/interpret/bind_arguments.h"
+#include "tir/parse/parser.h"
 
 namespace onegrad::tir {
 namespace {

@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "tir/visitor.h"
+#include "tir/ast/visitor.h"
 
 namespace onegrad::tir::testing {
 

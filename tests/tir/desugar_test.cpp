@@ -2,10 +2,10 @@
 // folding, division spellings, logic, slices, stores, lets, loops, buffers and the root block.
 #include <gtest/gtest.h>
 
-#include "tir/buffer.h"
-#include "tir/errors.h"
-#include "tir/parser.h"
-#include "tir/printer.h"
+#include "tir/ast/buffer.h"
+#include "tir/ast/errors.h"
+#include "tir/parse/parser.h"
+#include "tir/print/printer.h"
 
 namespace onegrad::tir {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tir/interpret.h"
+#include "tir/interpret/interpret.h"
 
 namespace onegrad::tir::testing {
 

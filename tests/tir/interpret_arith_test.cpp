@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "tir/interpret_arith.h"
-#include "tir/interpret_errors.h"
+#include "tir/interpret/interpret_arith.h"
+#include "tir/interpret/interpret_errors.h"
 
 namespace onegrad::tir {
 namespace {

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "corpus.h"
-#include "tir/errors.h"
-#include "tir/interpret.h"
-#include "tir/parser.h"
+#include "tir/ast/errors.h"
+#include "tir/interpret/interpret.h"
+#include "tir/parse/parser.h"
 
 namespace onegrad::tir {
 namespace {

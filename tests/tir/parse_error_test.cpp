@@ -2,11 +2,11 @@
 // and the problem, with TVM's wording where TVM has one (tir-notes 2).
 #include <gtest/gtest.h>
 
-#include "tir/errors.h"
-#include "tir/parser.h"
-#include "tir/printer.h"
-#include "tir/type_check.h"
-#include "tir/well_formed.h"
+#include "tir/ast/errors.h"
+#include "tir/parse/parser.h"
+#include "tir/print/printer.h"
+#include "tir/check/type_check.h"
+#include "tir/check/well_formed.h"
 
 namespace onegrad::tir {
 namespace {

@@ -2,8 +2,8 @@
 // operator sugar versus explicit constructors, and unique names for Vars that share a name.
 #include <gtest/gtest.h>
 
-#include "tir/buffer.h"
-#include "tir/printer.h"
+#include "tir/ast/buffer.h"
+#include "tir/print/printer.h"
 
 namespace onegrad::tir {
 namespace {

@@ -1,4 +1,4 @@
-// tir/random_args.h and tir/digest.h: the seeded arguments of `onegrad tir run` and the digest it
+// tir/interpret/random_args.h and tir/interpret/digest.h: the seeded arguments of `onegrad tir run` and the digest it
 // prints, against the published SplitMix64 vector, hand-computed FNV-1a hashes (Python's struct
 // and "%.4e", see each test) and the interpreter's binding rules.
 #include <gtest/gtest.h>
@@ -8,11 +8,11 @@
 #include <limits>
 #include <set>
 
-#include "tir/digest.h"
-#include "tir/interpret.h"
-#include "tir/interpret_memory.h"
-#include "tir/parser.h"
-#include "tir/random_args.h"
+#include "tir/interpret/digest.h"
+#include "tir/interpret/interpret.h"
+#include "tir/interpret/interpret_memory.h"
+#include "tir/parse/parser.h"
+#include "tir/interpret/random_args.h"
 
 namespace onegrad::tir {
 namespace {

@@ -6,11 +6,11 @@
 
 #include "construct_kinds.h"
 #include "corpus.h"
-#include "tir/errors.h"
-#include "tir/parser.h"
-#include "tir/printer.h"
-#include "tir/structural_equal.h"
-#include "tir/visitor.h"
+#include "tir/ast/errors.h"
+#include "tir/parse/parser.h"
+#include "tir/print/printer.h"
+#include "tir/ast/structural_equal.h"
+#include "tir/ast/visitor.h"
 
 namespace onegrad::tir {
 namespace {

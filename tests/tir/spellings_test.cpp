@@ -3,12 +3,12 @@
 // 1.2); each round-trips through the printer, and the interpreter runs it.
 #include <gtest/gtest.h>
 
-#include "tir/errors.h"
-#include "tir/interpret.h"
-#include "tir/parser.h"
-#include "tir/printer.h"
-#include "tir/structural_equal.h"
-#include "tir/visitor.h"
+#include "tir/ast/errors.h"
+#include "tir/interpret/interpret.h"
+#include "tir/parse/parser.h"
+#include "tir/print/printer.h"
+#include "tir/ast/structural_equal.h"
+#include "tir/ast/visitor.h"
 
 namespace onegrad::tir {
 namespace {

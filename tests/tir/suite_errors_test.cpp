@@ -9,11 +9,11 @@
 #include <gtest/gtest.h>
 
 #include "suite_inputs.h"
-#include "tir/errors.h"
-#include "tir/interpret.h"
-#include "tir/parser.h"
-#include "tir/type_check.h"
-#include "tir/well_formed.h"
+#include "tir/ast/errors.h"
+#include "tir/interpret/interpret.h"
+#include "tir/parse/parser.h"
+#include "tir/check/type_check.h"
+#include "tir/check/well_formed.h"
 
 namespace onegrad::tir::testing {
 namespace {

@@ -10,13 +10,13 @@
 #include "mutate.h"
 #include "suite_inputs.h"
 #include "test_env.h"
-#include "tir/errors.h"
-#include "tir/interpret.h"
-#include "tir/parser.h"
-#include "tir/printer.h"
-#include "tir/structural_equal.h"
-#include "tir/type_check.h"
-#include "tir/well_formed.h"
+#include "tir/ast/errors.h"
+#include "tir/interpret/interpret.h"
+#include "tir/parse/parser.h"
+#include "tir/print/printer.h"
+#include "tir/ast/structural_equal.h"
+#include "tir/check/type_check.h"
+#include "tir/check/well_formed.h"
 
 namespace onegrad::tir::testing {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "suite_inputs.h"
-#include "tir/parser.h"
+#include "tir/parse/parser.h"
 
 namespace onegrad::tir::testing {
 namespace {

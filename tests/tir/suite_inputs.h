@@ -25,9 +25,9 @@
 #include <vector>
 
 #include "host_array.h"
-#include "tir/buffer.h"
-#include "tir/expr.h"
-#include "tir/module.h"
+#include "tir/ast/buffer.h"
+#include "tir/ast/expr.h"
+#include "tir/ast/module.h"
 
 namespace onegrad::tir::testing {
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "suite_inputs.h"
-#include "tir/interpret.h"
+#include "tir/interpret/interpret.h"
 
 namespace onegrad::tir::testing {
 

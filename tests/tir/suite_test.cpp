@@ -12,14 +12,14 @@
 #include "suite_inputs.h"
 #include "suite_oracles.h"
 #include "suite_run.h"
-#include "tir/errors.h"
-#include "tir/parser.h"
-#include "tir/printer.h"
-#include "tir/structural_equal.h"
-#include "tir/type_check.h"
+#include "tir/ast/errors.h"
+#include "tir/parse/parser.h"
+#include "tir/print/printer.h"
+#include "tir/ast/structural_equal.h"
+#include "tir/check/type_check.h"
 #include "construct_kinds.h"
-#include "tir/visitor.h"
-#include "tir/well_formed.h"
+#include "tir/ast/visitor.h"
+#include "tir/check/well_formed.h"
 
 namespace onegrad::tir::testing {
 namespace {

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "corpus.h"
-#include "tir/parser.h"
-#include "tir/type_check.h"
+#include "tir/parse/parser.h"
+#include "tir/check/type_check.h"
 
 namespace onegrad::tir {
 namespace {

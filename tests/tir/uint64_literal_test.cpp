@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "tir/errors.h"
-#include "tir/interpret.h"
-#include "tir/parser.h"
-#include "tir/printer.h"
-#include "tir/type_check.h"
+#include "tir/ast/errors.h"
+#include "tir/interpret/interpret.h"
+#include "tir/parse/parser.h"
+#include "tir/print/printer.h"
+#include "tir/check/type_check.h"
 
 namespace onegrad::tir {
 namespace {

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "corpus.h"
-#include "tir/parser.h"
-#include "tir/well_formed.h"
+#include "tir/parse/parser.h"
+#include "tir/check/well_formed.h"
 
 namespace onegrad::tir {
 namespace {

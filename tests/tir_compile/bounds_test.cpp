@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "tir/bind_arguments.h"
-#include "tir/interpret.h"
-#include "tir/parser.h"
+#include "tir/interpret/bind_arguments.h"
+#include "tir/interpret/interpret.h"
+#include "tir/parse/parser.h"
 #include "tir_compile/compiled_func.h"
 
 namespace onegrad::tir {

@@ -7,7 +7,7 @@
 #include <iterator>
 
 #include "compile_test_util.h"
-#include "tir/interpret_errors.h"
+#include "tir/interpret/interpret_errors.h"
 
 namespace onegrad::tir {
 namespace {

@@ -12,9 +12,9 @@
 #include <variant>
 #include <vector>
 
-#include "tir/bound_call.h"
-#include "tir/interpret.h"
-#include "tir/parser.h"
+#include "tir/interpret/bound_call.h"
+#include "tir/interpret/interpret.h"
+#include "tir/parse/parser.h"
 #include "tir_compile/compiled_func.h"
 #include "tir_compile/not_lowerable.h"
 #include "uop/dtype.h"

@@ -7,7 +7,7 @@
 
 #include "compile_test_util.h"
 #include "tir/corpus.h"
-#include "tir/interpret_errors.h"
+#include "tir/interpret/interpret_errors.h"
 #include "tir_compile/not_lowerable.h"
 
 namespace onegrad::tir {

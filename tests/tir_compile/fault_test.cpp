@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "compile_test_util.h"
-#include "tir/interpret_errors.h"
+#include "tir/interpret/interpret_errors.h"
 
 namespace onegrad::tir {
 namespace {

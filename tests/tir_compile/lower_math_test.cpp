@@ -10,7 +10,7 @@
 #include <random>
 
 #include "lower_ops_test_util.h"
-#include "tir/interpret_builtin.h"
+#include "tir/interpret/interpret_builtin.h"
 #include "tir_compile/not_lowerable.h"
 
 using namespace onegrad;

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "lower_ops_test_util.h"
-#include "tir/interpret_arith.h"
-#include "tir/interpret_errors.h"
+#include "tir/interpret/interpret_arith.h"
+#include "tir/interpret/interpret_errors.h"
 #include "tir_compile/not_lowerable.h"
 
 using namespace onegrad;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "render/render_test_util.h"
-#include "tir/interpret_value.h"
+#include "tir/interpret/interpret_value.h"
 #include "tir_compile/lower_ops.h"
 
 namespace onegrad::tir::testing {

@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "compile_test_util.h"
-#include "tir/printer.h"
+#include "tir/print/printer.h"
 #include "tir_compile/schedule_blocks.h"
 
 namespace onegrad::tir {

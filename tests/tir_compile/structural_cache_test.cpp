@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "tir/bind_arguments.h"
-#include "tir/parser.h"
+#include "tir/interpret/bind_arguments.h"
+#include "tir/parse/parser.h"
 #include "tir_compile/compiled_func.h"
 
 namespace onegrad::tir {

@@ -8,8 +8,8 @@
 #include <set>
 #include <string>
 
-#include "tir/bind_arguments.h"
-#include "tir/parser.h"
+#include "tir/interpret/bind_arguments.h"
+#include "tir/parse/parser.h"
 #include "tir/suite_run.h"
 #include "tir_compile/compiled_func.h"
 #include "tir_compile/not_lowerable.h"

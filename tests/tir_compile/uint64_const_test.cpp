@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include "lower_ops_test_util.h"
-#include "tir/interpret.h"
-#include "tir/parser.h"
+#include "tir/interpret/interpret.h"
+#include "tir/parse/parser.h"
 
 using namespace onegrad;
 using namespace onegrad::tir;

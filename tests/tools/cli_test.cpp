@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "cli_testing.h"
 #include "uop/errors.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 using namespace onegrad;
 

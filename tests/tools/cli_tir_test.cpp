@@ -13,8 +13,8 @@
 #include "../tir/corpus.h"
 #include "cli.h"
 #include "cli_testing.h"
-#include "tir/parser.h"
-#include "tir/printer.h"
+#include "tir/parse/parser.h"
+#include "tir/print/printer.h"
 
 using namespace onegrad;
 

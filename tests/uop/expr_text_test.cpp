@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "uop/errors.h"
-#include "uop/expr_text.h"
+#include "uop/text/expr_text.h"
 
 using namespace onegrad;
 

@@ -11,8 +11,8 @@
 
 #include "text_samples.h"
 #include "uop/errors.h"
-#include "uop/text.h"
-#include "uop/verify.h"
+#include "uop/text/text.h"
+#include "uop/verify/verify.h"
 
 using namespace onegrad;
 

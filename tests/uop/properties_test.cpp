@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "graph_builders.h"
-#include "uop/verify.h"
+#include "uop/verify/verify.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;

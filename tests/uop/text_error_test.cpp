@@ -6,7 +6,7 @@
 
 #include "text_samples.h"
 #include "uop/errors.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad {
 namespace {

@@ -1,7 +1,7 @@
 // The text form as people read and write it: golden text for small graphs, comments, names.
 #include <gtest/gtest.h>
 
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad {
 namespace {

@@ -6,7 +6,7 @@
 #include <variant>
 
 #include "text_samples.h"
-#include "uop/text.h"
+#include "uop/text/text.h"
 
 namespace onegrad {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "codegen/kernels.h"
 #include "uop/errors.h"
-#include "uop/text.h"
-#include "uop/verify.h"
+#include "uop/text/text.h"
+#include "uop/verify/verify.h"
 
 using namespace onegrad;
 

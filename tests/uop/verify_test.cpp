@@ -4,7 +4,7 @@
 
 #include "graph_builders.h"
 #include "uop/errors.h"
-#include "uop/verify.h"
+#include "uop/verify/verify.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;

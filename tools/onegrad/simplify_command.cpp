@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
-#include "uop/expr_text.h"
+#include "uop/text/expr_text.h"
 
 namespace onegrad::cli {
 

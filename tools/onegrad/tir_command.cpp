@@ -2,7 +2,7 @@
 #include <ostream>
 
 #include "cli.h"
-#include "tir/printer.h"
+#include "tir/print/printer.h"
 #include "tir_source.h"
 
 namespace onegrad::cli {

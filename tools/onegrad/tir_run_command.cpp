@@ -1,6 +1,6 @@
 // onegrad tir run FILE [--func NAME] [--interpret] [--seed N] [--var NAME=VALUE]...: runs one
-// function on seeded random arguments (tir/random_args.h) and prints the digest of every array
-// argument afterwards (tir/digest.h), so two runs can be compared line by line.
+// function on seeded random arguments (tir/interpret/random_args.h) and prints the digest of every array
+// argument afterwards (tir/interpret/digest.h), so two runs can be compared line by line.
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -9,8 +9,8 @@
 #include "cli.h"
 #include "tir_compile/not_lowerable.h"
 #include "tir_compile/run_prim_func.h"
-#include "tir/digest.h"
-#include "tir/random_args.h"
+#include "tir/interpret/digest.h"
+#include "tir/interpret/random_args.h"
 #include "tir_source.h"
 
 namespace onegrad::cli {

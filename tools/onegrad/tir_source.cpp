@@ -4,9 +4,9 @@
 #include <ostream>
 #include <sstream>
 
-#include "tir/errors.h"
-#include "tir/module_issues.h"
-#include "tir/parser.h"
+#include "tir/ast/errors.h"
+#include "tir/check/module_issues.h"
+#include "tir/parse/parser.h"
 
 namespace onegrad::cli {
 

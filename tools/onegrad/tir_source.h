@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "tir/module.h"
+#include "tir/ast/module.h"
 
 namespace onegrad::cli {
 

@@ -5,8 +5,8 @@
 
 #include "cli.h"
 #include "uop/errors.h"
-#include "uop/text.h"
-#include "uop/verify.h"
+#include "uop/text/text.h"
+#include "uop/verify/verify.h"
 
 namespace onegrad::cli {
 

@@ -38,14 +38,10 @@ struct PlannedSchedule {
   MemoryPlan plan;
 };
 
-// A FUNCTION with variables (symbolic dims): buffer sizes depend on the values, so the schedule is
-// kept per body and values; its kernels are the same for every value (kernel cache hits).
-const PlannedSchedule& cached_symbolic_schedule(const UOpRef& function, const VarVals& vals) {
-  static std::mutex mu;
-  using Key = std::pair<const UOp*, std::vector<std::pair<const UOp*, int64_t>>>;
-  static std::map<Key, std::pair<UOpRef, std::shared_ptr<const PlannedSchedule>>> cache;
-  const UOpRef& body = function_body(function);
-  Key key{body.get(), {vals.begin(), vals.end()}};
+// One bounded cache of planned schedules: a hit is counted; a miss plans what `rangeify_body` makes.
+template <class Map, class Key, class Rangeify>
+const PlannedSchedule& planned_schedule(Map& cache, std::mutex& mu, const Key& key, const UOpRef& body,
+                                        Rangeify rangeify_body) {
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = cache.find(key);
@@ -55,7 +51,7 @@ const PlannedSchedule& cached_symbolic_schedule(const UOpRef& function, const Va
       return *it->second.second;
     }
   }
-  Schedule schedule = rangeify(function, vals);
+  Schedule schedule = rangeify_body();
   Schedule ordered = reorder_kernels(schedule, memory_order(schedule));
   MemoryPlan plan = plan_for_schedule(ordered);
   auto planned = std::make_shared<const PlannedSchedule>(
@@ -68,30 +64,22 @@ const PlannedSchedule& cached_symbolic_schedule(const UOpRef& function, const Va
   return *it->second.second;
 }
 
+// A FUNCTION with variables (symbolic dims): buffer sizes depend on the values, so the schedule is
+// kept per body and values; its kernels are the same for every value (kernel cache hits).
+const PlannedSchedule& cached_symbolic_schedule(const UOpRef& function, const VarVals& vals) {
+  static std::mutex mu;
+  using Key = std::pair<const UOp*, std::vector<std::pair<const UOp*, int64_t>>>;
+  static std::map<Key, std::pair<UOpRef, std::shared_ptr<const PlannedSchedule>>> cache;
+  const UOpRef& body = function_body(function);
+  return planned_schedule(cache, mu, Key{body.get(), {vals.begin(), vals.end()}}, body,
+                          [&] { return rangeify(function, vals); });
+}
+
 const PlannedSchedule& cached_schedule(const UOpRef& function) {
   static std::mutex mu;
   static std::unordered_map<const UOp*, std::pair<UOpRef, std::shared_ptr<const PlannedSchedule>>> cache;
   const UOpRef& body = function_body(function);
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = cache.find(body.get());
-    if (it != cache.end()) {
-      std::lock_guard<std::mutex> s(stats_mu);
-      stats.schedule_hits++;
-      return *it->second.second;
-    }
-  }
-  Schedule schedule = rangeify(function);
-  Schedule ordered = reorder_kernels(schedule, memory_order(schedule));
-  MemoryPlan plan = plan_for_schedule(ordered);
-  auto planned = std::make_shared<const PlannedSchedule>(
-      PlannedSchedule{std::move(schedule), std::move(ordered), std::move(plan)});
-  std::lock_guard<std::mutex> lock(mu);
-  if (cache.size() >= kMaxSchedules) cache.clear();
-  auto [it, inserted] = cache.try_emplace(body.get(), body, planned);
-  std::lock_guard<std::mutex> s(stats_mu);
-  stats.schedules_built++;
-  return *it->second.second;
+  return planned_schedule(cache, mu, body.get(), body, [&] { return rangeify(function); });
 }
 
 std::string shape_text(int64_t size, DType dt) { return std::to_string(size) + " " + dt.name(); }

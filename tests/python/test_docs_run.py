@@ -285,6 +285,9 @@ def compile_and_run(source, folder, name):
     cpp, exe = folder / f"{name}.cpp", folder / name
     cpp.write_text(source)
     libs = [f"-l{lib}" for lib in LIBS if (BUILD / "lib" / f"lib{lib}.a").exists()]
+    # the engine installs Tensor's realize hook from a file nothing names; CMake's onegrad_engine
+    # target asks the linker to keep it, and a hand-written link line must ask the same
+    libs = ["-Wl,--undefined=onegrad_engine_installed", *libs]
     r = subprocess.run([cxx, "-std=c++20", "-O0", "-w", f"-I{ROOT / 'src'}", str(cpp), "-o", str(exe),
                         f"-L{BUILD / 'lib'}", "-Wl,--start-group", *libs, "-Wl,--end-group", "-lsqlite3", "-lz",
                         "-ldl", "-lpthread"], capture_output=True, text=True, timeout=TIMEOUT_S)

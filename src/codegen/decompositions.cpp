@@ -161,5 +161,6 @@ UOpRef log2_primitives(const UOpRef& x) { return via_f64(x, log2_f64); }
 UOpRef sin_primitives(const UOpRef& x) { return via_f64(x, sin_f64); }
 UOpRef cos_primitives(const UOpRef& x) { return via_f64(x, cos_f64); }
 UOpRef tan_primitives(const UOpRef& x) { return via_f64(x, tan_f64); }
+UOpRef exp2_f64_for_narrow(const UOpRef& x) { return exp2_f64(x); }
 
 }  // namespace onegrad

@@ -22,4 +22,10 @@ UOpRef sin_primitives(const UOpRef& x);
 UOpRef cos_primitives(const UOpRef& x);
 UOpRef tan_primitives(const UOpRef& x);
 
+// 2^x for a float64 x whose result is rounded to float32 or narrower: relative error below 2^-32
+// (|x| is clamped to 300, where every narrower float is inf or 0), no CAST at either end. For
+// callers that form the exponent in float64 themselves (the TIR lowering's exp(x) = 2^(x·log2 e),
+// where a float32 product would lose the low bits of the exponent).
+UOpRef exp2_f64_for_narrow(const UOpRef& x);
+
 }  // namespace onegrad

@@ -4,13 +4,15 @@
 // ops (EXP2, LOG2, SIN, SQRT, POW and RECIP, which the C backend renders with libm on float64, so
 // no decomposition changes them), and the result rounded once (from_f64). A float32/float16/
 // bfloat16 result therefore differs from the interpreter's by at most 1 ulp (only where the double
-// results straddle a rounding boundary); the float64 tolerances per function are in docs/tir.md,
+// results straddle a rounding boundary; exp and sigmoid of those types use the tensor path's
+// float64 exp2 polynomial instead of libm, to vectorize, and keep that bound); the float64 tolerances per function are in docs/tir.md,
 // "Compiling: scalar semantics", and tests/tir_compile/lower_math_test.cpp measures them.
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <string_view>
 
+#include "codegen/decompositions.h"
 #include "tir_compile/lower_ops_impl.h"
 #include "tir_compile/not_lowerable.h"
 
@@ -173,6 +175,22 @@ UOpRef atanh_(const UOpRef& x) {
 using Unary = std::function<UOpRef(const UOpRef&)>;
 using Binary = std::function<UOpRef(const UOpRef&, const UOpRef&)>;
 
+// exp for a float32/float16/bfloat16 result: 2^(x·log2 e) with the product in float64 and 2^y by
+// the branch-free polynomial that Tensor's float32 EXP2 decomposes to (codegen/decompositions.h,
+// relative error below 2^-32), so the C compiler vectorizes it; libm's float64 exp2 (the table
+// below) is one scalar call per element. Rounded once to the narrow type, the result is still
+// within 1 ulp of the interpreter's. float64 results keep the libm composition (the polynomial is
+// not float64-accurate).
+UOpRef narrow_exp(const UOpRef& x) { return exp2_f64_for_narrow(mul(x, F(kLog2E))); }
+UOpRef narrow_sigmoid(const UOpRef& x) { return recip(add(F(1), narrow_exp(mul(x, F(-1))))); }
+const std::vector<std::pair<std::string_view, Unary>>& narrow_unary_table() {
+  static const std::vector<std::pair<std::string_view, Unary>> t = {
+      {"tir.exp", narrow_exp},
+      {"tir.sigmoid", narrow_sigmoid},
+  };
+  return t;
+}
+
 const std::vector<std::pair<std::string_view, Unary>>& unary_table() {
   static const std::vector<std::pair<std::string_view, Unary>> t = {
       {"tir.exp", exp_},
@@ -248,6 +266,12 @@ UOpRef lower_builtin(const std::string& op, const std::vector<UOpRef>& args, con
     uop_dtype(result, line);
   };
   const DType out = uop_dtype(result.element(), line);
+  if (is_transcendental_dtype(out))
+    for (const auto& [name, f] : narrow_unary_table())
+      if (name == op) {
+        float_operands();
+        return from_f64(f(to_f64(args[0])), out);
+      }
   for (const auto& [name, f] : unary_table())
     if (name == op) {
       float_operands();

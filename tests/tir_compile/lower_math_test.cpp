@@ -228,3 +228,21 @@ TEST(LowerMath, RandomArgumentsStayWithinTheTolerances) {
     }
   }
 }
+
+// float32/float16/bfloat16 exp and sigmoid use the branch-free float64 polynomial (which the C
+// compiler vectorizes), not a float64 EXP2 that the backend renders as a scalar libm call; float64
+// exp keeps the libm EXP2 (the polynomial is not float64-accurate).
+TEST(LowerMath, NarrowExpHasNoLibmCall) {
+  auto float64_exp2s = [](const UOpRef& g) {
+    int n = 0;
+    for (const UOp* u : g->toposort()) n += u->op == Ops::EXP2 && u->dtype == dtypes::float64;
+    return n;
+  };
+  for (DataType t : {DataType::float_(32), DataType::float_(16), kBF16})
+    for (const char* op : {"tir.exp", "tir.sigmoid"}) {
+      UOpRef x = UOp::const_float(uop_dtype(t), 0.5);
+      EXPECT_EQ(float64_exp2s(lower_builtin(op, {x}, {t}, t)), 0) << op << " " << t.name();
+    }
+  const DataType f64 = DataType::float_(64);
+  EXPECT_EQ(float64_exp2s(lower_builtin("tir.exp", {UOp::const_float(dtypes::float64, 0.5)}, {f64}, f64)), 1);
+}

@@ -53,6 +53,15 @@ void read_buffer(const UOp* buffer, void* dst, size_t nbytes) {
   }
 }
 
+void write_buffer(const UOp* buffer, const void* src, size_t nbytes) {
+  const BufferArg& b = buffer->arg.get<BufferArg>();
+  auto buf = std::make_shared<Buffer>(b.device.names.at(0), b.dtype, size_t(b.size));
+  buf->copyin(src, nbytes);
+  std::lock_guard<std::mutex> lock(b.storage->mu);
+  b.storage->host.clear();
+  b.storage->device_buffer = std::move(buf);
+}
+
 bool visit_device_bytes(const UOp* buffer, const std::function<void(const std::byte*)>& visit) {
   const BufferArg& b = buffer->arg.get<BufferArg>();
   std::lock_guard<std::mutex> lock(b.storage->mu);

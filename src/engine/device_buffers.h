@@ -1,5 +1,6 @@
-// The device memory behind BUFFER nodes (uop/buffer_storage.h). A BUFFER made from host data holds
-// its bytes until a kernel first needs it on the device; then they are copied in once.
+// The device memory behind BUFFER nodes (uop/buffer_storage.h). A BUFFER made from host data is
+// copied onto its device when it is made (write_buffer); one made empty is allocated and zeroed on
+// first use.
 #pragma once
 #include <functional>
 #include <memory>
@@ -20,6 +21,10 @@ UOpRef buffer_node(std::shared_ptr<Buffer> buf);
 // Copies the contents of a BUFFER node out to host memory: from the device if it is there, else
 // from the host bytes. `nbytes` must be the buffer's size in bytes.
 void read_buffer(const UOp* buffer, void* dst, size_t nbytes);
+
+// Allocates a fresh BUFFER node's device memory now and copies `nbytes` of host data in (exactly the
+// buffer's size, else DeviceError): a tensor made from host data is uploaded when it is made.
+void write_buffer(const UOp* buffer, const void* src, size_t nbytes);
 
 // Runs `visit` on the device bytes of a BUFFER node in place, under the storage's lock (every device
 // so far keeps buffers in host memory, see runtime/buffer.cpp); false when it has none on a device.

@@ -23,7 +23,7 @@ RealizedGraphs realize_graphs(const std::vector<UOpRef>& graphs, const std::stri
 }
 
 const bool kInstalled = [] {
-  realize_hooks() = RealizeHooks{realize_graphs, read_buffer};
+  realize_hooks() = RealizeHooks{realize_graphs, read_buffer, write_buffer};
   // indexing: the values of a buffer-data index are read in place
   device_bytes_hook() = visit_device_bytes;
   return true;

@@ -24,6 +24,10 @@ struct RealizeHooks {
   RealizedGraphs (*realize)(const std::vector<UOpRef>& graphs, const std::string& device) = nullptr;
   // Copies a BUFFER node's nbytes out to host memory (from its device, or its host bytes).
   void (*read)(const UOp* buffer, void* dst, size_t nbytes) = nullptr;
+  // Places nbytes of host data on a fresh BUFFER node's device now. Host data is copied once, straight
+  // into device memory, rather than kept as host bytes and copied again at its first use; without an
+  // engine the bytes wait in the storage's host field.
+  void (*write)(const UOp* buffer, const void* src, size_t nbytes) = nullptr;
 };
 RealizeHooks& realize_hooks();
 

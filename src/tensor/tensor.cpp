@@ -5,6 +5,7 @@
 #include "tensor/device_name.h"
 #include "tensor/grad_slot.h"
 #include "tensor/literal_check.h"
+#include "tensor/realize_hook.h"
 #include "tensor/shape_util.h"
 #include "uop/errors.h"
 
@@ -30,12 +31,14 @@ Tensor buffer_view(const std::string& op, const Dims& shape, DType dtype, const 
     throw ShapeError(op + ": " + std::to_string(nbytes) + " bytes given for shape " + shape_text(shape) + " of " +
                      dtype.name() + " (" + std::to_string(n * dtype.itemsize()) + " bytes)");
   BufferArg arg{next_buffer_id(), n, dtype, Device(dev)};
-  if (data) {
+  auto write = realize_hooks().write;  // with an engine: one copy, straight to the device
+  if (data && nbytes && !write) {
     const auto* bytes = static_cast<const std::byte*>(data);
     std::lock_guard lock(arg.storage->mu);
     arg.storage->host.assign(bytes, bytes + nbytes);
   }
   UOpRef buf = UOp::create(Ops::BUFFER, dtype, {}, Arg(std::move(arg)));
+  if (data && nbytes && write) write(buf.get(), data, nbytes);
   return Tensor(UOp::create(Ops::RESHAPE, {buf, UOp::shape_operand(shape)}), dev);
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tensor/index_check.h"
+#include "tensor/realize_hook.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 #include "uop/exec_alu.h"
@@ -72,11 +73,12 @@ class ReferenceEval {
     switch (u->op) {
       case Ops::BUFFER: {
         const BufferArg& b = u->arg.get<BufferArg>();
+        // The bytes wherever they live: with an engine linked, host data is on the device already.
+        std::vector<std::byte> bytes(size_t(b.size) * size_t(dt.itemsize()));
+        if (auto read_out = realize_hooks().read) read_out(u, bytes.data(), bytes.size());
+        else if (!b.storage->host.empty()) std::memcpy(bytes.data(), b.storage->host.data(), bytes.size());
         Value v{shape, {}};
-        for (int64_t i = 0; i < b.size; i++) {
-          if (b.storage->host.empty()) v.data.push_back(cast_value(ConstValue::from_int(0), dt));
-          else v.data.push_back(read(b.storage->host.data() + i * dt.itemsize(), dt));
-        }
+        for (int64_t i = 0; i < b.size; i++) v.data.push_back(read(bytes.data() + i * dt.itemsize(), dt));
         return v;
       }
       case Ops::CONST: return Value{{}, {u->const_value()}};

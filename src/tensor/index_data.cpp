@@ -4,6 +4,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "tensor/view_chain.h"
 #include "uop/buffer_storage.h"
 
 namespace onegrad {
@@ -87,15 +88,11 @@ DeviceBytesHook& device_bytes_hook() {
   return hook;
 }
 
-bool is_buffer_data(const Tensor& t) {
-  const UOp* u = t.uop().get();
-  if (u->op == Ops::RESHAPE) u = u->src[0].get();
-  return u->op == Ops::BUFFER && u->arg.get<BufferArg>().size == t.numel();
-}
+bool is_buffer_data(const Tensor& t) { return whole_buffer(t.uop()) != nullptr; }
 
 std::optional<IndexDataRange> index_data_range(const Tensor& idx, int64_t lo, int64_t hi) {
-  if (!idx.dtype().is_int() || !is_buffer_data(idx) || idx.numel() == 0) return std::nullopt;
-  const UOp* buf = idx.uop()->op == Ops::RESHAPE ? idx.uop()->src[0].get() : idx.uop().get();
+  const UOp* buf = whole_buffer(idx.uop());
+  if (!idx.dtype().is_int() || !buf || idx.numel() == 0) return std::nullopt;
   const BufferArg& arg = buf->arg.get<BufferArg>();
   size_t count = size_t(arg.size);
   {

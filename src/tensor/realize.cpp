@@ -11,17 +11,6 @@ namespace onegrad {
 
 namespace {
 
-// The BUFFER a tensor is a whole view of (BUFFER, or RESHAPE of BUFFER with every element), if any:
-// such a tensor is realized already.
-const UOp* realized_buffer(const UOpRef& u) {
-  const UOp* n = u.get();
-  if (n->op == Ops::RESHAPE) n = n->src[0].get();
-  if (n->op != Ops::BUFFER) return nullptr;
-  auto shape = u->static_shape();
-  if (!shape) return nullptr;
-  return dims_numel(*shape) == n->arg.get<BufferArg>().size ? n : nullptr;
-}
-
 const RealizeHooks& engine(const char* op) {
   const RealizeHooks& hooks = realize_hooks();
   if (!hooks.realize || !hooks.read)
@@ -41,7 +30,7 @@ void Tensor::realize_all(std::vector<Tensor*> ts) {
   std::vector<UOpRef> outs;
   std::string device;
   for (Tensor* t : ts) {
-    if (realized_buffer(t->uop_)) continue;
+    if (whole_buffer(t->uop_)) continue;
     if (!todo.empty() && t->device() != device)
       throw DeviceError("realize: tensors on different devices (" + device + " and " + t->device() +
                         ") cannot be realized together");
@@ -76,9 +65,9 @@ void Tensor::copy_out(void* dst, size_t nbytes) const {
                       " bytes)");
   // A part of a buffer (t[1:3]) is copied out through a contiguous copy: realized itself, it would
   // get a buffer of its own and stop being a view of t (in-place writes to t would miss it).
-  if (!realized_buffer(uop_) && viewed_buffer(uop_.get())) return contiguous().copy_out(dst, nbytes);
+  if (!whole_buffer(uop_) && viewed_buffer(uop_.get())) return contiguous().copy_out(dst, nbytes);
   realize_all({const_cast<Tensor*>(this)});  // only uop_ (mutable) changes
-  engine("copy_out").read(realized_buffer(uop_), dst, nbytes);
+  engine("copy_out").read(whole_buffer(uop_), dst, nbytes);
 }
 
 std::vector<std::byte> Tensor::to_bytes() const {

@@ -4,6 +4,7 @@
 #pragma once
 #include <vector>
 
+#include "uop/dims.h"
 #include "uop/uop.h"
 
 namespace onegrad {
@@ -17,6 +18,17 @@ inline bool is_view_op(Ops op) {
 inline const UOp* viewed_buffer(const UOp* u) {
   while (is_view_op(u->op)) u = u->src[0].get();
   return u->op == Ops::BUFFER ? u : nullptr;
+}
+
+// The BUFFER that u holds whole (the BUFFER, or a RESHAPE of it with every element), if any: such a
+// tensor is realized already, and its buffer's bytes are its values in order.
+inline const UOp* whole_buffer(const UOpRef& u) {
+  const UOp* n = u.get();
+  if (n->op == Ops::RESHAPE) n = n->src[0].get();
+  if (n->op != Ops::BUFFER) return nullptr;
+  auto shape = u->static_shape();
+  if (!shape) return nullptr;
+  return dims_numel(*shape) == n->arg.get<BufferArg>().size ? n : nullptr;
 }
 
 // The movement nodes from u down to the node directly over its viewed buffer (last), or nothing

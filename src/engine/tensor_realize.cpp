@@ -1,10 +1,9 @@
 // The engine runs the tensor layer's graphs: it installs itself in the tensor layer's hooks
-// (tensor/realize_hook.h, tensor/index_data.h) when it is linked. CMake names the anchor below
-// undefined on every link with the engine, so this file is always in: nothing else refers to it.
+// (tensor/realize_hook.h) when it is linked. CMake names the anchor below undefined on every link
+// with the engine, so this file is always in: nothing else refers to it.
 #include "engine/device_buffers.h"
 #include "engine/index_faults.h"
 #include "engine/realize_graph.h"
-#include "tensor/index_data.h"
 #include "tensor/realize_hook.h"
 
 namespace onegrad {
@@ -23,9 +22,8 @@ RealizedGraphs realize_graphs(const std::vector<UOpRef>& graphs, const std::stri
 }
 
 const bool kInstalled = [] {
-  realize_hooks() = RealizeHooks{realize_graphs, read_buffer, write_buffer};
-  // indexing: the values of a buffer-data index are read in place
-  device_bytes_hook() = visit_device_bytes;
+  // indexing reads the values of a buffer-data index in place (visit_device_bytes)
+  realize_hooks() = RealizeHooks{realize_graphs, read_buffer, write_buffer, visit_device_bytes};
   return true;
 }();
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "tensor/realize_hook.h"
 #include "tensor/view_chain.h"
 #include "uop/buffer_storage.h"
 
@@ -83,11 +84,6 @@ IndexDataRange range_of(const std::byte* p, size_t count, DType dt, int64_t lo, 
 
 }  // namespace
 
-DeviceBytesHook& device_bytes_hook() {
-  static DeviceBytesHook hook = nullptr;
-  return hook;
-}
-
 bool is_buffer_data(const Tensor& t) { return whole_buffer(t.uop()) != nullptr; }
 
 std::optional<IndexDataRange> index_data_range(const Tensor& idx, int64_t lo, int64_t hi) {
@@ -99,10 +95,10 @@ std::optional<IndexDataRange> index_data_range(const Tensor& idx, int64_t lo, in
     std::lock_guard lock(arg.storage->mu);  // host bytes not yet uploaded are read in place
     if (!arg.storage->host.empty()) return range_of(arg.storage->host.data(), count, arg.dtype, lo, hi);
   }
-  DeviceBytesHook hook = device_bytes_hook();
-  if (!hook) return std::nullopt;  // no engine linked: nothing reads device memory
+  auto visit_device_bytes = realize_hooks().visit_device_bytes;
+  if (!visit_device_bytes) return std::nullopt;  // no engine linked: nothing reads device memory
   std::optional<IndexDataRange> r;
-  if (!hook(buf, [&](const std::byte* p) { r = range_of(p, count, arg.dtype, lo, hi); }))
+  if (!visit_device_bytes(buf, [&](const std::byte* p) { r = range_of(p, count, arg.dtype, lo, hi); }))
     r = IndexDataRange{lo <= 0 && 0 < hi, false};  // on neither side: never written, reads as zeros (read_buffer)
   return r;
 }

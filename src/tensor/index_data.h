@@ -6,7 +6,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <optional>
 
 #include "tensor/tensor.h"
@@ -23,11 +22,5 @@ struct IndexDataRange {
   bool in_range = false, negative = false;
 };
 std::optional<IndexDataRange> index_data_range(const Tensor& idx, int64_t lo, int64_t hi);
-
-// Runs `visit` on the bytes of a BUFFER node that live on a device, in place, under the storage's
-// lock; returns false when there are none there. Installed by the engine (device_buffers.cpp): the
-// tensor layer cannot name the runtime's Buffer.
-using DeviceBytesHook = bool (*)(const UOp* buffer, const std::function<void(const std::byte*)>& visit);
-DeviceBytesHook& device_bytes_hook();
 
 }  // namespace onegrad

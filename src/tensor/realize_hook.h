@@ -4,6 +4,7 @@
 // realize reads down the layers (tensor -> engine -> schedule -> codegen -> render -> runtime).
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct RealizeHooks {
   // into device memory, rather than kept as host bytes and copied again at its first use; without an
   // engine the bytes wait in the storage's host field.
   void (*write)(const UOp* buffer, const void* src, size_t nbytes) = nullptr;
+  // Runs `visit` on the bytes of a BUFFER node that live on a device, in place, under the storage's
+  // lock; false when there are none there (the tensor layer cannot name the runtime's Buffer).
+  bool (*visit_device_bytes)(const UOp* buffer, const std::function<void(const std::byte*)>& visit) = nullptr;
 };
 RealizeHooks& realize_hooks();
 

@@ -12,6 +12,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libz3-dev
   # the Python package and its tests (numpy and PyTorch are the oracles)
   python3-dev python3-pybind11 python3-numpy python3-pytest python3-torch python3-setuptools
+  # the test venv of PyPI oracles (scripts/test_venv.sh)
+  python3-venv
   # data: safetensors headers are JSON, IDX files come gzipped, and the main job's data set
   nlohmann-json3-dev zlib1g-dev dataset-fashion-mnist
   # numpy's and PyTorch's BLAS: the sgemm that bench/ compares our kernels against (the reference BLAS is ~30x slower)

@@ -4,6 +4,9 @@ run by onegrad.models.SentenceEncoder, against the same weights in torch's Trans
 (bert_reference.py) and the tokenizers package's tokenizer. Needs the test venv
 (scripts/test_venv.sh); without it every test here skips and says so."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -45,9 +48,9 @@ def test_token_ids_equal_the_tokenizers_package(encoder):
 
 
 def test_batched_padded_embeddings_equal_torch(encoder, reference):
-    ids, mask = encoder.tokenizer.batch(SENTENCES)
+    ids, mask = encoder.tokenizer.batch(SENTENCES, pad_to_multiple_of=16)
     assert mask.sum(1).min() < mask.shape[1], "the batch must hold padding"
-    ours = encoder.encode(SENTENCES)
+    ours = encoder.encode(SENTENCES, pad_to_multiple_of=16)
     assert_close_relative(ours, reference.sentence_embeddings(ids, mask), what="sentence embeddings")
     np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, rtol=1e-5)
 
@@ -56,3 +59,12 @@ def test_related_sentences_are_closer_than_unrelated_ones(encoder):
     e = encoder.encode(SENTENCES[:3])
     related, unrelated = float(e[0] @ e[1]), float(e[0] @ e[2])
     assert related > 0.6 and unrelated < 0.2, (related, unrelated)
+
+
+def test_the_example_prints_the_pairs_most_similar_first():
+    out = subprocess.run([sys.executable, "examples/minilm_similarity.py", "A man is eating food.",
+                          "The stock market fell.", "A man eats a meal."],
+                         capture_output=True, text=True, timeout=600, check=True).stdout.splitlines()
+    assert out[0].startswith("3 sentences -> 384-d embeddings"), out
+    assert "'A man is eating food.'  ~  'A man eats a meal.'" in out[1], out
+    assert len(out) == 4

@@ -55,6 +55,15 @@ def test_batch_pads_to_the_longest_and_truncates_to_max_length(tok):
     assert mask[2].tolist() == [1] * 8
 
 
+def test_batch_rounds_the_width_up_to_a_multiple(tok):
+    batch_ids, mask = tok.batch(["hello world", "hello"], pad_to_multiple_of=5)
+    assert batch_ids.shape == (2, 5) and mask.sum(1).tolist() == [4, 3]
+    batch_ids, _ = tok.batch(["hello world !"], pad_to_multiple_of=5)
+    assert batch_ids.shape == (1, 5)
+    with pytest.raises(ArgumentError, match="pad_to_multiple_of must be an int >= 1, got 0"):
+        tok.batch(["hello"], pad_to_multiple_of=0)
+
+
 def test_errors_name_the_file_and_the_problem(tmp_path, tok):
     with pytest.raises(FileError, match="WordPieceTokenizer: cannot read .*missing.txt"):
         WordPieceTokenizer(tmp_path / "missing.txt")

@@ -53,9 +53,11 @@ class SentenceEncoder:
         pooled = mean_pool(self.model(input_ids, attention_mask), attention_mask)
         return F.normalize(pooled, p=2, dim=1) if self.normalize else pooled
 
-    def encode(self, sentences):
-        """Embeddings of a list of sentences as a numpy array [len(sentences), hidden]."""
-        ids, mask = self.tokenizer.batch(sentences)
+    def encode(self, sentences, pad_to_multiple_of=16):
+        """Embeddings of a list of sentences as a numpy array [len(sentences), hidden]. The batch is
+        padded to a multiple of `pad_to_multiple_of` tokens (masked, so the result is the same) so
+        that batches of nearby lengths share compiled kernels (kernels are per shape)."""
+        ids, mask = self.tokenizer.batch(sentences, pad_to_multiple_of)
         return self.encode_tokens(Tensor(ids), Tensor(mask)).numpy()
 
 

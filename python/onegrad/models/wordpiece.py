@@ -107,12 +107,16 @@ class WordPieceTokenizer:
         """[CLS] pieces [SEP], cut to max_length tokens as transformers' truncation does."""
         return [self.cls_id] + self.tokenize(text)[:self.max_length - 2] + [self.sep_id]
 
-    def batch(self, texts):
-        """(input_ids, attention_mask) as int64 numpy arrays [len(texts), longest], padded with [PAD]."""
+    def batch(self, texts, pad_to_multiple_of=1):
+        """(input_ids, attention_mask) as int64 numpy arrays [len(texts), width], padded with [PAD] to
+        the longest encoding rounded up to a multiple of pad_to_multiple_of."""
         if isinstance(texts, str) or not len(texts):
             raise ArgumentError("WordPieceTokenizer.batch: expected a non-empty list of str")
+        if not isinstance(pad_to_multiple_of, int) or pad_to_multiple_of < 1:
+            raise ArgumentError(f"WordPieceTokenizer.batch: pad_to_multiple_of must be an int >= 1, "
+                                f"got {pad_to_multiple_of!r}")
         encoded = [self.encode(t) for t in texts]
-        width = max(len(e) for e in encoded)
+        width = -(-max(len(e) for e in encoded) // pad_to_multiple_of) * pad_to_multiple_of
         ids = np.full((len(encoded), width), self.pad_id, dtype=np.int64)
         mask = np.zeros((len(encoded), width), dtype=np.int64)
         for row, e in enumerate(encoded):

@@ -97,7 +97,9 @@ class _DenseNorm(nn.Module):
         self.LayerNorm = nn.LayerNorm(c.hidden_size, eps=c.layer_norm_eps)
 
     def forward(self, x, residual):
-        return self.LayerNorm(self.dense(x) + residual)
+        # realized: fused into the next matmul, LayerNorm's mean and variance were recomputed for
+        # each of its output columns (docs/models.md "Speed")
+        return self.LayerNorm(self.dense(x) + residual).realize()
 
 
 class BertAttention(nn.Module):
@@ -116,7 +118,10 @@ class BertIntermediate(nn.Module):
         self.dense = nn.Linear(c.hidden_size, c.intermediate_size)
 
     def forward(self, x):
-        return F.gelu(self.dense(x))
+        # Both realizes are for speed (docs/models.md "Speed"): GELU fused as the matmul's epilogue
+        # ran 5x slower than the matmul alone, and fused into the next matmul's loads it was
+        # recomputed for each of that matmul's output columns.
+        return F.gelu(self.dense(x).realize()).realize()
 
 
 class BertLayer(nn.Module):
@@ -137,10 +142,10 @@ class BertEncoder(nn.Module):
         self.layer = nn.ModuleList([BertLayer(c) for _ in range(c.num_hidden_layers)])
 
     def forward(self, x, mask_bias):
-        # Each layer's output is realized: the scheduler's work on one graph grows faster than its
-        # depth, and per layer it schedules N graphs of one shape (docs/models.md "Speed").
+        # Each layer's output is realized (by its last LayerNorm): the scheduler's work on one graph
+        # grows faster than its depth, and per layer it schedules N graphs of one shape.
         for layer in self.layer:
-            x = layer(x, mask_bias).realize()
+            x = layer(x, mask_bias)
         return x
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from bert_reference import TorchBert, assert_close_relative, random_checkpoint, write_safetensors
 from onegrad import Tensor
-from onegrad.errors import ArgumentError, StateDictError
+from onegrad.errors import ArgumentError, DTypeError, IndexError, StateDictError
 from onegrad.models import BertConfig, BertModel, mean_pool
 from onegrad.nn import functional as F
 
@@ -94,7 +94,7 @@ def test_an_entry_the_model_does_not_have_is_a_state_dict_error_naming_it(rng, t
         BertModel(BertConfig(**SMALL)).load_safetensors(path)
 
 
-def test_bad_inputs_are_argument_errors_naming_the_shapes():
+def test_bad_inputs_are_typed_errors_naming_the_shapes_and_values():
     model = BertModel(BertConfig(**SMALL))
     with pytest.raises(ArgumentError, match=r"BertModel: input_ids must be \[batch, seq\], got shape \(5,\)"):
         model(np.arange(5))
@@ -103,6 +103,12 @@ def test_bad_inputs_are_argument_errors_naming_the_shapes():
     with pytest.raises(ArgumentError, match="BertEmbeddings: sequence of 13 tokens is longer than "
                                             "max_position_embeddings 12"):
         model(np.ones((1, 13), np.int64))
+    with pytest.raises(IndexError, match="embedding: index 40 is out of bounds for dimension 0 with size 40"):
+        model(np.array([[1, 40]])).numpy()
+    with pytest.raises(IndexError, match="embedding: index 2 is out of bounds for dimension 0 with size 2"):
+        model(np.array([[1, 4]]), token_type_ids=np.array([[0, 2]])).numpy()
+    with pytest.raises(DTypeError, match="Embedding: indices must be integers, got float64"):
+        model(np.array([[1.5, 4.0]]))
 
 
 def test_config_from_json_reads_transformers_names_and_refuses_what_it_cannot_run(tmp_path):

@@ -105,11 +105,11 @@ class _DenseNorm(nn.Module):
 class BertAttention(nn.Module):
     def __init__(self, c):
         super().__init__()
-        setattr(self, "self", BertSelfAttention(c))  # the checkpoint's name; a plain `self.self = ` reads oddly
+        self.self = BertSelfAttention(c)  # the checkpoint's name (attention.self.query, ...)
         self.output = _DenseNorm(c, c.hidden_size)
 
     def forward(self, x, mask_bias):
-        return self.output(getattr(self, "self")(x, mask_bias), x)
+        return self.output(self.self(x, mask_bias), x)
 
 
 class BertIntermediate(nn.Module):

@@ -69,6 +69,7 @@ void bind_layers(py::module_& n) {
     return args;
   });
   n.def("make_layer", &nn::make_layer, py::arg("name"), py::arg("arguments"));
+  n.def("make_layer_shell", &nn::make_layer_shell, py::arg("name"), py::arg("arguments"));
 }
 
 }  // namespace onegrad::python

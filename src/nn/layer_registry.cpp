@@ -12,6 +12,7 @@
 #include "nn/norm_layers.h"
 #include "nn/prelu.h"
 #include "nn/recurrent_layers.h"
+#include "tensor/random.h"
 
 namespace onegrad::nn {
 
@@ -251,6 +252,13 @@ ModulePtr make_layer(const std::string& name, const std::vector<std::pair<std::s
     else throw ArgumentError(name + ": missing required argument '" + a.name + "'");
   }
   return e.make(LayerArgs(name, std::move(values)));
+}
+
+ModulePtr make_layer_shell(const std::string& name, const std::vector<std::pair<std::string, LayerValue>>& given) {
+  uint64_t counter = rng_counter();
+  ModulePtr m = make_layer(name, given);
+  set_rng_counter(counter);
+  return m;
 }
 
 }  // namespace onegrad::nn

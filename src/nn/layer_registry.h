@@ -60,5 +60,9 @@ const LayerEntry& layer_entry(const std::string& name);
 // Builds a layer from named arguments (any subset; the rest take their defaults). An unknown or
 // missing argument is an ArgumentError naming the layer and the argument, as a TypeError would.
 ModulePtr make_layer(const std::string& name, const std::vector<std::pair<std::string, LayerValue>>& given);
+// make_layer for a layer whose values are about to be replaced (a copy's members are pointed at
+// copied tensors): the random generator is left where it was, so copying a module (copy.deepcopy,
+// pickle) does not change the values drawn after it.
+ModulePtr make_layer_shell(const std::string& name, const std::vector<std::pair<std::string, LayerValue>>& given);
 
 }  // namespace onegrad::nn

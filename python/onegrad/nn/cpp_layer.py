@@ -113,26 +113,35 @@ class CppLayer(Module):
     def reset_parameters(self):
         """A fresh draw of torch's initialisation: a new C++ layer of the same arguments, whose
         values are written into this one's tensors in place."""
-        fresh = _C.nn.make_layer(self._cpp.name(), list(self._cpp_arguments.items()))
+        fresh = _C.nn.make_layer(self._cpp_name, list(self._cpp_arguments.items()))
         mine = dict(self._cpp.parameters() + self._cpp.buffers())
         from ..autograd import no_grad
         with no_grad():
             for n, t in fresh.parameters() + fresh.buffers():
                 Tensor._wrap(mine[n]).assign(Tensor._wrap(t).cast(Tensor._wrap(mine[n]).dtype))
 
-    def _own_copy(self):
-        """After a shallow copy whose parameter and buffer tables hold copied tensors (a deep copy of
-        a layer, transformer.py): a C++ layer of its own, its members pointed at those copies."""
-        fresh = _C.nn.make_layer(self._cpp.name(), list(self._cpp_arguments.items()))
+    # ---- copy.deepcopy, copy.copy and pickle: the Python state is copied as for any Module (the
+    # tensors by tensor_copy.py), then a C++ layer of the same arguments is built for the copy and its
+    # members are pointed at the copied tensors, children too.
 
-        def point(cpp, module):  # the fresh tree's members at the copy's tensors, children too
-            for n, _ in cpp.parameters() + cpp.buffers():
-                cpp.set_member(n, (module._parameters[n] if n in module._parameters else module._buffers[n])._t)
-            for n, child in cpp.children():
-                point(child, module._modules[n])
-        point(fresh, self)
-        fresh.train(self.training)
-        self._attach(fresh, self._cpp_arguments)
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        del state["_cpp"]  # a C++ object: rebuilt by __setstate__
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._point(_C.nn.make_layer_shell(self._cpp_name, list(self._cpp_arguments.items())))
+
+    def _point(self, cpp):
+        """Makes `cpp` (a layer of this one's structure) this module's C++ layer, its members the
+        tensors this module holds; a C++ child is its Python child's."""
+        self.__dict__["_cpp"] = cpp
+        for n, _ in cpp.parameters() + cpp.buffers():
+            cpp.set_member(n, (self._parameters[n] if n in self._parameters else self._buffers[n])._t)
+        cpp.train(self.training)
+        for n, child in cpp.children():
+            self._modules[n]._point(child)
 
     def __setattr__(self, name, value):
         if name in self.__dict__.get("_cpp_owned", ()):
@@ -166,7 +175,7 @@ def layer_class(name):
     if name not in _CLASSES:
         if name not in _C.nn.layer_names():
             raise AttributeError(f"module 'onegrad.nn' has no attribute '{name}'")
-        _CLASSES[name] = type(name, (CppLayer,), {"_cpp_name": name, "__module__": __name__,
+        _CLASSES[name] = type(name, (CppLayer,), {"_cpp_name": name, "__module__": "onegrad.nn",
                                                   "__doc__": f"The C++ layer {name} (src/nn), through the layer table."})
     return _CLASSES[name]
 

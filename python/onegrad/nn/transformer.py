@@ -6,17 +6,15 @@ computation is src/nn/transformer.h's (through _C.nn), the one the C++ layers ru
 MultiheadAttention's: bool True (or -inf) where attention is not allowed."""
 
 import copy
-from collections import OrderedDict
 
 from .. import _C
 from ..tensor import Tensor
 from . import functional as F
 from .activation import MultiheadAttention
 from .container import ModuleList
-from .cpp_layer import CppLayer
 from .dropout import Dropout
 from .linear import Linear
-from .module import Module, Parameter
+from .module import Module
 from .normalization import LayerNorm
 
 _NAMED = {"relu": F.relu, "gelu": F.gelu}
@@ -133,29 +131,6 @@ class TransformerDecoderLayer(_FeedForwardLayer):
             _opt(memory_key_padding_mask), self.training))
 
 
-def _copy_tensor(t):
-    # through the host: a new buffer with the same values (torch's deepcopy copies the storage)
-    return Tensor(t.numpy(), dtype=t.dtype, device=t.device)
-
-
-def _deepcopy_module(m):
-    """A copy of a module tree with its own parameters and buffers (equal values), as torch's
-    copy.deepcopy of a layer gives; the other attributes are copied shallowly."""
-    new = copy.copy(m)
-    params = OrderedDict()
-    for k, p in m._parameters.items():
-        params[k] = None if p is None else Parameter(_copy_tensor(p), requires_grad=p.requires_grad)
-    object.__setattr__(new, "_parameters", params)
-    object.__setattr__(new, "_buffers", OrderedDict((k, None if b is None else _copy_tensor(b).realize())
-                                                    for k, b in m._buffers.items()))
-    object.__setattr__(new, "_non_persistent_buffers", set(m._non_persistent_buffers))
-    object.__setattr__(new, "_modules", OrderedDict((k, None if c is None else _deepcopy_module(c))
-                                                    for k, c in m._modules.items()))
-    if isinstance(new, CppLayer):
-        new._own_copy()
-    return new
-
-
 class _LayerStack(Module):
     """num_layers copies of a layer (each with its own parameters, equal at the start, as torch's
     deep copies), then norm if given."""
@@ -166,7 +141,7 @@ class _LayerStack(Module):
             raise TypeError(f"{kind}: the layer must be a Module, got {type(layer).__name__}")
         if not isinstance(num_layers, int) or num_layers < 1:
             raise ValueError(f"{kind}: num_layers must be a positive integer, got {num_layers!r}")
-        self.layers = ModuleList([_deepcopy_module(layer) for _ in range(num_layers)])
+        self.layers = ModuleList([copy.deepcopy(layer) for _ in range(num_layers)])
         self.num_layers = num_layers
         self.norm = norm
 

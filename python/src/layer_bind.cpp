@@ -35,6 +35,7 @@ void bind_layers(py::module_& n) {
       .def("is_training", &nn::Module::is_training)
       .def("set_member", &nn::Module::set_member, py::arg("name"), py::arg("tensor"))
       .def("forward", &nn::Module::forward_inputs, py::arg("inputs"))
+      .def("forward_outputs", &nn::Module::forward_outputs, py::arg("inputs"))
       // the recurrent layers' full forward (states in and out), which forward_inputs cannot carry
       .def(
           "recurrent_forward",

@@ -16,8 +16,9 @@
 
 namespace onegrad::nn {
 
-// One argument value: None, a flag, an integer, a real, a string, or a list of integers.
-using LayerValue = std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<int64_t>>;
+// One argument value: None, a flag, an integer, a real, a string, a list of integers, or a tensor (a
+// loss's class weights).
+using LayerValue = std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<int64_t>, Tensor>;
 
 // The arguments of one construction, defaults filled in, read by name with the type the
 // constructor wants (an int where a real or a list of ints is wanted converts; anything else is an
@@ -35,6 +36,7 @@ class LayerArgs {
   bool is_text(const std::string& name) const;
   std::optional<int64_t> opt_integer(const std::string& name) const;
   std::optional<double> opt_real(const std::string& name) const;
+  std::optional<Tensor> opt_tensor(const std::string& name) const;  // None or a tensor
 
  private:
   const LayerValue& at(const std::string& name) const;

@@ -50,6 +50,11 @@ def _arguments(name, args, kwargs):
     return {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
 
 
+def _cpp_values(arguments):
+    """The arguments as the C++ table takes them: a Tensor as its C++ handle."""
+    return [(k, v._t if isinstance(v, Tensor) else v) for k, v in arguments.items()]
+
+
 def _parameter(t):
     p = Parameter.__new__(Parameter)
     p._t = t  # the C++ member itself (reference_internal keeps the C++ module alive)
@@ -75,7 +80,7 @@ class CppLayer(Module):
         super().__init__()
         name = self._cpp_name
         arguments = _arguments(name, args, kwargs)
-        self._attach(_C.nn.make_layer(name, list(arguments.items())), arguments)
+        self._attach(_C.nn.make_layer(name, _cpp_values(arguments)), arguments)
         self._to(device, dtype)
 
     def _attach(self, cpp, arguments):
@@ -113,7 +118,7 @@ class CppLayer(Module):
     def reset_parameters(self):
         """A fresh draw of torch's initialisation: a new C++ layer of the same arguments, whose
         values are written into this one's tensors in place."""
-        fresh = _C.nn.make_layer(self._cpp_name, list(self._cpp_arguments.items()))
+        fresh = _C.nn.make_layer(self._cpp_name, _cpp_values(self._cpp_arguments))
         mine = dict(self._cpp.parameters() + self._cpp.buffers())
         from ..autograd import no_grad
         with no_grad():
@@ -131,7 +136,7 @@ class CppLayer(Module):
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self._point(_C.nn.make_layer_shell(self._cpp_name, list(self._cpp_arguments.items())))
+        self._point(_C.nn.make_layer_shell(self._cpp_name, _cpp_values(self._cpp_arguments)))
 
     def _point(self, cpp):
         """Makes `cpp` (a layer of this one's structure) this module's C++ layer, its members the

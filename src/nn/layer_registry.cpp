@@ -14,6 +14,7 @@
 #include "nn/pool_layers.h"
 #include "nn/prelu.h"
 #include "nn/recurrent_layers.h"
+#include "nn/transformer_layers.h"
 #include "tensor/random.h"
 
 namespace onegrad::nn {
@@ -210,6 +211,21 @@ void add_losses(std::vector<LayerEntry>& t) {
                }});
 }
 
+// torch's TransformerEncoderLayer/DecoderLayer arguments; activation by name ("relu", "gelu"): a
+// Python callable replaces the built layer's activation afterwards (docs/nn.md).
+template <class L>
+LayerEntry transformer_layer(const char* name) {
+  return {name,
+          {{"d_model", {}}, {"nhead", {}}, {"dim_feedforward", 2048}, {"dropout", 0.1}, {"activation", text("relu")},
+           {"layer_norm_eps", 1e-5}, {"batch_first", false}, {"norm_first", false}},
+          [](const LayerArgs& a) -> ModulePtr {
+            return std::make_shared<L>(TransformerLayerOptions{a.integer("d_model"), a.integer("nhead"),
+                                                               a.integer("dim_feedforward"), a.real("dropout"),
+                                                               a.text("activation"), a.real("layer_norm_eps"),
+                                                               a.flag("batch_first"), a.flag("norm_first")});
+          }};
+}
+
 // The recurrent layers' shared arguments after torch's input_size, hidden_size, num_layers.
 std::vector<LayerArg> recurrent_args(std::vector<LayerArg> extra) {
   std::vector<LayerArg> args{{"input_size", {}}, {"hidden_size", {}}, {"num_layers", 1}};
@@ -219,9 +235,15 @@ std::vector<LayerArg> recurrent_args(std::vector<LayerArg> extra) {
 
 std::vector<LayerEntry> build_table() {
   std::vector<LayerEntry> t;
-  t.push_back({"Linear", {{"in_features", {}}, {"out_features", {}}, {"bias", true}}, [](const LayerArgs& a) {
+  t.push_back({"Linear", {{"in_features", {}}, {"out_features", {}}, {"bias", true}},
+               [](const LayerArgs& a) {
                  return ModulePtr(std::make_shared<Linear>(a.integer("in_features"), a.integer("out_features"),
                                                            a.flag("bias")));
+               },
+               [](const Module& m) {
+                 auto& l = static_cast<const Linear&>(m);
+                 return LayerValues{{"in_features", l.weight.shape()[1]}, {"out_features", l.weight.shape()[0]},
+                                    {"bias", l.bias.has_value()}};
                }});
   t.push_back({"Bilinear",
                {{"in1_features", {}}, {"in2_features", {}}, {"out_features", {}}, {"bias", true}},
@@ -245,6 +267,11 @@ std::vector<LayerEntry> build_table() {
                [](const LayerArgs& a) {
                  return ModulePtr(std::make_shared<LayerNorm>(a.ints("normalized_shape"), a.real("eps"),
                                                               a.flag("elementwise_affine")));
+               },
+               [](const Module& m) {
+                 auto& n = static_cast<const LayerNorm&>(m);
+                 return LayerValues{{"normalized_shape", n.normalized_shape}, {"eps", n.eps},
+                                    {"elementwise_affine", n.weight.has_value()}};
                }});
   t.push_back({"GroupNorm", {{"num_groups", {}}, {"num_channels", {}}, {"eps", 1e-5}, {"affine", true}},
                [](const LayerArgs& a) {
@@ -260,7 +287,8 @@ std::vector<LayerEntry> build_table() {
                  return ModulePtr(std::make_shared<PReLU>(a.integer("num_parameters"), a.real("init")));
                }});
   t.push_back({"Dropout", {{"p", 0.5}},
-               [](const LayerArgs& a) { return ModulePtr(std::make_shared<Dropout>(a.real("p"))); }});
+               [](const LayerArgs& a) { return ModulePtr(std::make_shared<Dropout>(a.real("p"))); },
+               [](const Module& m) { return LayerValues{{"p", static_cast<const Dropout&>(m).p}}; }});
   t.push_back(plain<ReLU>("ReLU"));
   t.push_back(plain<Tanh>("Tanh"));
   t.push_back(plain<Sigmoid>("Sigmoid"));
@@ -298,7 +326,14 @@ std::vector<LayerEntry> build_table() {
                  return ModulePtr(std::make_shared<MultiheadAttention>(a.integer("embed_dim"), a.integer("num_heads"),
                                                                        a.real("dropout"), a.flag("bias"),
                                                                        a.flag("batch_first")));
+               },
+               [](const Module& m) {
+                 auto& h = static_cast<const MultiheadAttention&>(m);
+                 return LayerValues{{"embed_dim", h.embed_dim}, {"num_heads", h.num_heads}, {"dropout", h.dropout},
+                                    {"bias", h.in_proj_bias.has_value()}, {"batch_first", h.batch_first}};
                }});
+  t.push_back(transformer_layer<TransformerEncoderLayer>("TransformerEncoderLayer"));
+  t.push_back(transformer_layer<TransformerDecoderLayer>("TransformerDecoderLayer"));
   t.push_back({"RNN",
                recurrent_args({{"nonlinearity", text("tanh")}, {"bias", true}, {"batch_first", false},
                                {"dropout", 0.0}, {"bidirectional", false}}),
@@ -353,6 +388,12 @@ ModulePtr make_layer(const std::string& name, const std::vector<std::pair<std::s
     else throw ArgumentError(name + ": missing required argument '" + a.name + "'");
   }
   return e.make(LayerArgs(name, std::move(values)));
+}
+
+LayerValues layer_arguments(const Module& m) {
+  const LayerEntry& e = layer_entry(m.name());
+  if (!e.arguments_of) throw ArgumentError(m.name() + ": the layer table cannot read its arguments back");
+  return e.arguments_of(m);
 }
 
 ModulePtr make_layer_shell(const std::string& name, const std::vector<std::pair<std::string, LayerValue>>& given) {

@@ -114,8 +114,13 @@ class MultiheadAttention(CppLayer):
                                       "are not supported")
         super().__init__(embed_dim, num_heads, dropout=dropout, bias=bias, batch_first=batch_first, device=device,
                          dtype=dtype)
-        self.embed_dim, self.num_heads, self.dropout, self.batch_first = embed_dim, num_heads, dropout, batch_first
-        self.head_dim = embed_dim // num_heads
+        self._describe()
+
+    def _describe(self):
+        a = self._cpp_arguments
+        self.embed_dim, self.num_heads, self.dropout, self.batch_first = (a["embed_dim"], a["num_heads"], a["dropout"],
+                                                                          a["batch_first"])
+        self.head_dim = self.embed_dim // self.num_heads
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True):

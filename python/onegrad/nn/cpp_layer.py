@@ -99,8 +99,8 @@ class CppLayer(Module):
         d["training"] = cpp.is_training()
 
     def _describe(self):
-        """The attributes torch shows (fc.in_features), for a layer wrapped from an existing C++
-        module (a C++ layer's child) rather than built by __init__: read from its tensors."""
+        """Sets the attributes torch shows (fc.in_features) from _cpp_arguments: for a layer wrapped
+        from an existing C++ module (a C++ layer's child) as for one built by __init__."""
 
     def _to(self, device, dtype):
         """torch's device/dtype arguments: the C++ layer makes float32 CPU tensors; floating members
@@ -187,10 +187,11 @@ def layer_class(name):
 
 def wrap(cpp):
     """A Python Module over an existing C++ module (a child of a C++ layer: MultiheadAttention's
-    out_proj), of the layer's Python class."""
+    out_proj, a transformer layer's norm1), of the layer's Python class, with the arguments the C++
+    layer reads back from it (layer_registry.h arguments_of)."""
     cls = layer_class(cpp.name())
     m = cls.__new__(cls)
     Module.__init__(m)
-    m._attach(cpp, {})
+    m._attach(cpp, {k: tuple(v) if isinstance(v, list) else v for k, v in _C.nn.layer_arguments(cpp)})
     m._describe()
     return m

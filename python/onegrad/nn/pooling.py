@@ -2,6 +2,7 @@
 the C++ layers of src/nn/pool_layers.h (cpp_layer.py). The Python classes keep torch's attributes
 and repr, and turn torch's None in an adaptive output_size into C++'s -1 (keep that axis)."""
 
+from .. import _C
 from ..tensor import Tensor
 from .cpp_layer import CppLayer
 
@@ -12,7 +13,7 @@ class _Pool(CppLayer):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for k, v in self._cpp_arguments.items():
+        for k, v in {**dict(_C.nn.layer_defaults(self._cpp_name)), **self._cpp_arguments}.items():
             object.__setattr__(self, k, v)
         if getattr(self, "stride", 0) is None:
             object.__setattr__(self, "stride", self.kernel_size)
@@ -48,7 +49,11 @@ class _AvgPoolNd(_Pool):
 
 
 class AvgPool1d(_AvgPoolNd):
-    pass
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for k in ("kernel_size", "stride", "padding"):  # torch keeps AvgPool1d's as 1-tuples (_single)
+            v = getattr(self, k)
+            object.__setattr__(self, k, tuple(v) if isinstance(v, (tuple, list)) else (v,))
 
 
 class AvgPool2d(_AvgPoolNd):

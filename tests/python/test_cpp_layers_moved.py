@@ -228,3 +228,16 @@ def test_deep_copies_of_moved_layers_are_independent(make):
     c.load_state_dict({k: np.full(v.shape, 0.25, v.dtype) for k, v in before.items()})
     for k, v in m.state_dict().items():
         np.testing.assert_array_equal(v.numpy(), before[k], err_msg=k)
+
+
+def test_assigning_a_transformer_layers_activation_reaches_the_cpp_layer(rng):
+    torch.manual_seed(0)
+    theirs = tnn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation="gelu").eval()
+    ours = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0).eval()  # relu
+    copy_weights(ours, theirs)
+    x = rand(rng, 5, 3, 8)
+    assert not np.allclose(ours(Tensor(x)).numpy(), theirs(torch.tensor(x)).detach().numpy(), atol=1e-4)
+    for act in (F.gelu, lambda t: t.gelu()):
+        ours.activation = act
+        assert ours.activation is act
+        np.testing.assert_allclose(ours(Tensor(x)).numpy(), theirs(torch.tensor(x)).detach().numpy(), atol=1e-5)

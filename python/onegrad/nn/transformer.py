@@ -41,16 +41,17 @@ class _TransformerLayer(CppLayer):
         super().__init__(d_model, nhead, dim_feedforward, dropout, name, layer_norm_eps, batch_first, norm_first,
                          device=device, dtype=dtype)
         self.batch_first, self.norm_first = batch_first, norm_first
-        if isinstance(fn, Module):
-            self.activation = fn  # a child, as in torch
-        else:
-            object.__setattr__(self, "activation", fn)
-        self._set_activation()
+        self.activation = fn  # a Module activation becomes a child, as in torch
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if name == "activation":  # at construction, or a user's later assignment: the C++ layer follows
+            self._set_activation()
 
     def _set_activation(self):
         act = self.activation
-        if not any(act is f for f in _NAMED.values()):
-            self._cpp.set_activation(lambda t: act(Tensor._wrap(t))._t)
+        name = next((k for k, f in _NAMED.items() if act is f), None)
+        self._cpp.set_activation(name if name else (lambda t: act(Tensor._wrap(t))._t))
 
     def _point(self, cpp):
         super()._point(cpp)

@@ -50,7 +50,8 @@ nn::ModulePtr stack_of(const std::vector<nn::ModulePtr>& layers, const nn::Modul
   std::vector<std::shared_ptr<Layer>> typed;
   for (const auto& m : layers) {
     auto l = std::dynamic_pointer_cast<Layer>(m);
-    if (!l) throw ArgumentError(std::string(stack) + ": every layer must be a " + layers[0]->name() + ", got " + m->name());
+    if (!l)
+      throw ArgumentError(std::string(stack) + ": every layer must be a " + layers[0]->name() + ", got " + m->name());
     typed.push_back(l);
   }
   return std::make_shared<Stack>(std::move(typed), norm);

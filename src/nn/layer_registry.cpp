@@ -133,7 +133,9 @@ LayerEntry batch_norm(const char* name) {
 }
 
 // stride None: the kernel size (an empty list for the Tensor pools)
-std::vector<int64_t> stride_of(const LayerArgs& a) { return a.is_none("stride") ? std::vector<int64_t>{} : a.ints("stride"); }
+std::vector<int64_t> stride_of(const LayerArgs& a) {
+  return a.is_none("stride") ? std::vector<int64_t>{} : a.ints("stride");
+}
 
 LayerEntry max_pool(const char* name, int64_t nd) {
   return {name,
@@ -180,7 +182,8 @@ void add_losses(std::vector<LayerEntry>& t) {
   t.push_back(reduction_loss<MSELoss>("MSELoss"));
   t.push_back({"NLLLoss", {{"weight", none()}, {"ignore_index", -100}, {"reduction", text("mean")}},
                [](const LayerArgs& a) -> ModulePtr {
-                 return std::make_shared<NLLLoss>(a.opt_tensor("weight"), a.integer("ignore_index"), a.text("reduction"));
+                 return std::make_shared<NLLLoss>(a.opt_tensor("weight"), a.integer("ignore_index"),
+                                                  a.text("reduction"));
                }});
   t.push_back({"CrossEntropyLoss",
                {{"weight", none()}, {"ignore_index", -100}, {"reduction", text("mean")}, {"label_smoothing", 0.0}},

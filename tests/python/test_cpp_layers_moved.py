@@ -39,15 +39,15 @@ STATELESS = [
     ("softmax-neg", lambda: tnn.Softmax(-1), lambda: nn.Softmax(dim=-1), [(3, 5)]),
     ("log_softmax", lambda: tnn.LogSoftmax(0), lambda: nn.LogSoftmax(0), [(4, 3)]),
     ("max1d", lambda: tnn.MaxPool1d(3, 2, 1), lambda: nn.MaxPool1d(3, 2, 1), [(2, 3, 9)]),
-    ("max2d-dil-ceil", lambda: tnn.MaxPool2d(2, 2, 0, 2, ceil_mode=True), lambda: nn.MaxPool2d(2, 2, 0, 2, ceil_mode=True),
-     [(1, 2, 7, 8)]),
+    ("max2d-dil-ceil", lambda: tnn.MaxPool2d(2, 2, 0, 2, ceil_mode=True),
+     lambda: nn.MaxPool2d(2, 2, 0, 2, ceil_mode=True), [(1, 2, 7, 8)]),
     ("max3d", lambda: tnn.MaxPool3d(2), lambda: nn.MaxPool3d(2), [(1, 2, 4, 4, 6)]),
     ("max2d-indices", lambda: tnn.MaxPool2d(3, 2, 1, return_indices=True),
      lambda: nn.MaxPool2d(3, 2, 1, return_indices=True), [(2, 2, 7, 6)]),
     ("max1d-indices", lambda: tnn.MaxPool1d(2, return_indices=True), lambda: nn.MaxPool1d(2, return_indices=True),
      [(2, 3, 8)]),
-    ("avg1d", lambda: tnn.AvgPool1d(3, 2, 1, count_include_pad=False), lambda: nn.AvgPool1d(3, 2, 1, count_include_pad=False),
-     [(2, 3, 9)]),
+    ("avg1d", lambda: tnn.AvgPool1d(3, 2, 1, count_include_pad=False),
+     lambda: nn.AvgPool1d(3, 2, 1, count_include_pad=False), [(2, 3, 9)]),
     ("avg2d-divisor", lambda: tnn.AvgPool2d(2, divisor_override=3), lambda: nn.AvgPool2d(2, divisor_override=3),
      [(2, 2, 6, 6)]),
     ("avg2d-ceil", lambda: tnn.AvgPool2d(3, 2, 1, ceil_mode=True), lambda: nn.AvgPool2d(3, 2, 1, ceil_mode=True),
@@ -151,7 +151,8 @@ def test_a_losss_class_weight_is_its_cpp_buffer():
 
 
 def test_argument_errors_of_the_moved_layers():
-    with pytest.raises(ValueError, match=r"AdaptiveAvgPool2d: output_size must be one int or 2 values, got \(1, 2, 3\)"):
+    with pytest.raises(ValueError,
+                       match=r"AdaptiveAvgPool2d: output_size must be one int or 2 values, got \(1, 2, 3\)"):
         nn.AdaptiveAvgPool2d((1, 2, 3))
     with pytest.raises(ValueError, match="CrossEntropyLoss: argument 'weight' must be a Tensor or None"):
         nn.CrossEntropyLoss(weight=3)

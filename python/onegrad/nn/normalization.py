@@ -43,7 +43,8 @@ class LayerNorm(CppLayer):
 
     def _describe(self):
         a = self._cpp_arguments
-        self.normalized_shape, self.eps, self.elementwise_affine = a["normalized_shape"], a["eps"], a["elementwise_affine"]
+        self.normalized_shape, self.eps = a["normalized_shape"], a["eps"]
+        self.elementwise_affine = a["elementwise_affine"]
 
     def extra_repr(self):
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"

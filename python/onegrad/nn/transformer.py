@@ -107,7 +107,8 @@ class _LayerStack(Module):
         (or a subclass's own forward)."""
         if not all(type(m).forward is layer_type.forward and isinstance(m, layer_type) for m in self.layers):
             return None
-        if self.norm is not None and not (isinstance(self.norm, CppLayer) and type(self.norm).forward is CppLayer.forward):
+        norm = self.norm
+        if norm is not None and not (isinstance(norm, CppLayer) and type(norm).forward is CppLayer.forward):
             return None
         return _C.nn.transformer_stack([m._cpp for m in self.layers], None if self.norm is None else self.norm._cpp)
 

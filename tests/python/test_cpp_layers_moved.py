@@ -242,3 +242,16 @@ def test_assigning_a_transformer_layers_activation_reaches_the_cpp_layer(rng):
         ours.activation = act
         assert ours.activation is act
         np.testing.assert_allclose(ours(Tensor(x)).numpy(), theirs(torch.tensor(x)).detach().numpy(), atol=1e-5)
+
+
+def test_the_cpp_stack_refuses_mixed_or_no_layers():
+    enc, dec = nn.TransformerEncoderLayer(8, 2, 16), nn.TransformerDecoderLayer(8, 2, 16)
+    with pytest.raises(ValueError, match="TransformerEncoder: every layer must be a TransformerEncoderLayer, "
+                                         "got TransformerDecoderLayer"):
+        _C.nn.transformer_stack([enc._cpp, dec._cpp], None)
+    with pytest.raises(ValueError, match="transformer_stack: no layers"):
+        _C.nn.transformer_stack([], None)
+    with pytest.raises(ValueError, match="ReLU: not a transformer encoder"):
+        nn.ReLU()._cpp.encoder_forward(Tensor.zeros(2, 8)._t, None, None)
+    with pytest.raises(ValueError, match="ReLU: not a transformer layer"):
+        nn.ReLU()._cpp.set_activation("relu")

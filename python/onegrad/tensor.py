@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _C
 from . import symbolic as _symbolic  # Variable dims: shape and reshape
+from . import tensor_copy as _tensor_copy
 from ._convert import (_NO_DIM, axis_arg, c_contiguous, data_dtype, index_items, infer_dtype, int_list, is_scalar, py_scalar,
                        shape_args, to_numpy)
 from .dtype import DType, dtypes, from_name, to_dtype
@@ -82,6 +83,13 @@ class Tensor:
         out = cls.__new__(cls)
         out._t = t
         return out
+
+    # copy.deepcopy and pickle (onegrad/tensor_copy.py): a new buffer with the same values
+    def __deepcopy__(self, memo):
+        return _tensor_copy.deepcopy(self, memo)
+
+    def __reduce_ex__(self, protocol):
+        return _tensor_copy.reduce(self)
 
     @classmethod
     def _coerce(cls, x, dtype=None, device=None) -> "Tensor":

@@ -15,6 +15,8 @@ Dropout::Dropout(double p_) : p(p_) {
     throw ArgumentError("Dropout: dropout probability has to be between 0 and 1, but got " + std::to_string(p));
 }
 
+int64_t implicit_softmax_dim(int64_t ndim) { return ndim == 0 || ndim == 1 || ndim == 3 ? 0 : 1; }
+
 Tensor Dropout::forward(const Tensor& x) { return dropout(x, p, is_training()); }
 
 }  // namespace onegrad::nn

@@ -1,8 +1,11 @@
 // Parameter-free layers as modules (torch.nn.ReLU, GELU, Tanh, Sigmoid, SiLU, LeakyReLU, ELU,
-// Softplus, Softmax, LogSoftmax, Identity, Flatten, MaxPool2d, AvgPool2d, Dropout): each forwards to
-// one Tensor op. (PReLU, which learns its slopes, is prelu.h.)
+// Softplus, Softmax, LogSoftmax, Identity, Flatten, Dropout): each forwards to one Tensor op.
+// (PReLU, which learns its slopes, is prelu.h; the pools are pool_layers.h.)
 #pragma once
+#include <optional>
+
 #include "nn/module.h"
+#include "nn/pool_layers.h"  // MaxPool2d and AvgPool2d, which C++ code reached through this header
 
 namespace onegrad::nn {
 
@@ -64,21 +67,24 @@ class Softplus : public Module {
   double beta, threshold;
 };
 
-// Over axis `dim` (negative counts from the end). torch's dim=None guess is Python's alone.
+// Over axis `dim` (negative counts from the end); without one, torch's implicit axis: 0 for a 0-,
+// 1- or 3-D input, else 1 (torch warns that the choice is deprecated; Python's module warns too).
+int64_t implicit_softmax_dim(int64_t ndim);
+
 class Softmax : public Module {
  public:
-  explicit Softmax(int64_t dim) : dim(dim) {}
-  Tensor forward(const Tensor& x) override { return x.softmax(dim); }
+  explicit Softmax(std::optional<int64_t> dim = std::nullopt) : dim(dim) {}
+  Tensor forward(const Tensor& x) override { return x.softmax(dim ? *dim : implicit_softmax_dim(x.ndim())); }
   std::string name() const override { return "Softmax"; }
-  int64_t dim;
+  std::optional<int64_t> dim;
 };
 
 class LogSoftmax : public Module {
  public:
-  explicit LogSoftmax(int64_t dim) : dim(dim) {}
-  Tensor forward(const Tensor& x) override { return x.log_softmax(dim); }
+  explicit LogSoftmax(std::optional<int64_t> dim = std::nullopt) : dim(dim) {}
+  Tensor forward(const Tensor& x) override { return x.log_softmax(dim ? *dim : implicit_softmax_dim(x.ndim())); }
   std::string name() const override { return "LogSoftmax"; }
-  int64_t dim;
+  std::optional<int64_t> dim;
 };
 
 class Identity : public Module {
@@ -94,34 +100,6 @@ class Flatten : public Module {
   Tensor forward(const Tensor& x) override { return x.flatten(start_dim, end_dim); }
   std::string name() const override { return "Flatten"; }
   int64_t start_dim, end_dim;
-};
-
-// An empty stride means stride = kernel_size (torch's stride=None).
-class MaxPool2d : public Module {
- public:
-  explicit MaxPool2d(std::vector<int64_t> kernel_size, std::vector<int64_t> stride = {},
-                     std::vector<int64_t> padding = {0}, std::vector<int64_t> dilation = {1}, bool ceil_mode = false)
-      : kernel_size(kernel_size), stride(stride), padding(padding), dilation(dilation), ceil_mode(ceil_mode) {}
-  Tensor forward(const Tensor& x) override { return x.max_pool(2, kernel_size, stride, padding, dilation, ceil_mode); }
-  std::string name() const override { return "MaxPool2d"; }
-  std::vector<int64_t> kernel_size, stride, padding, dilation;
-  bool ceil_mode;
-};
-
-class AvgPool2d : public Module {
- public:
-  explicit AvgPool2d(std::vector<int64_t> kernel_size, std::vector<int64_t> stride = {},
-                     std::vector<int64_t> padding = {0}, bool ceil_mode = false, bool count_include_pad = true,
-                     std::optional<int64_t> divisor_override = std::nullopt)
-      : kernel_size(kernel_size), stride(stride), padding(padding), ceil_mode(ceil_mode),
-        count_include_pad(count_include_pad), divisor_override(divisor_override) {}
-  Tensor forward(const Tensor& x) override {
-    return x.avg_pool(2, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
-  }
-  std::string name() const override { return "AvgPool2d"; }
-  std::vector<int64_t> kernel_size, stride, padding;
-  bool ceil_mode, count_include_pad;
-  std::optional<int64_t> divisor_override;
 };
 
 // Zeros each element with probability p and scales the rest by 1/(1-p) while training (fresh

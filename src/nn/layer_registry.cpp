@@ -9,9 +9,13 @@
 #include "nn/bilinear.h"
 #include "nn/conv_layers.h"
 #include "nn/linear.h"
+#include "nn/loss_layers.h"
 #include "nn/norm_layers.h"
+#include "nn/pool_layers.h"
 #include "nn/prelu.h"
 #include "nn/recurrent_layers.h"
+#include "nn/transformer_layers.h"
+#include "tensor/random.h"
 
 namespace onegrad::nn {
 
@@ -65,6 +69,12 @@ std::optional<int64_t> LayerArgs::opt_integer(const std::string& name) const {
 
 std::optional<double> LayerArgs::opt_real(const std::string& name) const {
   return is_none(name) ? std::nullopt : std::optional<double>(real(name));
+}
+
+std::optional<Tensor> LayerArgs::opt_tensor(const std::string& name) const {
+  if (is_none(name)) return std::nullopt;
+  if (auto* t = std::get_if<Tensor>(&at(name))) return *t;
+  wrong(name, "a Tensor or None");
 }
 
 // ---- the table
@@ -122,6 +132,103 @@ LayerEntry batch_norm(const char* name) {
           }};
 }
 
+// stride None: the kernel size (an empty list for the Tensor pools)
+std::vector<int64_t> stride_of(const LayerArgs& a) {
+  return a.is_none("stride") ? std::vector<int64_t>{} : a.ints("stride");
+}
+
+LayerEntry max_pool(const char* name, int64_t nd) {
+  return {name,
+          {{"kernel_size", {}}, {"stride", none()}, {"padding", 0}, {"dilation", 1}, {"return_indices", false},
+           {"ceil_mode", false}},
+          [nd](const LayerArgs& a) -> ModulePtr {
+            return std::make_shared<MaxPool>(nd, a.ints("kernel_size"), stride_of(a), a.ints("padding"),
+                                             a.ints("dilation"), a.flag("return_indices"), a.flag("ceil_mode"));
+          }};
+}
+
+// AvgPool1d has no divisor_override (torch's signature).
+LayerEntry avg_pool(const char* name, int64_t nd) {
+  std::vector<LayerArg> args{{"kernel_size", {}}, {"stride", none()}, {"padding", 0}, {"ceil_mode", false},
+                             {"count_include_pad", true}};
+  if (nd > 1) args.push_back({"divisor_override", none()});
+  return {name, args, [nd](const LayerArgs& a) -> ModulePtr {
+            return std::make_shared<AvgPool>(nd, a.ints("kernel_size"), stride_of(a), a.ints("padding"),
+                                             a.flag("ceil_mode"), a.flag("count_include_pad"),
+                                             nd > 1 ? a.opt_integer("divisor_override") : std::nullopt);
+          }};
+}
+
+// output_size: -1 keeps an axis (Python turns torch's None into -1).
+LayerEntry adaptive_pool(const char* name, int64_t nd, bool max) {
+  std::vector<LayerArg> args{{"output_size", {}}};
+  if (max) args.push_back({"return_indices", false});
+  return {name, args, [nd, max](const LayerArgs& a) -> ModulePtr {
+            return std::make_shared<AdaptivePool>(nd, max, a.ints("output_size"), max && a.flag("return_indices"));
+          }};
+}
+
+// A loss of (reduction) alone, torch's L1Loss and MSELoss.
+template <class L>
+LayerEntry reduction_loss(const char* name) {
+  return {name, {{"reduction", text("mean")}},
+          [](const LayerArgs& a) -> ModulePtr { return std::make_shared<L>(a.text("reduction")); }};
+}
+
+// The losses, torch's arguments without the legacy size_average/reduce (Python maps those onto
+// reduction, F._reduction).
+void add_losses(std::vector<LayerEntry>& t) {
+  t.push_back(reduction_loss<L1Loss>("L1Loss"));
+  t.push_back(reduction_loss<MSELoss>("MSELoss"));
+  t.push_back({"NLLLoss", {{"weight", none()}, {"ignore_index", -100}, {"reduction", text("mean")}},
+               [](const LayerArgs& a) -> ModulePtr {
+                 return std::make_shared<NLLLoss>(a.opt_tensor("weight"), a.integer("ignore_index"),
+                                                  a.text("reduction"));
+               }});
+  t.push_back({"CrossEntropyLoss",
+               {{"weight", none()}, {"ignore_index", -100}, {"reduction", text("mean")}, {"label_smoothing", 0.0}},
+               [](const LayerArgs& a) -> ModulePtr {
+                 return std::make_shared<CrossEntropyLoss>(a.opt_tensor("weight"), a.integer("ignore_index"),
+                                                           a.text("reduction"), a.real("label_smoothing"));
+               }});
+  t.push_back({"BCELoss", {{"weight", none()}, {"reduction", text("mean")}}, [](const LayerArgs& a) -> ModulePtr {
+                 return std::make_shared<BCELoss>(a.opt_tensor("weight"), a.text("reduction"));
+               }});
+  t.push_back({"BCEWithLogitsLoss", {{"weight", none()}, {"reduction", text("mean")}, {"pos_weight", none()}},
+               [](const LayerArgs& a) -> ModulePtr {
+                 return std::make_shared<BCEWithLogitsLoss>(a.opt_tensor("weight"), a.text("reduction"),
+                                                            a.opt_tensor("pos_weight"));
+               }});
+  t.push_back({"SmoothL1Loss", {{"reduction", text("mean")}, {"beta", 1.0}}, [](const LayerArgs& a) -> ModulePtr {
+                 return std::make_shared<SmoothL1Loss>(a.text("reduction"), a.real("beta"));
+               }});
+  t.push_back({"HuberLoss", {{"reduction", text("mean")}, {"delta", 1.0}}, [](const LayerArgs& a) -> ModulePtr {
+                 return std::make_shared<HuberLoss>(a.text("reduction"), a.real("delta"));
+               }});
+  t.push_back({"KLDivLoss", {{"reduction", text("mean")}, {"log_target", false}}, [](const LayerArgs& a) -> ModulePtr {
+                 return std::make_shared<KLDivLoss>(a.text("reduction"), a.flag("log_target"));
+               }});
+  t.push_back({"CosineEmbeddingLoss", {{"margin", 0.0}, {"reduction", text("mean")}},
+               [](const LayerArgs& a) -> ModulePtr {
+                 return std::make_shared<CosineEmbeddingLoss>(a.real("margin"), a.text("reduction"));
+               }});
+}
+
+// torch's TransformerEncoderLayer/DecoderLayer arguments; activation by name ("relu", "gelu"): a
+// Python callable replaces the built layer's activation afterwards (docs/nn.md).
+template <class L>
+LayerEntry transformer_layer(const char* name) {
+  return {name,
+          {{"d_model", {}}, {"nhead", {}}, {"dim_feedforward", 2048}, {"dropout", 0.1}, {"activation", text("relu")},
+           {"layer_norm_eps", 1e-5}, {"batch_first", false}, {"norm_first", false}},
+          [](const LayerArgs& a) -> ModulePtr {
+            return std::make_shared<L>(TransformerLayerOptions{a.integer("d_model"), a.integer("nhead"),
+                                                               a.integer("dim_feedforward"), a.real("dropout"),
+                                                               a.text("activation"), a.real("layer_norm_eps"),
+                                                               a.flag("batch_first"), a.flag("norm_first")});
+          }};
+}
+
 // The recurrent layers' shared arguments after torch's input_size, hidden_size, num_layers.
 std::vector<LayerArg> recurrent_args(std::vector<LayerArg> extra) {
   std::vector<LayerArg> args{{"input_size", {}}, {"hidden_size", {}}, {"num_layers", 1}};
@@ -131,9 +238,15 @@ std::vector<LayerArg> recurrent_args(std::vector<LayerArg> extra) {
 
 std::vector<LayerEntry> build_table() {
   std::vector<LayerEntry> t;
-  t.push_back({"Linear", {{"in_features", {}}, {"out_features", {}}, {"bias", true}}, [](const LayerArgs& a) {
+  t.push_back({"Linear", {{"in_features", {}}, {"out_features", {}}, {"bias", true}},
+               [](const LayerArgs& a) {
                  return ModulePtr(std::make_shared<Linear>(a.integer("in_features"), a.integer("out_features"),
                                                            a.flag("bias")));
+               },
+               [](const Module& m) {
+                 auto& l = static_cast<const Linear&>(m);
+                 return LayerValues{{"in_features", l.weight.shape()[1]}, {"out_features", l.weight.shape()[0]},
+                                    {"bias", l.bias.has_value()}};
                }});
   t.push_back({"Bilinear",
                {{"in1_features", {}}, {"in2_features", {}}, {"out_features", {}}, {"bias", true}},
@@ -157,6 +270,11 @@ std::vector<LayerEntry> build_table() {
                [](const LayerArgs& a) {
                  return ModulePtr(std::make_shared<LayerNorm>(a.ints("normalized_shape"), a.real("eps"),
                                                               a.flag("elementwise_affine")));
+               },
+               [](const Module& m) {
+                 auto& n = static_cast<const LayerNorm&>(m);
+                 return LayerValues{{"normalized_shape", n.normalized_shape}, {"eps", n.eps},
+                                    {"elementwise_affine", n.weight.has_value()}};
                }});
   t.push_back({"GroupNorm", {{"num_groups", {}}, {"num_channels", {}}, {"eps", 1e-5}, {"affine", true}},
                [](const LayerArgs& a) {
@@ -172,7 +290,8 @@ std::vector<LayerEntry> build_table() {
                  return ModulePtr(std::make_shared<PReLU>(a.integer("num_parameters"), a.real("init")));
                }});
   t.push_back({"Dropout", {{"p", 0.5}},
-               [](const LayerArgs& a) { return ModulePtr(std::make_shared<Dropout>(a.real("p"))); }});
+               [](const LayerArgs& a) { return ModulePtr(std::make_shared<Dropout>(a.real("p"))); },
+               [](const Module& m) { return LayerValues{{"p", static_cast<const Dropout&>(m).p}}; }});
   t.push_back(plain<ReLU>("ReLU"));
   t.push_back(plain<Tanh>("Tanh"));
   t.push_back(plain<Sigmoid>("Sigmoid"));
@@ -190,13 +309,34 @@ std::vector<LayerEntry> build_table() {
   t.push_back({"Flatten", {{"start_dim", 1}, {"end_dim", -1}}, [](const LayerArgs& a) {
                  return ModulePtr(std::make_shared<Flatten>(a.integer("start_dim"), a.integer("end_dim")));
                }});
+  t.push_back({"Softmax", {{"dim", none()}},
+               [](const LayerArgs& a) { return ModulePtr(std::make_shared<Softmax>(a.opt_integer("dim"))); }});
+  t.push_back({"LogSoftmax", {{"dim", none()}},
+               [](const LayerArgs& a) { return ModulePtr(std::make_shared<LogSoftmax>(a.opt_integer("dim"))); }});
+  for (int64_t nd = 1; nd <= 3; ++nd) {
+    static const char* names[4][4] = {{}, {"MaxPool1d", "AvgPool1d", "AdaptiveMaxPool1d", "AdaptiveAvgPool1d"},
+                                      {"MaxPool2d", "AvgPool2d", "AdaptiveMaxPool2d", "AdaptiveAvgPool2d"},
+                                      {"MaxPool3d", "AvgPool3d", "AdaptiveMaxPool3d", "AdaptiveAvgPool3d"}};
+    t.push_back(max_pool(names[nd][0], nd));
+    t.push_back(avg_pool(names[nd][1], nd));
+    t.push_back(adaptive_pool(names[nd][2], nd, true));
+    t.push_back(adaptive_pool(names[nd][3], nd, false));
+  }
+  add_losses(t);
   t.push_back({"MultiheadAttention",
                {{"embed_dim", {}}, {"num_heads", {}}, {"dropout", 0.0}, {"bias", true}, {"batch_first", false}},
                [](const LayerArgs& a) {
                  return ModulePtr(std::make_shared<MultiheadAttention>(a.integer("embed_dim"), a.integer("num_heads"),
                                                                        a.real("dropout"), a.flag("bias"),
                                                                        a.flag("batch_first")));
+               },
+               [](const Module& m) {
+                 auto& h = static_cast<const MultiheadAttention&>(m);
+                 return LayerValues{{"embed_dim", h.embed_dim}, {"num_heads", h.num_heads}, {"dropout", h.dropout},
+                                    {"bias", h.in_proj_bias.has_value()}, {"batch_first", h.batch_first}};
                }});
+  t.push_back(transformer_layer<TransformerEncoderLayer>("TransformerEncoderLayer"));
+  t.push_back(transformer_layer<TransformerDecoderLayer>("TransformerDecoderLayer"));
   t.push_back({"RNN",
                recurrent_args({{"nonlinearity", text("tanh")}, {"bias", true}, {"batch_first", false},
                                {"dropout", 0.0}, {"bidirectional", false}}),
@@ -251,6 +391,19 @@ ModulePtr make_layer(const std::string& name, const std::vector<std::pair<std::s
     else throw ArgumentError(name + ": missing required argument '" + a.name + "'");
   }
   return e.make(LayerArgs(name, std::move(values)));
+}
+
+LayerValues layer_arguments(const Module& m) {
+  const LayerEntry& e = layer_entry(m.name());
+  if (!e.arguments_of) throw ArgumentError(m.name() + ": the layer table cannot read its arguments back");
+  return e.arguments_of(m);
+}
+
+ModulePtr make_layer_shell(const std::string& name, const std::vector<std::pair<std::string, LayerValue>>& given) {
+  uint64_t counter = rng_counter();
+  ModulePtr m = make_layer(name, given);
+  set_rng_counter(counter);
+  return m;
 }
 
 }  // namespace onegrad::nn

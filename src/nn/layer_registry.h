@@ -16,8 +16,9 @@
 
 namespace onegrad::nn {
 
-// One argument value: None, a flag, an integer, a real, a string, or a list of integers.
-using LayerValue = std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<int64_t>>;
+// One argument value: None, a flag, an integer, a real, a string, a list of integers, or a tensor (a
+// loss's class weights).
+using LayerValue = std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<int64_t>, Tensor>;
 
 // The arguments of one construction, defaults filled in, read by name with the type the
 // constructor wants (an int where a real or a list of ints is wanted converts; anything else is an
@@ -35,6 +36,7 @@ class LayerArgs {
   bool is_text(const std::string& name) const;
   std::optional<int64_t> opt_integer(const std::string& name) const;
   std::optional<double> opt_real(const std::string& name) const;
+  std::optional<Tensor> opt_tensor(const std::string& name) const;  // None or a tensor
 
  private:
   const LayerValue& at(const std::string& name) const;
@@ -48,10 +50,16 @@ struct LayerArg {
   std::optional<LayerValue> default_value;  // absent: the argument is required
 };
 
+using LayerValues = std::vector<std::pair<std::string, LayerValue>>;
+
 struct LayerEntry {
   std::string name;            // torch's class name, also Module::name()
   std::vector<LayerArg> args;  // torch's positional order
   std::function<ModulePtr(const LayerArgs&)> make;
+  // The arguments a built layer of this entry was made with, read back from it: for a layer that
+  // another layer builds as a child (MultiheadAttention's out_proj, a transformer layer's norm1),
+  // whose wrapper never saw them. Empty where no layer builds this one.
+  std::function<LayerValues(const Module&)> arguments_of = {};
 };
 
 const std::vector<LayerEntry>& layer_table();
@@ -60,5 +68,12 @@ const LayerEntry& layer_entry(const std::string& name);
 // Builds a layer from named arguments (any subset; the rest take their defaults). An unknown or
 // missing argument is an ArgumentError naming the layer and the argument, as a TypeError would.
 ModulePtr make_layer(const std::string& name, const std::vector<std::pair<std::string, LayerValue>>& given);
+// The arguments `m` was built with (its entry's arguments_of); ArgumentError for a layer whose entry
+// cannot read them back.
+LayerValues layer_arguments(const Module& m);
+// make_layer for a layer whose values are about to be replaced (a copy's members are pointed at
+// copied tensors): the random generator is left where it was, so copying a module (copy.deepcopy,
+// pickle) does not change the values drawn after it.
+ModulePtr make_layer_shell(const std::string& name, const std::vector<std::pair<std::string, LayerValue>>& given);
 
 }  // namespace onegrad::nn

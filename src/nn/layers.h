@@ -7,6 +7,7 @@
 #include "nn/loss_layers.h"
 #include "nn/module.h"
 #include "nn/norm_layers.h"
+#include "nn/pool_layers.h"
 #include "nn/prelu.h"
 #include "nn/recurrent_layers.h"
 #include "nn/sequential.h"

@@ -25,6 +25,10 @@ Tensor NLLLoss::forward(const Tensor& input, const Tensor& target) {
   return input.nll_loss(target, weight, ignore_index, reduction);
 }
 
+BCELoss::BCELoss(std::optional<Tensor> w, std::string reduction) : Loss(std::move(reduction)), weight(std::move(w)) {
+  register_optional_buffer("weight", weight);
+}
+
 BCEWithLogitsLoss::BCEWithLogitsLoss(std::optional<Tensor> w, std::string reduction, std::optional<Tensor> pw)
     : Loss(std::move(reduction)), weight(std::move(w)), pos_weight(std::move(pw)) {
   register_optional_buffer("weight", weight);

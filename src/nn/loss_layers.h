@@ -1,4 +1,4 @@
-// Losses as modules (torch.nn.CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, BCEWithLogitsLoss,
+// Losses as modules (torch.nn.CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, BCELoss, BCEWithLogitsLoss,
 // SmoothL1Loss, HuberLoss, KLDivLoss, CosineEmbeddingLoss): forward(input, target) over the Tensor
 // methods of loss.cpp and the functions of loss_functions.h. A class weight (and
 // BCEWithLogitsLoss's pos_weight) is a buffer, as in torch's state dicts.
@@ -57,6 +57,16 @@ class L1Loss : public Loss {
   explicit L1Loss(std::string reduction = "mean") : Loss(std::move(reduction)) {}
   Tensor forward(const Tensor& input, const Tensor& target) override { return input.l1_loss(target, reduction); }
   std::string name() const override { return "L1Loss"; }
+};
+
+class BCELoss : public Loss {
+ public:
+  explicit BCELoss(std::optional<Tensor> weight = std::nullopt, std::string reduction = "mean");
+  Tensor forward(const Tensor& input, const Tensor& target) override {
+    return input.binary_cross_entropy(target, weight, reduction);
+  }
+  std::string name() const override { return "BCELoss"; }
+  std::optional<Tensor> weight;
 };
 
 class BCEWithLogitsLoss : public Loss {

@@ -31,6 +31,9 @@ class Module {
   // bindings, layer_registry.h): one input goes to forward(x); layers whose forward takes several
   // tensors (losses, Bilinear) override it. A wrong count is an ArgumentError naming the layer.
   virtual Tensor forward_inputs(const std::vector<Tensor>& inputs);
+  // Every output: forward_inputs' one tensor, or a layer's several (a max pool with
+  // return_indices gives values and indices).
+  virtual std::vector<Tensor> forward_outputs(const std::vector<Tensor>& inputs) { return {forward_inputs(inputs)}; }
   // torch's class name ("Linear"), used in messages.
   virtual std::string name() const = 0;
 

@@ -99,6 +99,14 @@ TransformerStack<Layer>::TransformerStack(const TransformerLayerOptions& o, int6
   if (final_norm) norm = register_module("norm", layer_norm(o));
 }
 
+template <class Layer>
+TransformerStack<Layer>::TransformerStack(std::vector<std::shared_ptr<Layer>> built, ModulePtr final_norm)
+    : layer_list(std::move(built)) {
+  layers = register_module("layers", std::make_shared<Sequential>());
+  for (const auto& layer : layer_list) layers->push_back(layer);
+  if (final_norm) norm = register_module("norm", std::move(final_norm));
+}
+
 template class TransformerStack<TransformerEncoderLayer>;
 template class TransformerStack<TransformerDecoderLayer>;
 

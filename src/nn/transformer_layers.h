@@ -64,16 +64,19 @@ class TransformerDecoderLayer : public TransformerLayerBase {
   std::shared_ptr<Dropout> dropout1, dropout2, dropout3;
 };
 
-// torch.nn.TransformerEncoder / TransformerDecoder: num_layers layers (children "layers.0", ...) made
-// from one set of options, each with its own parameters and the first's values (torch deep-copies
-// the layer it is given), then, with final_norm, a LayerNorm(d_model) child "norm".
+// torch.nn.TransformerEncoder / TransformerDecoder: layers (children "layers.0", ...) run in turn,
+// then the child "norm" if there is one. Made either from one set of options (num_layers layers,
+// each with its own parameters and the first's values, as torch deep-copies the layer it is given;
+// with final_norm a LayerNorm(d_model)), or from layers already built and any norm module (Python's
+// stacks: the caller made the copies).
 template <class Layer>
 class TransformerStack : public Module {
  public:
   TransformerStack(const TransformerLayerOptions& options, int64_t num_layers, bool final_norm);
+  TransformerStack(std::vector<std::shared_ptr<Layer>> layers, ModulePtr norm);
   std::vector<std::shared_ptr<Layer>> layer_list;  // the children of `layers`, typed
   std::shared_ptr<Sequential> layers;
-  std::shared_ptr<LayerNorm> norm;  // null without final_norm
+  ModulePtr norm;  // null without one
 
  protected:
   Tensor finish(const Tensor& x) const { return norm ? norm->forward(x) : x; }

@@ -147,6 +147,12 @@ uint64_t rng_counter() {
   return g.counter;
 }
 
+void set_rng_counter(uint64_t counter) {
+  Generator& g = generator();
+  std::lock_guard<std::mutex> lock(g.mu);
+  g.counter = counter;
+}
+
 Tensor random_bits(const std::vector<int64_t>& shape, const std::string& device) {
   Dims s = checked_shape("random_bits", shape);
   int64_t n = dims_numel(s);

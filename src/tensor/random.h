@@ -24,6 +24,9 @@ namespace onegrad {
 void manual_seed(uint64_t seed);  // seed the generator and restart its counter
 uint64_t initial_seed();          // the seed in use (0 until manual_seed)
 uint64_t rng_counter();           // the next counter a draw will use (for tests)
+// Puts the counter back (the seed stays): work whose draws are discarded (a layer built only to
+// receive copied values, layer_registry.h) leaves the sequence as it found it.
+void set_rng_counter(uint64_t counter);
 
 // n = prod(shape) words of 64 random bits, uint64, shape `shape`: THREEFRY(offset + i, seed).
 Tensor random_bits(const std::vector<int64_t>& shape, const std::string& device = "CPU");

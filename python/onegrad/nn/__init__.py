@@ -18,7 +18,7 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropy
 from .module import Module, Parameter
 from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm, RMSNorm
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
-                      AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
+                      AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d, MaxPool3d)
 from .recurrent import GRU, LSTM, RNN
 from .sparse import Embedding
 from .transformer import TransformerDecoder, TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer
@@ -26,8 +26,8 @@ from .transformer import TransformerDecoder, TransformerDecoderLayer, Transforme
 __all__ = ["functional", "init", "Module", "Parameter", "Linear", "Identity", "Conv1d", "Conv2d", "Conv3d",
            "ConvTranspose1d", "ConvTranspose2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm", "RMSNorm",
            "Embedding", "Dropout", "MultiheadAttention", "Sequential", "ModuleList", "Flatten", "ReLU", "GELU", "Tanh",
-           "Sigmoid", "SiLU", "LeakyReLU", "Softmax", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d",
-           "CrossEntropyLoss", "MSELoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
+           "Sigmoid", "SiLU", "LeakyReLU", "Softmax", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d",
+           "AvgPool3d", "CrossEntropyLoss", "MSELoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss",
            "save_checkpoint", "load_checkpoint", "ELU", "PReLU", "LogSoftmax", "Softplus", "ModuleDict",
            "ParameterList", "ParameterDict", "Unfold", "Fold", "SmoothL1Loss", "HuberLoss", "KLDivLoss",
            "CosineEmbeddingLoss", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",

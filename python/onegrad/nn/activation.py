@@ -1,12 +1,10 @@
-"""Activations as modules (torch.nn.ReLU, GELU, ...) and torch.nn.MultiheadAttention. The pointwise
-activations, PReLU and MultiheadAttention are the C++ layers of src/nn (cpp_layer.py);
-Softmax/LogSoftmax (torch's implicit dim) are Python over Tensor methods."""
+"""Activations as modules (torch.nn.ReLU, GELU, ..., Softmax, LogSoftmax) and
+torch.nn.MultiheadAttention: the C++ layers of src/nn (cpp_layer.py)."""
 
 from ..tensor import Tensor
 from . import functional as F
 from .cpp_layer import CppLayer
 from .linear import Linear  # noqa: F401 (MultiheadAttention's out_proj is wrapped as this class)
-from .module import Module
 
 
 class _Pointwise(CppLayer):
@@ -67,21 +65,26 @@ class Softplus(_Pointwise):
     _params = (("beta", 1), ("threshold", 20))  # torch 1.13's int defaults
 
 
-class Softmax(Module):
+class Softmax(CppLayer):
+    """The C++ layer (src/nn/activation_layers.h); without dim, torch's implicit axis, with torch's
+    deprecation warning (the warning is Python's)."""
+    _op = "softmax"
+
     def __init__(self, dim=None):
-        super().__init__()
+        super().__init__(dim)
         self.dim = dim
 
     def forward(self, input):
-        return F.softmax(input, self.dim)  # dim None: torch's implicit choice, with its warning
+        if self.dim is None:
+            F._softmax_dim(self._op, input.ndim, None)  # the warning; C++ picks the same axis
+        return super().forward(input)
 
     def extra_repr(self):
         return f"dim={self.dim}"
 
 
 class LogSoftmax(Softmax):
-    def forward(self, input):
-        return F.log_softmax(input, self.dim)
+    _op = "log_softmax"
 
 
 class PReLU(CppLayer):
@@ -111,8 +114,13 @@ class MultiheadAttention(CppLayer):
                                       "are not supported")
         super().__init__(embed_dim, num_heads, dropout=dropout, bias=bias, batch_first=batch_first, device=device,
                          dtype=dtype)
-        self.embed_dim, self.num_heads, self.dropout, self.batch_first = embed_dim, num_heads, dropout, batch_first
-        self.head_dim = embed_dim // num_heads
+        self._describe()
+
+    def _describe(self):
+        a = self._cpp_arguments
+        self.embed_dim, self.num_heads, self.dropout, self.batch_first = (a["embed_dim"], a["num_heads"], a["dropout"],
+                                                                          a["batch_first"])
+        self.head_dim = self.embed_dim // self.num_heads
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True):

@@ -50,6 +50,11 @@ def _arguments(name, args, kwargs):
     return {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
 
 
+def _cpp_values(arguments):
+    """The arguments as the C++ table takes them: a Tensor as its C++ handle."""
+    return [(k, v._t if isinstance(v, Tensor) else v) for k, v in arguments.items()]
+
+
 def _parameter(t):
     p = Parameter.__new__(Parameter)
     p._t = t  # the C++ member itself (reference_internal keeps the C++ module alive)
@@ -75,7 +80,7 @@ class CppLayer(Module):
         super().__init__()
         name = self._cpp_name
         arguments = _arguments(name, args, kwargs)
-        self._attach(_C.nn.make_layer(name, list(arguments.items())), arguments)
+        self._attach(_C.nn.make_layer(name, _cpp_values(arguments)), arguments)
         self._to(device, dtype)
 
     def _attach(self, cpp, arguments):
@@ -94,8 +99,8 @@ class CppLayer(Module):
         d["training"] = cpp.is_training()
 
     def _describe(self):
-        """The attributes torch shows (fc.in_features), for a layer wrapped from an existing C++
-        module (a C++ layer's child) rather than built by __init__: read from its tensors."""
+        """Sets the attributes torch shows (fc.in_features) from _cpp_arguments: for a layer wrapped
+        from an existing C++ module (a C++ layer's child) as for one built by __init__."""
 
     def _to(self, device, dtype):
         """torch's device/dtype arguments: the C++ layer makes float32 CPU tensors; floating members
@@ -113,26 +118,35 @@ class CppLayer(Module):
     def reset_parameters(self):
         """A fresh draw of torch's initialisation: a new C++ layer of the same arguments, whose
         values are written into this one's tensors in place."""
-        fresh = _C.nn.make_layer(self._cpp.name(), list(self._cpp_arguments.items()))
+        fresh = _C.nn.make_layer(self._cpp_name, _cpp_values(self._cpp_arguments))
         mine = dict(self._cpp.parameters() + self._cpp.buffers())
         from ..autograd import no_grad
         with no_grad():
             for n, t in fresh.parameters() + fresh.buffers():
                 Tensor._wrap(mine[n]).assign(Tensor._wrap(t).cast(Tensor._wrap(mine[n]).dtype))
 
-    def _own_copy(self):
-        """After a shallow copy whose parameter and buffer tables hold copied tensors (a deep copy of
-        a layer, transformer.py): a C++ layer of its own, its members pointed at those copies."""
-        fresh = _C.nn.make_layer(self._cpp.name(), list(self._cpp_arguments.items()))
+    # ---- copy.deepcopy, copy.copy and pickle: the Python state is copied as for any Module (the
+    # tensors by tensor_copy.py), then a C++ layer of the same arguments is built for the copy and its
+    # members are pointed at the copied tensors, children too.
 
-        def point(cpp, module):  # the fresh tree's members at the copy's tensors, children too
-            for n, _ in cpp.parameters() + cpp.buffers():
-                cpp.set_member(n, (module._parameters[n] if n in module._parameters else module._buffers[n])._t)
-            for n, child in cpp.children():
-                point(child, module._modules[n])
-        point(fresh, self)
-        fresh.train(self.training)
-        self._attach(fresh, self._cpp_arguments)
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        del state["_cpp"]  # a C++ object: rebuilt by __setstate__
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._point(_C.nn.make_layer_shell(self._cpp_name, _cpp_values(self._cpp_arguments)))
+
+    def _point(self, cpp):
+        """Makes `cpp` (a layer of this one's structure) this module's C++ layer, its members the
+        tensors this module holds; a C++ child is its Python child's."""
+        self.__dict__["_cpp"] = cpp
+        for n, _ in cpp.parameters() + cpp.buffers():
+            cpp.set_member(n, (self._parameters[n] if n in self._parameters else self._buffers[n])._t)
+        cpp.train(self.training)
+        for n, child in cpp.children():
+            self._modules[n]._point(child)
 
     def __setattr__(self, name, value):
         if name in self.__dict__.get("_cpp_owned", ()):
@@ -166,17 +180,18 @@ def layer_class(name):
     if name not in _CLASSES:
         if name not in _C.nn.layer_names():
             raise AttributeError(f"module 'onegrad.nn' has no attribute '{name}'")
-        _CLASSES[name] = type(name, (CppLayer,), {"_cpp_name": name, "__module__": __name__,
+        _CLASSES[name] = type(name, (CppLayer,), {"_cpp_name": name, "__module__": "onegrad.nn",
                                                   "__doc__": f"The C++ layer {name} (src/nn), through the layer table."})
     return _CLASSES[name]
 
 
 def wrap(cpp):
     """A Python Module over an existing C++ module (a child of a C++ layer: MultiheadAttention's
-    out_proj), of the layer's Python class."""
+    out_proj, a transformer layer's norm1), of the layer's Python class, with the arguments the C++
+    layer reads back from it (layer_registry.h arguments_of)."""
     cls = layer_class(cpp.name())
     m = cls.__new__(cls)
     Module.__init__(m)
-    m._attach(cpp, {})
+    m._attach(cpp, {k: tuple(v) if isinstance(v, list) else v for k, v in _C.nn.layer_arguments(cpp)})
     m._describe()
     return m

@@ -9,7 +9,10 @@ class Dropout(CppLayer):
         if inplace:
             raise NotImplementedError("Dropout: inplace=True is not supported (onegrad tensors are immutable)")
         super().__init__(p)
-        self.p = p
+        self._describe()
+
+    def _describe(self):
+        self.p = self._cpp_arguments["p"]
 
     def extra_repr(self):
         return f"p={self.p}"

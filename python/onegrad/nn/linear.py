@@ -23,12 +23,10 @@ class Linear(CppLayer):
 
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__(in_features, out_features, bias, device=device, dtype=dtype)
-        self.in_features, self.out_features = in_features, out_features
+        self._describe()
 
     def _describe(self):
-        self.out_features, self.in_features = self.weight.shape
-        self.__dict__["_cpp_arguments"] = {"in_features": self.in_features, "out_features": self.out_features,
-                                           "bias": self.bias is not None}
+        self.in_features, self.out_features = self._cpp_arguments["in_features"], self._cpp_arguments["out_features"]
 
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"

@@ -1,99 +1,79 @@
-"""Losses as modules (torch.nn.CrossEntropyLoss, ...): forward(input, target) over the functional
-losses. A class weight (and BCEWithLogitsLoss's pos_weight) is a buffer, as in torch."""
+"""Losses as modules (torch.nn.CrossEntropyLoss, ...): the C++ layers of src/nn/loss_layers.h
+(cpp_layer.py), forward(input, target) (CosineEmbeddingLoss: input1, input2, target). The Python
+classes keep torch's signatures: the legacy size_average/reduce arguments become a reduction here
+(F._reduction, as torch maps them) before the C++ layer is built. A class weight (and
+BCEWithLogitsLoss's pos_weight) is the C++ layer's buffer, as in torch; None leaves it out."""
 
 from . import functional as F
-from .module import Module
+from .cpp_layer import CppLayer
 
 
-class _Loss(Module):
-    def __init__(self, size_average=None, reduce=None, reduction="mean"):
-        super().__init__()
-        self.reduction = F._reduction(size_average, reduce, reduction)
+class _Loss(CppLayer):
+    """Builds the C++ loss of the class's name from torch's keyword arguments, the legacy ones
+    folded into reduction; each argument is also an attribute (torch's)."""
 
+    _absent_buffers = ("weight",)
 
-class _WeightedLoss(_Loss):
-    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(size_average, reduce, reduction)
-        self.register_buffer("weight", weight)
+    def _build(self, size_average, reduce, **arguments):
+        arguments["reduction"] = F._reduction(size_average, reduce, arguments["reduction"])
+        super().__init__(**arguments)
+        for k, v in arguments.items():
+            if k not in self._cpp_owned and k not in self._buffers:
+                object.__setattr__(self, k, v)
+
+    def extra_repr(self):
+        return ""  # torch shows a loss's class alone
 
 
 class L1Loss(_Loss):
-    def forward(self, input, target):
-        return F.l1_loss(input, target, reduction=self.reduction)
+    def __init__(self, size_average=None, reduce=None, reduction="mean"):
+        self._build(size_average, reduce, reduction=reduction)
 
 
 class MSELoss(_Loss):
-    def forward(self, input, target):
-        return F.mse_loss(input, target, reduction=self.reduction)
+    def __init__(self, size_average=None, reduce=None, reduction="mean"):
+        self._build(size_average, reduce, reduction=reduction)
 
 
-class NLLLoss(_WeightedLoss):
+class NLLLoss(_Loss):
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
-        super().__init__(weight, size_average, reduce, reduction)
-        self.ignore_index = ignore_index
-
-    def forward(self, input, target):
-        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index, reduction=self.reduction)
+        self._build(size_average, reduce, weight=weight, ignore_index=ignore_index, reduction=reduction)
 
 
-class CrossEntropyLoss(_WeightedLoss):
+class CrossEntropyLoss(_Loss):
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                  label_smoothing=0.0):
-        super().__init__(weight, size_average, reduce, reduction)
-        self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
-
-    def forward(self, input, target):
-        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
-                               reduction=self.reduction, label_smoothing=self.label_smoothing)
+        self._build(size_average, reduce, weight=weight, ignore_index=ignore_index, reduction=reduction,
+                    label_smoothing=label_smoothing)
 
 
-class BCELoss(_WeightedLoss):
-    def forward(self, input, target):
-        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+class BCELoss(_Loss):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
+        self._build(size_average, reduce, weight=weight, reduction=reduction)
 
 
 class BCEWithLogitsLoss(_Loss):
-    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
-        super().__init__(size_average, reduce, reduction)
-        self.register_buffer("weight", weight)
-        self.register_buffer("pos_weight", pos_weight)
+    _absent_buffers = ("weight", "pos_weight")
 
-    def forward(self, input, target):
-        return F.binary_cross_entropy_with_logits(input, target, self.weight, reduction=self.reduction,
-                                                  pos_weight=self.pos_weight)
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
+        self._build(size_average, reduce, weight=weight, reduction=reduction, pos_weight=pos_weight)
 
 
 class SmoothL1Loss(_Loss):
     def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
-        super().__init__(size_average, reduce, reduction)
-        self.beta = beta
-
-    def forward(self, input, target):
-        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+        self._build(size_average, reduce, reduction=reduction, beta=beta)
 
 
 class HuberLoss(_Loss):
     def __init__(self, reduction="mean", delta=1.0):
-        super().__init__(reduction=reduction)
-        self.delta = delta
-
-    def forward(self, input, target):
-        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+        self._build(None, None, reduction=reduction, delta=delta)
 
 
 class KLDivLoss(_Loss):
     def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
-        super().__init__(size_average, reduce, reduction)
-        self.log_target = log_target
-
-    def forward(self, input, target):
-        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+        self._build(size_average, reduce, reduction=reduction, log_target=log_target)
 
 
 class CosineEmbeddingLoss(_Loss):
     def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(size_average, reduce, reduction)
-        self.margin = margin
-
-    def forward(self, input1, input2, target):
-        return F.cosine_embedding_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+        self._build(size_average, reduce, margin=margin, reduction=reduction)

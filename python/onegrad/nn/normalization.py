@@ -39,7 +39,12 @@ class LayerNorm(CppLayer):
 
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, device=None, dtype=None):
         super().__init__(_shape(normalized_shape), eps, elementwise_affine, device=device, dtype=dtype)
-        self.normalized_shape, self.eps, self.elementwise_affine = _shape(normalized_shape), eps, elementwise_affine
+        self._describe()
+
+    def _describe(self):
+        a = self._cpp_arguments
+        self.normalized_shape, self.eps = a["normalized_shape"], a["eps"]
+        self.elementwise_affine = a["elementwise_affine"]
 
     def extra_repr(self):
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"

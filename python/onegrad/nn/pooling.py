@@ -1,97 +1,101 @@
-"""torch.nn.MaxPool1d/2d, AvgPool1d/2d and the adaptive pools over the Tensor pools."""
+"""torch.nn's pools (MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d, AdaptiveMaxPool1d/2d/3d):
+the C++ layers of src/nn/pool_layers.h (cpp_layer.py). The Python classes keep torch's attributes
+and repr, and turn torch's None in an adaptive output_size into C++'s -1 (keep that axis)."""
 
-from .module import Module
+from .. import _C
+from ..tensor import Tensor
+from .cpp_layer import CppLayer
 
 
-class _MaxPoolNd(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
-        super().__init__()
-        self.kernel_size, self.stride = kernel_size, stride if stride is not None else kernel_size
-        self.padding, self.dilation = padding, dilation
-        self.return_indices, self.ceil_mode = return_indices, ceil_mode
+class _Pool(CppLayer):
+    """The layer's arguments are its attributes, as torch's; stride None shows the kernel size. A
+    layer built with return_indices returns (values, int64 indices)."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for k, v in {**dict(_C.nn.layer_defaults(self._cpp_name)), **self._cpp_arguments}.items():
+            object.__setattr__(self, k, v)
+        if getattr(self, "stride", 0) is None:
+            object.__setattr__(self, "stride", self.kernel_size)
+
+    def forward(self, input):
+        if not getattr(self, "return_indices", False):
+            return super().forward(input)
+        values, indices = self._cpp.forward_outputs([input._t])
+        return Tensor._wrap(values), Tensor._wrap(indices)
+
+
+class _MaxPoolNd(_Pool):
     def extra_repr(self):
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
 
 
 class MaxPool1d(_MaxPoolNd):
-    def forward(self, input):
-        return input.max_pool1d(self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
-                                self.return_indices)
+    pass
 
 
 class MaxPool2d(_MaxPoolNd):
-    def forward(self, input):
-        return input.max_pool2d(self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
-                                self.return_indices)
+    pass
 
 
-class AvgPool1d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
-        super().__init__()
-        self.kernel_size, self.stride = kernel_size, stride if stride is not None else kernel_size
-        self.padding, self.ceil_mode, self.count_include_pad = padding, ceil_mode, count_include_pad
-
-    def forward(self, input):
-        return input.avg_pool1d(self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad)
+class MaxPool3d(_MaxPoolNd):
+    pass
 
 
-class AvgPool2d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-                 divisor_override=None):
-        super().__init__()
-        self.kernel_size, self.stride = kernel_size, stride if stride is not None else kernel_size
-        self.padding, self.ceil_mode, self.count_include_pad = padding, ceil_mode, count_include_pad
-        self.divisor_override = divisor_override
-
-    def forward(self, input):
-        return input.avg_pool2d(self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad,
-                                self.divisor_override)
-
+class _AvgPoolNd(_Pool):
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class _AdaptivePool(Module):
+class AvgPool1d(_AvgPoolNd):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for k in ("kernel_size", "stride", "padding"):  # torch keeps AvgPool1d's as 1-tuples (_single)
+            v = getattr(self, k)
+            object.__setattr__(self, k, tuple(v) if isinstance(v, (tuple, list)) else (v,))
+
+
+class AvgPool2d(_AvgPoolNd):
+    pass
+
+
+class AvgPool3d(_AvgPoolNd):
+    pass
+
+
+class _AdaptivePool(_Pool):
     """output_size: an int, or one value per spatial axis where None keeps the input's size."""
-    _fn = None
 
-    def __init__(self, output_size, return_indices=False):
-        super().__init__()
-        self.output_size, self.return_indices = output_size, return_indices
-
-    def forward(self, input):
-        if self.return_indices:
-            return getattr(input, self._fn)(self.output_size, return_indices=True)
-        return getattr(input, self._fn)(self.output_size)
+    def __init__(self, output_size, *args, **kwargs):
+        size = tuple(-1 if v is None else v for v in output_size) if isinstance(output_size, (tuple, list)) \
+            else output_size
+        super().__init__(size, *args, **kwargs)
+        self.output_size = output_size
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
 
 
 class AdaptiveAvgPool1d(_AdaptivePool):
-    _fn = "adaptive_avg_pool1d"
-
-    def __init__(self, output_size):
-        super().__init__(output_size)
+    pass
 
 
-class AdaptiveAvgPool2d(AdaptiveAvgPool1d):
-    _fn = "adaptive_avg_pool2d"
+class AdaptiveAvgPool2d(_AdaptivePool):
+    pass
 
 
-class AdaptiveAvgPool3d(AdaptiveAvgPool1d):
-    _fn = "adaptive_avg_pool3d"
+class AdaptiveAvgPool3d(_AdaptivePool):
+    pass
 
 
 class AdaptiveMaxPool1d(_AdaptivePool):
-    _fn = "adaptive_max_pool1d"
+    pass
 
 
 class AdaptiveMaxPool2d(_AdaptivePool):
-    _fn = "adaptive_max_pool2d"
+    pass
 
 
 class AdaptiveMaxPool3d(_AdaptivePool):
-    _fn = "adaptive_max_pool3d"
+    pass

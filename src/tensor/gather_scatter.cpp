@@ -15,6 +15,7 @@
 
 #include "tensor/broadcast.h"
 #include "tensor/gradient.h"
+#include "tensor/graph_template.h"
 #include "tensor/index_check.h"
 #include "tensor/index_dtype.h"
 #include "tensor/literal_check.h"
@@ -188,11 +189,12 @@ Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
   col[d] = n;
   if (!index.dtype().is_int())
     throw DTypeError("index_select: index must be an integer tensor, got " + index.dtype().name());
-  Tensor r = [&] {
+  // The graph depends on the shapes, dtypes and d alone: built once per those (graph_template.h).
+  Tensor r = from_graph_template("index_select", {d}, {*this, index}, [&](const std::vector<Tensor>& in) {
     NestedIndexOp nested;  // checked once below, as index_select
-    return reshape(s1).gather(d, index.reshape(col).expand(out));
-  }();
-  r = s.empty() ? r.reshape(i.empty() ? Dims{} : Dims{n}) : r;
+    Tensor g = in[0].reshape(s1).gather(d, in[1].reshape(col).expand(out));
+    return s.empty() ? g.reshape(i.empty() ? Dims{} : Dims{n}) : g;
+  });
   return with_index_check(r, index, index_bounds("index_select", d, s1[size_t(d)]));
 }
 

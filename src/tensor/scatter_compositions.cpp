@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "tensor/gradient.h"
+#include "tensor/graph_template.h"
 #include "tensor/index_dtype.h"
 #include "tensor/index_check.h"
 #include "tensor/shape_util.h"
@@ -96,11 +97,12 @@ Tensor hit(int64_t K, const Tensor& idx) {
   return at.ge(Tensor::scalar(ConstValue::from_int(0), at.dtype(), at.device()));
 }
 
-Tensor last_write(const Tensor& T, const Tensor& idx, const Tensor& val) {
+namespace {
+
+Tensor build_last_write(const Tensor& T, const Tensor& idx, const Tensor& val, bool differentiable) {
   Dims ts = T.shape();
   int64_t D = idx.shape()[0];
   std::optional<DType> u = low_bits_dtype(T.dtype());
-  bool differentiable = grad_enabled() && (T.requires_grad() || val.requires_grad());
   if (ts.size() == 1 && u && D < (int64_t(1) << 31) && !differentiable) {
     // One MAX scatter of d * 2^32 + bits(val[d]): the largest d wins and its value's bits ride in
     // the low half, so the winner's value needs no second, random read of val.
@@ -121,6 +123,18 @@ Tensor last_write(const Tensor& T, const Tensor& idx, const Tensor& val) {
   col[0] = ts[0];
   Tensor written = at.ge(Tensor::scalar(ConstValue::from_int(0), at.dtype(), at.device())).reshape(col);
   return written.where(picked, T);
+}
+
+}  // namespace
+
+Tensor last_write(const Tensor& T, const Tensor& idx, const Tensor& val) {
+  bool differentiable = grad_enabled() && (T.requires_grad() || val.requires_grad());
+  // The graph depends on the shapes and dtypes alone once `differentiable` is known: built once
+  // per those (graph_template.h), with the differentiable form built afresh each time.
+  if (differentiable) return build_last_write(T, idx, val, true);
+  return from_graph_template("last_write", {}, {T, idx, val}, [](const std::vector<Tensor>& in) {
+    return build_last_write(in[0], in[1], in[2], false);
+  });
 }
 
 Tensor place_values(const Tensor& values, const Tensor& targets, int64_t size) {

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "tensor/advanced_indexing.h"
 #include "tensor/axis_order.h"
@@ -17,6 +16,7 @@
 #include "tensor/view_chain.h"
 #include "tensor/write_history.h"
 #include "uop/errors.h"
+#include "uop/pointer_set.h"
 #include "uop/substitute.h"
 
 namespace onegrad {
@@ -53,19 +53,30 @@ bool reads_memo(const UOp* root, const UOp* buffer, std::unordered_map<const UOp
 // Whether `value` reads `buffer` other than as `target` through elementwise ops alone. Reading
 // target[i] for the value stored at target[i] is safe in one kernel (each element is read by the
 // iteration that writes it, before it writes it); any other read may see the kernel's own writes.
-bool reads_elsewhere(const UOp* value, const UOp* target, const UOp* buffer,
-                     std::unordered_map<const UOp*, bool>& memo) {
-  std::vector<const UOp*> stack{value};  // the nodes reached through elementwise ops alone
-  std::unordered_set<const UOp*> seen;
+// Two walks with flat pointer sets: the elementwise nodes down to the first other nodes, then
+// everything below those (a setitem's value is some 100 nodes; a memo map per node cost more than
+// building them).
+bool reads_elsewhere(const UOp* value, const UOp* target, const UOp* buffer) {
+  std::vector<const UOp*> stack{value}, below;
+  PointerSet elementwise;
   while (!stack.empty()) {
     const UOp* u = stack.back();
     stack.pop_back();
-    if (u == target || !seen.insert(u).second) continue;
+    if (u == target || !elementwise.insert(u)) continue;
     if (!is_alu(u->op)) {
-      if (reads_memo(u, buffer, memo)) return true;
+      below.push_back(u);
       continue;
     }
     for (const UOpRef& s : u->src) stack.push_back(s.get());
+  }
+  PointerSet seen;
+  for (const UOp* u : below) seen.insert(u);
+  while (!below.empty()) {
+    const UOp* u = below.back();
+    below.pop_back();
+    if (u == buffer) return true;
+    for (const UOpRef& s : u->src)
+      if (seen.insert(s.get())) below.push_back(s.get());
   }
   return false;
 }
@@ -113,8 +124,7 @@ void store_into(const UOp* buffer, const Tensor& target, Tensor value, const std
   // its own first: one kernel reading and writing overlapping elements would see its own writes.
   // (contiguous() alone is no copy for a whole view of the buffer, t[::-1] = t; MAX(x, x) is.)
   // A value that reads only the target's own elements (where(written, new, old)) needs no copy.
-  std::unordered_map<const UOp*, bool> memo;
-  if (reads_elsewhere(value.uop().get(), target.uop().get(), buffer, memo))
+  if (reads_elsewhere(value.uop().get(), target.uop().get(), buffer))
     value = Tensor(UOp::create(Ops::MAX, value.dtype(), {value.uop(), value.uop()}), device).contiguous();
   Tensor after(WriteHistory::write_node(buffer, target.uop(), value.uop()), device);
   after.realize();

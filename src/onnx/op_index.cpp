@@ -1,0 +1,140 @@
+// Indexing ops: Gather, GatherElements, GatherND, ScatterElements (and the older Scatter),
+// ScatterND, OneHot, Trilu, Compress, NonZero, TopK. ONNX indices may be negative (counted from the
+// end): they are made non-negative first; out-of-range ones raise IndexError when realized.
+#include "onnx/op_table.h"
+#include "tensor/sort.h"
+#include "uop/unsupported_error.h"
+
+namespace onegrad::onnx {
+namespace {
+
+using Outs = std::vector<Tensor>;
+
+// idx + size where idx < 0, as int64.
+Tensor wrap_negative(const Tensor& idx, int64_t size) {
+  Tensor i = idx.cast(dtypes::int64);
+  Tensor zero = Tensor::scalar(ConstValue::from_int(0), dtypes::int64, idx.device());
+  return i.lt(zero).where(i.add(ConstValue::from_int(size)), i);
+}
+
+// index_select along axis for a batch of indices of any shape: data.shape[:axis] + idx.shape + data.shape[axis+1:].
+Tensor gather(const Node& n) {
+  const Tensor& x = n.in(0);
+  int64_t axis = n.axis(n.attr_int("axis", 0), x.ndim());
+  const Tensor& idx = n.in(1);
+  Tensor flat = wrap_negative(idx, x.shape()[size_t(axis)]).reshape({idx.numel()});
+  Tensor picked = x.index_select(axis, flat);
+  auto s = x.shape();
+  std::vector<int64_t> out(s.begin(), s.begin() + axis);
+  for (int64_t d : idx.shape()) out.push_back(d);
+  out.insert(out.end(), s.begin() + axis + 1, s.end());
+  return picked.reshape(out);
+}
+
+Tensor gather_elements(const Node& n) {
+  const Tensor& x = n.in(0);
+  int64_t axis = n.axis(n.attr_int("axis", 0), x.ndim());
+  return x.gather(axis, wrap_negative(n.in(1), x.shape()[size_t(axis)]));
+}
+
+Tensor scatter_elements(const Node& n) {
+  const Tensor& x = n.in(0);
+  int64_t axis = n.axis(n.attr_int("axis", 0), x.ndim());
+  Tensor idx = wrap_negative(n.in(1), x.shape()[size_t(axis)]);
+  std::string red = n.attr_string("reduction", "none");
+  if (red == "none") return x.scatter(axis, idx, n.in(2));
+  if (red == "add") return x.scatter_reduce(axis, idx, n.in(2), "sum");
+  if (red == "mul") return x.scatter_reduce(axis, idx, n.in(2), "prod");
+  if (red == "max") return x.scatter_reduce(axis, idx, n.in(2), "amax");
+  if (red == "min") return x.scatter_reduce(axis, idx, n.in(2), "amin");
+  throw ArgumentError("ScatterElements: reduction '" + red + "' is not one of none, add, mul, max, min");
+}
+
+// data[idx[..., 0], idx[..., 1], ...]: advanced indexing with one index tensor per leading axis.
+std::vector<IndexItem> nd_index(const Node& n, const Tensor& x, const Tensor& idx) {
+  if (n.attr_int("batch_dims", 0) != 0) n.unsupported("batch_dims other than 0");
+  auto is = idx.shape();
+  if (is.empty()) throw ShapeError(n.op() + ": indices must have rank >= 1");
+  int64_t k = is.back();
+  if (k > x.ndim()) throw ShapeError(n.op() + ": index tuples of length " + std::to_string(k) + " for data of rank " + std::to_string(x.ndim()));
+  std::vector<IndexItem> items;
+  for (int64_t j = 0; j < k; ++j) {
+    std::vector<IndexItem> pick(is.size() - 1, Slice{});
+    pick.push_back(j);
+    items.push_back(wrap_negative(idx.getitem(pick), x.shape()[size_t(j)]));
+  }
+  return items;
+}
+
+Tensor gather_nd(const Node& n) { return n.in(0).getitem(nd_index(n, n.in(0), n.in(1))); }
+
+Tensor scatter_nd(const Node& n) {
+  if (n.attr_string("reduction", "none") != "none") n.unsupported("reduction '" + n.attr_string("reduction", "none") + "'");
+  Tensor out = n.in(0).clone();
+  out.setitem(nd_index(n, out, n.in(1)), n.in(2));
+  return out;
+}
+
+Tensor one_hot(const Node& n) {
+  const Tensor& idx = n.in(0);
+  int64_t depth = int64_t(n.floats(1).at(0));
+  const Tensor& values = n.in(2);  // [off, on]
+  int64_t rank = idx.ndim() + 1;
+  int64_t axis = n.axis(n.attr_int("axis", -1), rank);
+  Tensor i = wrap_negative(idx, depth);
+  std::vector<int64_t> shape(size_t(rank), 1);
+  shape[size_t(axis)] = depth;
+  Tensor pos = Tensor::arange(0, depth, 1, dtypes::int64, idx.device()).reshape(shape);
+  Tensor hit = pos.eq(i.unsqueeze(axis));
+  std::vector<IndexItem> off{int64_t(0)}, on{int64_t(1)};
+  return hit.where(values.getitem(on), values.getitem(off));
+}
+
+Tensor trilu(const Node& n) {
+  int64_t k = n.has(1) ? n.ints(1).at(0) : 0;
+  return n.attr_int("upper", 1) ? n.in(0).triu(k) : n.in(0).tril(k);
+}
+
+Tensor compress(const Node& n) {
+  const Tensor& x = n.in(0);
+  Tensor cond = n.in(1).cast(dtypes::bool_);
+  std::vector<int64_t> keep;
+  auto c = ints_of(cond);
+  if (!n.has_attr("axis")) {
+    Tensor flat = x.reshape({x.numel()});
+    for (size_t i = 0; i < c.size() && int64_t(i) < flat.numel(); ++i)
+      if (c[i]) keep.push_back(int64_t(i));
+    return flat.index_select(0, Tensor::from_vector(keep, {int64_t(keep.size())}, dtypes::int64).to(n.device()));
+  }
+  int64_t axis = n.axis(n.attr_int("axis", 0), x.ndim());
+  for (size_t i = 0; i < c.size() && int64_t(i) < x.shape()[size_t(axis)]; ++i)
+    if (c[i]) keep.push_back(int64_t(i));
+  return x.index_select(axis, Tensor::from_vector(keep, {int64_t(keep.size())}, dtypes::int64).to(n.device()));
+}
+
+Outs topk(const Node& n) {
+  const Tensor& x = n.in(0);
+  int64_t k = n.opset() < 10 ? n.attr_int("k", 1) : n.ints(1).at(0);
+  int64_t axis = n.axis(n.attr_int("axis", -1), x.ndim());
+  bool largest = n.attr_int("largest", 1) != 0;
+  Sorted s = onegrad::topk(x, k, axis, largest);
+  return {s.values, s.indices};
+}
+
+}  // namespace
+
+void add_index_ops(OpTable& t) {
+  t["Gather"] = [](const Node& n) { return Outs{gather(n)}; };
+  t["GatherElements"] = [](const Node& n) { return Outs{gather_elements(n)}; };
+  t["GatherND"] = [](const Node& n) { return Outs{gather_nd(n)}; };
+  t["ScatterElements"] = [](const Node& n) { return Outs{scatter_elements(n)}; };
+  t["Scatter"] = t["ScatterElements"];
+  t["ScatterND"] = [](const Node& n) { return Outs{scatter_nd(n)}; };
+  t["OneHot"] = [](const Node& n) { return Outs{one_hot(n)}; };
+  t["Trilu"] = [](const Node& n) { return Outs{trilu(n)}; };
+  t["Compress"] = [](const Node& n) { return Outs{compress(n)}; };
+  t["NonZero"] = [](const Node& n) { return Outs{n.in(0).nonzero().transpose(0, 1)}; };
+  t["TopK"] = topk;
+}
+
+}  // namespace onegrad::onnx

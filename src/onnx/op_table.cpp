@@ -1,0 +1,22 @@
+#include "onnx/op_table.h"
+
+namespace onegrad::onnx {
+
+const OpTable& op_table() {
+  static const OpTable table = [] {
+    OpTable t;
+    add_elementwise_ops(t);
+    add_math_ops(t);
+    add_reduce_ops(t);
+    add_shape_ops(t);
+    add_index_ops(t);
+    add_nn_ops(t);
+    add_norm_ops(t);
+    add_creation_ops(t);
+    add_control_ops(t);
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace onegrad::onnx

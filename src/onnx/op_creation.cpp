@@ -77,6 +77,18 @@ Outs dropout(const Node& n) {
   return {x, Tensor::ones(x.shape(), dtypes::bool_, n.device())};
 }
 
+// Hann, Hamming and Blackman windows: sums of cosines of 2 pi k n / N, N = size (periodic) or size - 1.
+Tensor window(const Node& n, const std::vector<double>& coeffs) {
+  int64_t size = n.ints(0).at(0);
+  if (size < 0) throw ArgumentError(n.op() + ": size " + std::to_string(size) + " is negative");
+  double len = double(n.attr_int("periodic", 1) ? size : size - 1);
+  DType dt = dtype_of(int(n.attr_int("output_datatype", 1)), n.op() + "'s output_datatype");
+  std::vector<double> w(static_cast<size_t>(size), 0.0);
+  for (int64_t i = 0; i < size; ++i)
+    for (size_t k = 0; k < coeffs.size(); ++k) w[size_t(i)] += coeffs[k] * std::cos(2 * M_PI * double(k) * double(i) / len);
+  return Tensor::from_vector(w, {size}, dtypes::float64).cast(dt).to(n.device());
+}
+
 }  // namespace
 
 void add_creation_ops(OpTable& t) {
@@ -85,6 +97,9 @@ void add_creation_ops(OpTable& t) {
   t["Range"] = [](const Node& n) { return Outs{range(n)}; };
   t["EyeLike"] = [](const Node& n) { return Outs{eye_like(n)}; };
   t["Dropout"] = dropout;
+  t["HannWindow"] = [](const Node& n) { return Outs{window(n, {0.5, -0.5})}; };
+  t["HammingWindow"] = [](const Node& n) { return Outs{window(n, {25.0 / 46, -21.0 / 46})}; };
+  t["BlackmanWindow"] = [](const Node& n) { return Outs{window(n, {0.42, -0.5, 0.08})}; };
 }
 
 }  // namespace onegrad::onnx

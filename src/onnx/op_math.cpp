@@ -32,6 +32,25 @@ Tensor clip(const Node& n) {
   return y;
 }
 
+// atan on [-1, 1] by halving the angle once (atan x = 2 atan(x / (1 + sqrt(1 + x^2))), into
+// |y| <= tan(pi/8)) and the Taylor series to y^23 (error below 1e-10 there); |x| > 1 by pi/2 - atan(1/x).
+Tensor atan(const Tensor& x) {
+  Tensor ax = x.abs();
+  Tensor big = ax.gt(full_like(x, 1));
+  Tensor r = big.where(ax.recip(), ax);
+  Tensor y = r.div(r.square().add(num(1)).sqrt().add(num(1)));
+  Tensor y2 = y.square(), term = y, sum = y;
+  for (int k = 1; k <= 11; ++k) {
+    term = term.mul(y2).neg();
+    sum = sum.add(term.div(num(double(2 * k + 1))));
+  }
+  Tensor a = sum.mul(num(2));
+  a = big.where(a.rsub(num(M_PI / 2)), a);
+  return x.lt(full_like(x, 0)).where(a.neg(), a);
+}
+
+Tensor asin(const Tensor& x) { return atan(x.div(x.square().rsub(num(1)).sqrt())); }
+
 }  // namespace
 
 void add_math_ops(OpTable& t) {
@@ -103,6 +122,9 @@ void add_math_ops(OpTable& t) {
     const Tensor& x = n.in(0);
     return std::vector<Tensor>{x.lt(full_like(x, 0)).where(x.mul(n.in(1)), x)};
   };
+  t["Atan"] = unary([](const Node&, const Tensor& x) { return atan(x); });
+  t["Asin"] = unary([](const Node&, const Tensor& x) { return asin(x); });
+  t["Acos"] = unary([](const Node&, const Tensor& x) { return asin(x).rsub(num(M_PI / 2)); });
   t["Clip"] = [](const Node& n) { return std::vector<Tensor>{clip(n)}; };
 }
 

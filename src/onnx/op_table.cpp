@@ -14,6 +14,8 @@ const OpTable& op_table() {
     add_norm_ops(t);
     add_creation_ops(t);
     add_control_ops(t);
+    add_loss_ops(t);
+    add_resize_ops(t);
     return t;
   }();
   return table;

@@ -30,5 +30,7 @@ void add_nn_ops(OpTable& t);
 void add_norm_ops(OpTable& t);
 void add_creation_ops(OpTable& t);
 void add_control_ops(OpTable& t);
+void add_loss_ops(OpTable& t);
+void add_resize_ops(OpTable& t);
 
 }  // namespace onegrad::onnx

@@ -60,6 +60,10 @@ std::vector<double> Node::attr_floats(const std::string& name, std::vector<doubl
   auto* a = find_attr(name);
   return a ? std::vector<double>(a->floats().begin(), a->floats().end()) : dflt;
 }
+std::vector<std::string> Node::attr_strings(const std::string& name, std::vector<std::string> dflt) const {
+  auto* a = find_attr(name);
+  return a ? std::vector<std::string>(a->strings().begin(), a->strings().end()) : dflt;
+}
 std::optional<Tensor> Node::attr_tensor(const std::string& name) const {
   auto* a = find_attr(name);
   if (!a) return std::nullopt;

@@ -48,6 +48,7 @@ class Node {
   std::string attr_string(const std::string& name, const std::string& dflt) const;
   std::vector<int64_t> attr_ints(const std::string& name, std::vector<int64_t> dflt = {}) const;
   std::vector<double> attr_floats(const std::string& name, std::vector<double> dflt = {}) const;
+  std::vector<std::string> attr_strings(const std::string& name, std::vector<std::string> dflt = {}) const;
   std::optional<Tensor> attr_tensor(const std::string& name) const;
   const ::onnx::GraphProto* attr_graph(const std::string& name) const;
 

@@ -16,6 +16,8 @@ const OpTable& op_table() {
     add_control_ops(t);
     add_loss_ops(t);
     add_resize_ops(t);
+    add_recurrent_ops(t);
+    add_quant_ops(t);
     return t;
   }();
   return table;

@@ -32,5 +32,7 @@ void add_creation_ops(OpTable& t);
 void add_control_ops(OpTable& t);
 void add_loss_ops(OpTable& t);
 void add_resize_ops(OpTable& t);
+void add_recurrent_ops(OpTable& t);
+void add_quant_ops(OpTable& t);
 
 }  // namespace onegrad::onnx

@@ -59,9 +59,10 @@ std::vector<Tensor> run_graph(const ::onnx::GraphProto& g, Scope& scope, const G
     auto dom = ctx.opsets.find(is_onnx_domain(n.domain()) ? "" : n.domain());
     int64_t opset = dom == ctx.opsets.end() ? 1 : dom->second;
     std::string where = "onnx " + node_label(g, i) + " (" + n.op_type() + ", opset " + std::to_string(opset) + "): ";
-    if (!is_onnx_domain(n.domain()))
+    bool onnx_domain = is_onnx_domain(n.domain());
+    auto fn = table.find(onnx_domain ? n.op_type() : n.domain() + "/" + n.op_type());
+    if (fn == table.end() && !onnx_domain)
       throw UnsupportedError(where + "op " + n.op_type() + " of domain '" + n.domain() + "' is not supported");
-    auto fn = table.find(n.op_type());
     if (fn == table.end()) throw UnsupportedError(where + "op " + n.op_type() + " is not supported");
     std::vector<std::optional<Tensor>> inputs;
     for (const auto& name : n.input()) {

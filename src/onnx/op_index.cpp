@@ -68,11 +68,52 @@ std::vector<IndexItem> nd_index(const Node& n, const Tensor& x, const Tensor& id
 
 Tensor gather_nd(const Node& n) { return n.in(0).getitem(nd_index(n, n.in(0), n.in(1))); }
 
+// data viewed as (rows of the k indexed axes, rest...), each index tuple a row number, and the
+// updates scattered (or reduced) into those rows along axis 0.
 Tensor scatter_nd(const Node& n) {
-  if (n.attr_string("reduction", "none") != "none") n.unsupported("reduction '" + n.attr_string("reduction", "none") + "'");
-  Tensor out = n.in(0).clone();
-  out.setitem(nd_index(n, out, n.in(1)), n.in(2));
-  return out;
+  const Tensor& x = n.in(0);
+  const Tensor& idx = n.in(1);
+  std::string red = n.attr_string("reduction", "none");
+  if (red == "none") {
+    Tensor out = x.clone();
+    out.setitem(nd_index(n, out, idx), n.in(2));
+    return out;
+  }
+  auto xs = x.shape();
+  int64_t k = idx.shape().back();
+  Tensor row = Tensor::zeros({}, dtypes::int64, x.device());
+  auto items = nd_index(n, x, idx);
+  int64_t rows = 1;
+  for (int64_t j = 0; j < k; ++j) {
+    row = row.mul(ConstValue::from_int(xs[size_t(j)])).add(std::get<Tensor>(items[size_t(j)]));
+    rows *= xs[size_t(j)];
+  }
+  std::vector<int64_t> rest(xs.begin() + k, xs.end()), flat_x{rows}, flat_u{row.numel()}, idx_shape{row.numel()};
+  flat_x.insert(flat_x.end(), rest.begin(), rest.end());
+  flat_u.insert(flat_u.end(), rest.begin(), rest.end());
+  idx_shape.resize(flat_u.size(), 1);
+  Tensor index = row.reshape(idx_shape).expand(flat_u);
+  const char* how = red == "add" ? "sum" : red == "mul" ? "prod" : red == "max" ? "amax" : red == "min" ? "amin" : nullptr;
+  if (!how) throw ArgumentError("ScatterND: reduction '" + red + "' is not one of none, add, mul, max, min");
+  return x.reshape(flat_x).scatter_reduce(0, index, n.in(2).reshape(flat_u), how).reshape(xs);
+}
+
+// Reverses the first len[b] steps of each batch entry b along the time axis.
+Tensor reverse_sequence(const Node& n) {
+  const Tensor& x = n.in(0);
+  int64_t bax = n.axis(n.attr_int("batch_axis", 1), x.ndim()), tax = n.axis(n.attr_int("time_axis", 0), x.ndim());
+  auto lens = n.ints(1);
+  int64_t steps = x.shape()[size_t(tax)], batch = x.shape()[size_t(bax)];
+  if (int64_t(lens.size()) != batch) throw ShapeError("ReverseSequence: " + std::to_string(lens.size()) + " lengths for a batch of " + std::to_string(batch));
+  std::vector<int64_t> index(size_t(steps * batch));
+  for (int64_t t = 0; t < steps; ++t)
+    for (int64_t b = 0; b < batch; ++b) index[size_t(t * batch + b)] = t < lens[size_t(b)] ? lens[size_t(b)] - 1 - t : t;
+  std::vector<int64_t> shape(size_t(x.ndim()), 1);
+  shape[size_t(tax)] = steps;
+  shape[size_t(bax)] = batch;
+  Tensor idx = Tensor::from_vector(index, {steps, batch}, dtypes::int64).to(n.device());
+  if (tax > bax) idx = idx.transpose(0, 1);
+  return x.gather(tax, idx.reshape(shape).expand(x.shape()));
 }
 
 Tensor one_hot(const Node& n) {
@@ -135,6 +176,7 @@ void add_index_ops(OpTable& t) {
   t["Compress"] = [](const Node& n) { return Outs{compress(n)}; };
   t["NonZero"] = [](const Node& n) { return Outs{n.in(0).nonzero().transpose(0, 1)}; };
   t["TopK"] = topk;
+  t["ReverseSequence"] = [](const Node& n) { return Outs{reverse_sequence(n)}; };
 }
 
 }  // namespace onegrad::onnx

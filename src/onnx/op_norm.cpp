@@ -22,10 +22,18 @@ Tensor per_channel(const Tensor& v, int64_t rank) {
 
 Outs batch_norm(const Node& n) {
   const Tensor& x = n.in(0);
-  if (n.opset() >= 14 && n.attr_int("training_mode", 0)) n.unsupported("training_mode 1");
-  if (n.wants_output(1)) n.unsupported("the running statistics outputs (training)");
   double eps = n.attr_float("epsilon", 1e-5);
   int64_t r = x.ndim();
+  if (n.opset() >= 14 && n.attr_int("training_mode", 0)) {
+    // batch statistics (biased variance) normalize; the running ones move toward them by momentum
+    std::vector<int64_t> axes{0};
+    for (int64_t a = 2; a < r; ++a) axes.push_back(a);
+    Tensor mean = x.mean(axes), var = x.sub(x.mean(axes, true)).square().mean(axes);
+    double m = n.attr_float("momentum", 0.9);
+    Tensor y = x.sub(per_channel(mean, r)).mul(per_channel(var, r).add(num(eps)).rsqrt()).mul(per_channel(n.in(1), r)).add(per_channel(n.in(2), r));
+    return {y, n.in(3).mul(num(m)).add(mean.mul(num(1 - m))), n.in(4).mul(num(m)).add(var.mul(num(1 - m)))};
+  }
+  if (n.wants_output(1)) n.unsupported("the running statistics outputs (training) before opset 14");
   Tensor inv = per_channel(n.in(4), r).add(num(eps)).rsqrt();
   return {x.sub(per_channel(n.in(3), r)).mul(inv).mul(per_channel(n.in(1), r)).add(per_channel(n.in(2), r))};
 }

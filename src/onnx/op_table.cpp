@@ -18,6 +18,7 @@ const OpTable& op_table() {
     add_resize_ops(t);
     add_recurrent_ops(t);
     add_quant_ops(t);
+    add_training_ops(t);
     return t;
   }();
   return table;

@@ -1,4 +1,4 @@
-// The ONNX ops onegrad runs, by op_type: each builds its outputs from Tensor ops (so a model lowers
+// The ONNX ops onegrad runs, by op_type (ops of another domain than ai.onnx by "domain/op_type"): each builds its outputs from Tensor ops (so a model lowers
 // like any other program) and reads node.opset() where the op's meaning changed between opsets
 // (Squeeze's axes became an input at 13, Softmax's axis semantics at 13, ...). One file per family
 // adds its ops: op_elementwise.cpp, op_reduce.cpp, op_shape.cpp, op_nn.cpp, op_index.cpp, ...
@@ -34,5 +34,6 @@ void add_loss_ops(OpTable& t);
 void add_resize_ops(OpTable& t);
 void add_recurrent_ops(OpTable& t);
 void add_quant_ops(OpTable& t);
+void add_training_ops(OpTable& t);
 
 }  // namespace onegrad::onnx

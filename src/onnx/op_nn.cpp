@@ -145,9 +145,21 @@ Outs max_pool(const Node& n) {
   auto axes = last_axes(win.ndim(), p.s.nd());
   Tensor y = win.max(axes);
   if (!n.wants_output(1)) return {y};
-  if (n.attr_int("storage_order", 0) != 0) n.unsupported("Indices with storage_order 1");
-  // the flat index of each window's first maximum, from a window view of the positions
-  Tensor pos = Tensor::arange(0, x.numel(), 1, dtypes::int64, x.device()).reshape(x.shape());
+  // the flat index of each window's first maximum, from a window view of the positions; storage
+  // order 1 numbers the spatial axes column-major (the last spatial axis varies slowest)
+  Tensor pos = Tensor::arange(0, x.numel(), 1, dtypes::int64, x.device());
+  if (n.attr_int("storage_order", 0) != 0) {
+    auto s = x.shape();
+    std::vector<int64_t> rev(s.begin(), s.begin() + 2), order{0, 1};
+    for (int64_t a = x.ndim() - 1; a >= 2; --a) {
+      rev.push_back(s[size_t(a)]);
+      order.push_back(0);
+    }
+    for (int64_t i = 2; i < x.ndim(); ++i) order[size_t(i)] = x.ndim() + 1 - i;
+    pos = pos.reshape(rev).permute(order);
+  } else {
+    pos = pos.reshape(x.shape());
+  }
   Tensor pos_win = pos.pad(spatial_padding(size_t(x.ndim()), p.s.pad_begin,
                                            [&] {
                                              std::vector<int64_t> e(p.s.nd());
@@ -195,6 +207,28 @@ Tensor global_pool(const Node& n, bool max) {
   return max ? x.max(axes, true) : x.mean(axes, true);
 }
 
+// The values of X put back at the flat positions I (MaxPool's Indices) of a zero tensor.
+Tensor max_unpool(const Node& n) {
+  const Tensor& x = n.in(0);
+  auto in = spatial_dims(x);
+  // the indices number the positions of the pooled input (the default output shape); an
+  // output_shape larger than that pads the result at the end of each spatial axis
+  Spatial s = window_spatial(n, in, n.attr_ints("kernel_shape"));
+  auto xs = x.shape();
+  std::vector<int64_t> shape(xs.begin(), xs.begin() + 2);
+  for (size_t i = 0; i < s.nd(); ++i) shape.push_back((in[i] - 1) * s.strides[i] + s.kernel[i] - s.pad_begin[i] - s.pad_end[i]);
+  int64_t total = 1;
+  for (int64_t d : shape) total *= d;
+  Tensor flat = Tensor::zeros({total}, x.dtype(), x.device());
+  Tensor y = flat.scatter(0, n.in(1).reshape({x.numel()}).cast(dtypes::int64), x.reshape({x.numel()})).reshape(shape);
+  if (!n.has(2)) return y;
+  auto want = n.ints(2);
+  if (want.size() != shape.size()) throw ShapeError("MaxUnpool: output_shape has rank " + std::to_string(want.size()) + ", the input " + std::to_string(shape.size()));
+  std::vector<std::pair<int64_t, int64_t>> grow;
+  for (size_t i = 0; i < shape.size(); ++i) grow.push_back({0, want[i] - shape[i]});
+  return y.pad(grow, Tensor::PadMode::constant);
+}
+
 }  // namespace
 
 void add_nn_ops(OpTable& t) {
@@ -204,6 +238,7 @@ void add_nn_ops(OpTable& t) {
   t["Conv"] = [](const Node& n) { return Outs{conv(n)}; };
   t["ConvTranspose"] = [](const Node& n) { return Outs{conv_transpose(n)}; };
   t["MaxPool"] = max_pool;
+  t["MaxUnpool"] = [](const Node& n) { return Outs{max_unpool(n)}; };
   t["AveragePool"] = [](const Node& n) { return Outs{avg_pool(n)}; };
   t["GlobalAveragePool"] = [](const Node& n) { return Outs{global_pool(n, false)}; };
   t["GlobalMaxPool"] = [](const Node& n) { return Outs{global_pool(n, true)}; };

@@ -19,6 +19,7 @@ const OpTable& op_table() {
     add_recurrent_ops(t);
     add_quant_ops(t);
     add_training_ops(t);
+    add_unique_ops(t);
     return t;
   }();
   return table;

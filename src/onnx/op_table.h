@@ -35,5 +35,6 @@ void add_resize_ops(OpTable& t);
 void add_recurrent_ops(OpTable& t);
 void add_quant_ops(OpTable& t);
 void add_training_ops(OpTable& t);
+void add_unique_ops(OpTable& t);
 
 }  // namespace onegrad::onnx

@@ -8,6 +8,7 @@
 #include "onnx.pb.h"
 #include "onnx/graph.h"
 #include "onnx/tensor_proto.h"
+#include "tensor/shape_util.h"
 #include "uop/unsupported_error.h"
 
 namespace onegrad::onnx {
@@ -36,12 +37,6 @@ ValueInfo value_info(const ::onnx::ValueInfoProto& v, const char* role) {
   }
   info.shape = dims;
   return info;
-}
-
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string out = "(";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + (s.size() == 1 ? ",)" : ")");
 }
 
 void collect_ops(const ::onnx::GraphProto& g, std::vector<std::string>& ops, std::set<std::string>& seen) {
@@ -126,17 +121,17 @@ void Model::check_input(const ValueInfo& info, const Tensor& t, std::map<std::st
   auto shape = t.shape();
   if (shape.size() != info.shape->size())
     throw ShapeError(where + ": expected " + info.type_str() + " (rank " + std::to_string(info.shape->size()) +
-                     "), got shape " + shape_str(shape));
+                     "), got shape " + shape_text(shape));
   for (size_t i = 0; i < shape.size(); ++i) {
     const Dim& d = (*info.shape)[i];
     if (d.value && *d.value != shape[i])
-      throw ShapeError(where + ": expected " + info.type_str() + ", got shape " + shape_str(shape) + " (axis " +
+      throw ShapeError(where + ": expected " + info.type_str() + ", got shape " + shape_text(shape) + " (axis " +
                        std::to_string(i) + ")");
     if (!d.param.empty()) {
       auto [it, fresh] = bound.emplace(d.param, shape[i]);
       if (!fresh && it->second != shape[i])
         throw ShapeError(where + ": dim '" + d.param + "' is " + std::to_string(shape[i]) + " here but " +
-                         std::to_string(it->second) + " in an earlier input (got shape " + shape_str(shape) + ")");
+                         std::to_string(it->second) + " in an earlier input (got shape " + shape_text(shape) + ")");
     }
   }
 }

@@ -5,18 +5,13 @@
 #include <numeric>
 
 #include "onnx/op_table.h"
+#include "tensor/shape_util.h"
 #include "uop/unsupported_error.h"
 
 namespace onegrad::onnx {
 namespace {
 
 using Outs = std::vector<Tensor>;
-
-std::string dims_str(const std::vector<int64_t>& s) {
-  std::string out = "(";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + ")";
-}
 
 Tensor reshape(const Node& n) {
   const Tensor& x = n.in(0);
@@ -25,7 +20,7 @@ Tensor reshape(const Node& n) {
   auto in = x.shape();
   for (size_t i = 0; i < shape.size(); ++i)
     if (shape[i] == 0 && !allowzero) {  // 0 copies the input's dim
-      if (i >= in.size()) throw ShapeError("Reshape: 0 at axis " + std::to_string(i) + " has no input dim to copy, input shape " + dims_str(in));
+      if (i >= in.size()) throw ShapeError("Reshape: 0 at axis " + std::to_string(i) + " has no input dim to copy, input shape " + shape_text(in));
       shape[i] = in[i];
     }
   return x.reshape(shape);
@@ -44,7 +39,7 @@ Tensor squeeze(const Node& n) {
   for (int64_t a : axes)
     if (x.shape()[size_t(a)] != 1)
       throw ShapeError("Squeeze: axis " + std::to_string(a) + " has size " + std::to_string(x.shape()[size_t(a)]) +
-                       ", not 1, in shape " + dims_str(x.shape()));
+                       ", not 1, in shape " + shape_text(x.shape()));
   return x.squeeze(axes);
 }
 
@@ -55,7 +50,7 @@ Tensor unsqueeze(const Node& n) {
   std::vector<int64_t> axes;
   for (int64_t a : raw) axes.push_back(n.axis(a, out_rank));
   std::sort(axes.begin(), axes.end());
-  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) throw ShapeError("Unsqueeze: repeated axis in " + dims_str(raw));
+  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) throw ShapeError("Unsqueeze: repeated axis in " + shape_text(raw));
   auto in = x.shape();
   std::vector<int64_t> out;
   size_t k = 0;
@@ -88,7 +83,7 @@ Outs split(const Node& n) {
     for (int64_t p = 0, left = len; p < parts; ++p, left -= each) sizes.push_back(std::min(each, left));
   }
   if (std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != len)
-    throw ShapeError("Split: sizes " + dims_str(sizes) + " do not add up to " + std::to_string(len) + " (axis " + std::to_string(axis) + ")");
+    throw ShapeError("Split: sizes " + shape_text(sizes) + " do not add up to " + std::to_string(len) + " (axis " + std::to_string(axis) + ")");
   return x.split_with_sizes(sizes, axis);
 }
 
@@ -102,7 +97,7 @@ Tensor expand(const Node& n) {
   b.insert(b.end(), want.begin(), want.end());
   for (size_t i = 0; i < rank; ++i) {
     if (a[i] != b[i] && a[i] != 1 && b[i] != 1)
-      throw ShapeError("Expand: shape " + dims_str(in) + " does not broadcast to " + dims_str(want));
+      throw ShapeError("Expand: shape " + shape_text(in) + " does not broadcast to " + shape_text(want));
     out[i] = a[i] == 1 ? b[i] : a[i];
   }
   return x.reshape(a).expand(out);
@@ -181,7 +176,7 @@ Tensor shape_of(const Node& n) {
 Tensor depth_to_space(const Node& n) {
   const Tensor& x = n.in(0);
   auto s = x.shape();
-  if (s.size() != 4) throw ShapeError("DepthToSpace: input must be 4-D, got " + dims_str(s));
+  if (s.size() != 4) throw ShapeError("DepthToSpace: input must be 4-D, got " + shape_text(s));
   int64_t bs = n.attr_int("blocksize", 1), b = s[0], c = s[1], h = s[2], w = s[3];
   if (bs <= 0 || c % (bs * bs)) throw ShapeError("DepthToSpace: channels " + std::to_string(c) + " not divisible by blocksize^2");
   int64_t c2 = c / (bs * bs);
@@ -193,7 +188,7 @@ Tensor depth_to_space(const Node& n) {
 Tensor space_to_depth(const Node& n) {
   const Tensor& x = n.in(0);
   auto s = x.shape();
-  if (s.size() != 4) throw ShapeError("SpaceToDepth: input must be 4-D, got " + dims_str(s));
+  if (s.size() != 4) throw ShapeError("SpaceToDepth: input must be 4-D, got " + shape_text(s));
   int64_t bs = n.attr_int("blocksize", 1), b = s[0], c = s[1], h = s[2], w = s[3];
   if (bs <= 0 || h % bs || w % bs) throw ShapeError("SpaceToDepth: spatial dims not divisible by blocksize " + std::to_string(bs));
   return x.reshape({b, c, h / bs, bs, w / bs, bs}).permute({0, 3, 5, 1, 2, 4}).reshape({b, c * bs * bs, h / bs, w / bs});

@@ -23,6 +23,7 @@
 
 #include "onnx/model.h"
 #include "onnx/tensor_proto.h"
+#include "tensor/shape_util.h"
 #include "uop/unsupported_error.h"
 
 namespace fs = std::filesystem;
@@ -49,16 +50,10 @@ double element(const std::vector<std::byte>& b, size_t i, DType dt) {
   }
 }
 
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string out = "(";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + ")";
-}
-
 // "" when `got` matches `want`, else what differs.
 std::string compare(const Tensor& got, const Tensor& want) {
   if (got.dtype() != want.dtype()) return "dtype " + got.dtype().name() + ", expected " + want.dtype().name();
-  if (got.shape() != want.shape()) return "shape " + shape_str(got.shape()) + ", expected " + shape_str(want.shape());
+  if (got.shape() != want.shape()) return "shape " + shape_text(got.shape()) + ", expected " + shape_text(want.shape());
   auto g = got.to_bytes(), w = want.to_bytes();
   DType dt = got.dtype();
   size_t n = size_t(got.numel());

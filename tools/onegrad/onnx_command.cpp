@@ -18,6 +18,7 @@
 #include "onnx/model.h"
 #include "onnx/tensor_proto.h"
 #include "tensor/random.h"
+#include "tensor/shape_util.h"
 #endif
 
 namespace onegrad::cli {
@@ -28,12 +29,6 @@ namespace {
 constexpr const char* kOnnxUsage =
     "usage: onegrad onnx info MODEL\n"
     "       onegrad onnx run MODEL [--input NAME=FILE.npy]... [--device D] [--bench N] [--save DIR]\n";
-
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string out = "(";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + (s.size() == 1 ? ",)" : ")");
-}
 
 int info(const onnx::Model& m, std::ostream& out) {
   out << "ir_version " << m.ir_version() << ", producer " << m.producer() << "\nopsets:";
@@ -62,7 +57,7 @@ Tensor made_up_input(const onnx::ValueInfo& v) {
 }
 
 void print_output(std::ostream& out, const std::string& name, const Tensor& t) {
-  out << name << ": " << t.dtype().name() << " " << shape_str(t.shape());
+  out << name << ": " << t.dtype().name() << " " << shape_text(t.shape());
   Tensor flat = t.reshape({t.numel()}).cast(dtypes::float64);
   int64_t n = std::min<int64_t>(t.numel(), 8);
   auto v = n > 0 ? flat.shrink({{0, n}}).to_vector<double>() : std::vector<double>{};

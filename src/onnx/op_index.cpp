@@ -66,7 +66,39 @@ std::vector<IndexItem> nd_index(const Node& n, const Tensor& x, const Tensor& id
   return items;
 }
 
-Tensor gather_nd(const Node& n) { return n.in(0).getitem(nd_index(n, n.in(0), n.in(1))); }
+// batch_dims b: the first b axes of data and indices pair up. They are folded into one axis, and
+// each index tuple gets its batch position in front, which makes it a batch_dims 0 GatherND.
+Tensor gather_nd(const Node& n) {
+  const Tensor& x = n.in(0);
+  const Tensor& idx = n.in(1);
+  int64_t b = n.attr_int("batch_dims", 0);
+  if (b == 0) return x.getitem(nd_index(n, x, idx));
+  auto xs = x.shape(), is = idx.shape();
+  if (b < 0 || b >= int64_t(is.size()) || b >= x.ndim()) throw ShapeError("GatherND: batch_dims " + std::to_string(b) + " out of range");
+  int64_t batch = 1;
+  for (int64_t i = 0; i < b; ++i) {
+    if (xs[size_t(i)] != is[size_t(i)]) throw ShapeError("GatherND: the batch dims of data and indices differ");
+    batch *= xs[size_t(i)];
+  }
+  std::vector<int64_t> fx{batch}, fi{batch};
+  fx.insert(fx.end(), xs.begin() + b, xs.end());
+  fi.insert(fi.end(), is.begin() + b, is.end());
+  Tensor flat_idx = idx.reshape(fi);
+  std::vector<int64_t> bshape(fi.size() - 1, 1);
+  bshape[0] = batch;
+  std::vector<IndexItem> items{Tensor::arange(0, batch, 1, dtypes::int64, x.device()).reshape(bshape)};
+  Tensor fxv = x.reshape(fx);
+  for (int64_t j = 0; j < fi.back(); ++j) {
+    std::vector<IndexItem> pick(fi.size() - 1, Slice{});
+    pick.push_back(j);
+    items.push_back(wrap_negative(flat_idx.getitem(pick), fx[size_t(j + 1)]));
+  }
+  Tensor y = fxv.getitem(items);
+  std::vector<int64_t> out(xs.begin(), xs.begin() + b);
+  auto ys = y.shape();
+  out.insert(out.end(), ys.begin() + 1, ys.end());
+  return y.reshape(out);
+}
 
 // data viewed as (rows of the k indexed axes, rest...), each index tuple a row number, and the
 // updates scattered (or reduced) into those rows along axis 0.

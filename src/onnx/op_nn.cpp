@@ -6,6 +6,7 @@
 
 #include "onnx/op_table.h"
 #include "onnx/spatial.h"
+#include "tensor/shape_util.h"
 #include "uop/unsupported_error.h"
 
 namespace onegrad::onnx {
@@ -229,6 +230,28 @@ Tensor max_unpool(const Node& n) {
   return y.pad(grow, Tensor::PadMode::constant);
 }
 
+// Laplace expansion along the first row: exact and branch-free for the small matrices ONNX models
+// take determinants of (n! terms, so n is limited to 5).
+Tensor det(const Tensor& m) {
+  int64_t n = m.shape().back();
+  auto entry = [&](int64_t r, int64_t c) {
+    std::vector<IndexItem> at{Ellipsis{}, r, c};
+    return m.getitem(at);
+  };
+  if (n == 1) return entry(0, 0);
+  Tensor sum;
+  for (int64_t j = 0; j < n; ++j) {
+    std::vector<IndexItem> rows{Ellipsis{}, Slice{1, std::nullopt, 1}, Slice{}};
+    Tensor below = m.getitem(rows);
+    std::vector<Tensor> cols;
+    if (j > 0) cols.push_back(below.getitem({Ellipsis{}, Slice{0, j, 1}}));
+    if (j + 1 < n) cols.push_back(below.getitem({Ellipsis{}, Slice{j + 1, std::nullopt, 1}}));
+    Tensor term = entry(0, j).mul(det(Tensor::cat(cols, -1)));
+    sum = j == 0 ? term : (j % 2 ? sum.sub(term) : sum.add(term));
+  }
+  return sum;
+}
+
 }  // namespace
 
 void add_nn_ops(OpTable& t) {
@@ -238,6 +261,13 @@ void add_nn_ops(OpTable& t) {
   t["Conv"] = [](const Node& n) { return Outs{conv(n)}; };
   t["ConvTranspose"] = [](const Node& n) { return Outs{conv_transpose(n)}; };
   t["MaxPool"] = max_pool;
+  t["Det"] = [](const Node& n) {
+    const Tensor& m = n.in(0);
+    auto s = m.shape();
+    if (s.size() < 2 || s[s.size() - 1] != s[s.size() - 2]) throw ShapeError("Det: input must be (..., n, n), got " + shape_text(s));
+    if (s.back() > 5 || s.back() < 1) n.unsupported("Det of " + std::to_string(s.back()) + "x" + std::to_string(s.back()) + " matrices (at most 5x5)");
+    return Outs{det(m)};
+  };
   t["MaxUnpool"] = [](const Node& n) { return Outs{max_unpool(n)}; };
   t["AveragePool"] = [](const Node& n) { return Outs{avg_pool(n)}; };
   t["GlobalAveragePool"] = [](const Node& n) { return Outs{global_pool(n, false)}; };

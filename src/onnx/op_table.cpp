@@ -20,6 +20,7 @@ const OpTable& op_table() {
     add_quant_ops(t);
     add_training_ops(t);
     add_unique_ops(t);
+    add_nms_ops(t);
     return t;
   }();
   return table;

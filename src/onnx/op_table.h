@@ -36,5 +36,6 @@ void add_recurrent_ops(OpTable& t);
 void add_quant_ops(OpTable& t);
 void add_training_ops(OpTable& t);
 void add_unique_ops(OpTable& t);
+void add_nms_ops(OpTable& t);
 
 }  // namespace onegrad::onnx

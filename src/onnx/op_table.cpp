@@ -21,6 +21,7 @@ const OpTable& op_table() {
     add_training_ops(t);
     add_unique_ops(t);
     add_nms_ops(t);
+    add_grid_sample_ops(t);
     return t;
   }();
   return table;

@@ -37,5 +37,6 @@ void add_quant_ops(OpTable& t);
 void add_training_ops(OpTable& t);
 void add_unique_ops(OpTable& t);
 void add_nms_ops(OpTable& t);
+void add_grid_sample_ops(OpTable& t);
 
 }  // namespace onegrad::onnx

@@ -22,6 +22,9 @@ PACKAGES=(
   libsqlite3-dev
   # TIR's calling convention: DLTensor from dlpack.h (Debian has 0.6: no kDLBool)
   libdlpack-dev
+  # ONNX import: protobuf parses ModelProto with C++ protoc generates from onnx.proto (python3-onnx
+  # ships the schema); the backend node tests (docs/onnx.md) come from libonnx-testdata
+  libprotobuf-dev protobuf-compiler python3-onnx libonnx-testdata
 )
 
 missing=()

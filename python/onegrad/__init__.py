@@ -37,6 +37,8 @@ from .errors import OptError
 from .memory import device_memory_stats, reset_peak_memory
 # TIR: TVMScript programs parsed, checked and run on numpy arrays
 from . import tir
+from . import onnx  # ONNX import: onegrad.onnx.load (docs/onnx.md)
+from .errors import UnsupportedError
 from .symbolic import BoundDim, Variable  # symbolic shape dims
 # settings: environment variables with scoped overrides (onegrad.settings.override(CHECK_INDEX=0))
 from . import settings

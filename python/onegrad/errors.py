@@ -17,6 +17,7 @@ catches ValueError around a bad reshape, or TypeError around a bad dtype, keeps 
     ArgumentError  ValueError     an argument value an op does not take (reduction='avg')
     FormatError    ValueError     a file whose contents break its format (safetensors, IDX, gzip)
     FileError      OSError        a file that cannot be opened/read/written, or a data set not installed
+    UnsupportedError NotImplementedError  an ONNX op/attribute/opset onegrad does not run (docs/onnx.md)
     FunctionError  TypeError      a traced function used wrongly (implicit capture; docs/function.md)
     OptError       ValueError     a kernel opt that does not apply (docs/kernel_opts.md)
     IndexError     IndexError     an index value out of range in gather, scatter, x[idx], a loss
@@ -99,6 +100,12 @@ class FormatError(Error, ValueError):
 class FileError(Error, OSError):
     """A file that cannot be opened, read or written, or a data set that is not installed; the
     message names the path and says what to do."""
+
+
+# onnx: src/uop/errors.h's UnsupportedError
+class UnsupportedError(Error, NotImplementedError):
+    """Something a program asks for that onegrad cannot run yet (an ONNX op, attribute or opset it
+    does not implement); the message names it and, for ONNX, the node and opset."""
 
 
 # function

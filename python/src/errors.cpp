@@ -7,6 +7,7 @@
 #include "tensor/literal_check.h"  // ValueRangeError
 #include "uop/errors.h"
 #include "uop/index_error.h"
+#include "uop/unsupported_error.h"
 
 namespace onegrad::python {
 
@@ -57,6 +58,8 @@ void bind_errors(py::module_& m) {
       set_error("FormatError", e);
     } catch (const FileError& e) {  // data
       set_error("FileError", e);
+    } catch (const UnsupportedError& e) {  // onnx: an op or opset onegrad does not run
+      set_error("UnsupportedError", e);
     } catch (const FunctionError& e) {  // function
       set_error("FunctionError", e);
     } catch (const OptError& e) {  // kernel opts

@@ -31,6 +31,7 @@ LAYERS = {
     "render": ["codegen", "runtime"],
     "engine": ["tensor", "schedule", "render"],
     "nn": ["engine"],
+    "onnx": ["nn"],
     "tir": ["uop"],
     "tir_compile": ["tir", "engine"],
 }

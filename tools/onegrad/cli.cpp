@@ -25,6 +25,11 @@ commands:
       parse a TVMScript file and print it back
   tir run FILE [--func NAME] [--interpret] [--seed N] [--var NAME=VALUE]...
       run a TIR function on seeded random arrays and print a digest of each array afterwards
+  onnx info MODEL
+      an ONNX model's inputs, outputs (types and dims), ops and opsets
+  onnx run MODEL [--input NAME=FILE.npy]... [--device D] [--bench N] [--save DIR]
+      run an ONNX model (inputs not given: seeded random values of their declared shape); print
+      each output's dtype, shape and first values; --bench N: median time of N more runs
   help
       this text
 )";
@@ -46,6 +51,7 @@ int run(const Args& args, std::ostream& out, std::ostream& err) {
   if (cmd == "uop") return run_uop(rest, out, err);
   if (cmd == "train") return run_train(rest, out, err);
   if (cmd == "tir") return run_tir(rest, out, err);
+  if (cmd == "onnx") return run_onnx(rest, out, err);
   err << "onegrad: unknown command '" << cmd << "'\n\n" << kUsageText;
   return kUsage;
 }

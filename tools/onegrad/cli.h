@@ -20,6 +20,8 @@ int run_train(const Args& args, std::ostream& out, std::ostream& err);
 // onegrad tir check|print|run (tir_command.cpp); run's options in tir_run_command.cpp
 int run_tir(const Args& args, std::ostream& out, std::ostream& err);
 int run_tir_function(const Args& args, std::ostream& out, std::ostream& err);
+// onegrad onnx info|run (onnx_command.cpp)
+int run_onnx(const Args& args, std::ostream& out, std::ostream& err);
 int run(const Args& args, std::ostream& out, std::ostream& err);  // the whole tool, argv[1..]
 
 }  // namespace onegrad::cli

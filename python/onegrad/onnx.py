@@ -1,0 +1,101 @@
+"""ONNX models (docs/onnx.md): onegrad.onnx.load(path) returns a Model, a callable that takes the
+graph's inputs (numpy arrays or onegrad Tensors) by position or by name and returns its outputs as a
+dict {name: Tensor}. Each call builds the model's nodes from Tensor ops, so it compiles through the
+same pipeline as any onegrad program (kernels are cached by structure: a second call with the same
+shapes compiles nothing).
+
+    m = onegrad.onnx.load("model.onnx")
+    out = m(x)                    # or m(input=x), or m({"input": x})
+    y = out["output"].numpy()
+
+Errors: a truncated or corrupted file is FormatError, a missing file FileError, an input of the wrong
+dtype DTypeError and of the wrong shape ShapeError (naming the input), an op onegrad does not run
+UnsupportedError naming the op, the node and the opset.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _C
+from .errors import ArgumentError, UnsupportedError
+from .tensor import Tensor
+
+
+def _module():
+    mod = getattr(_C, "onnx", None)
+    if mod is None:
+        raise UnsupportedError("onegrad.onnx: this build has no ONNX import (it needs libprotobuf-dev, "
+                               "protobuf-compiler and python3-onnx's onnx.proto at build time)")
+    return mod
+
+
+def _as_tensor(name, value):
+    if isinstance(value, Tensor):
+        return value._t
+    if isinstance(value, np.ndarray) or np.isscalar(value):
+        return Tensor(np.ascontiguousarray(value))._t
+    raise TypeError(f"onegrad.onnx: input '{name}' must be a numpy array or an onegrad Tensor, "
+                    f"got {type(value).__name__}")
+
+
+class Model:
+    """An ONNX model loaded for running; see the module docstring."""
+
+    def __init__(self, model, device: str = "CPU"):
+        self._m = model
+        self.device = device
+
+    @property
+    def inputs(self):
+        """[(name, type text such as 'FLOAT[batch, 3]', dims or None)] of the inputs to give."""
+        return list(self._m.inputs)
+
+    @property
+    def outputs(self):
+        return list(self._m.outputs)
+
+    @property
+    def input_names(self):
+        return [name for name, _, _ in self._m.inputs]
+
+    @property
+    def output_names(self):
+        return [name for name, _, _ in self._m.outputs]
+
+    @property
+    def opsets(self):
+        return dict(self._m.opsets)
+
+    @property
+    def op_types(self):
+        return list(self._m.op_types)
+
+    def __call__(self, *args, **kwargs):
+        names = self.input_names
+        if len(args) == 1 and isinstance(args[0], dict) and not kwargs:
+            named = dict(args[0])
+        else:
+            if len(args) > len(names):
+                raise ArgumentError(f"onnx model: takes {len(names)} inputs ({', '.join(names)}), given {len(args)}")
+            named = dict(zip(names, args))
+            for k, v in kwargs.items():
+                if k in named:
+                    raise ArgumentError(f"onnx model: input '{k}' given twice")
+                named[k] = v
+        outs = self._m.run({k: _as_tensor(k, v) for k, v in named.items()}, self.device)
+        return {name: Tensor._wrap(outs[name]) for name in self.output_names}
+
+    def __repr__(self):
+        ins = ", ".join(f"{n}: {t}" for n, t, _ in self._m.inputs)
+        outs = ", ".join(f"{n}: {t}" for n, t, _ in self._m.outputs)
+        return f"onegrad.onnx.Model({ins} -> {outs})"
+
+
+def load(path, device: str = "CPU") -> Model:
+    """The ONNX model in the file at `path` (external data files are read from its folder)."""
+    return Model(_module().Model.load(str(path)), device)
+
+
+def load_bytes(data: bytes, base_dir: str = ".", device: str = "CPU") -> Model:
+    """The ONNX model serialized in `data`; external data is read relative to base_dir."""
+    return Model(_module().Model.parse(bytes(data), base_dir), device)

@@ -1,0 +1,115 @@
+#include "onnx/graph.h"
+
+#include "onnx.pb.h"
+#include "onnx/op_table.h"
+#include "onnx/tensor_proto.h"
+#include "uop/unsupported_error.h"
+#include "uop/index_error.h"
+
+namespace onegrad::onnx {
+namespace {
+
+// The same error class with `prefix` before its message, so that callers catching ShapeError still
+// catch it. Non-onegrad exceptions from an op are bugs: InternalError with the node named.
+[[noreturn]] void rethrow_in(const std::string& prefix) {
+  try {
+    throw;
+  } catch (const ShapeError& e) {
+    throw ShapeError(prefix + e.what());
+  } catch (const DTypeError& e) {
+    throw DTypeError(prefix + e.what());
+  } catch (const ArgumentError& e) {
+    throw ArgumentError(prefix + e.what());
+  } catch (const UnsupportedError& e) {
+    throw UnsupportedError(prefix + e.what());
+  } catch (const FormatError& e) {
+    throw FormatError(prefix + e.what());
+  } catch (const FileError& e) {
+    throw FileError(prefix + e.what());
+  } catch (const IndexError& e) {
+    throw;  // carries the index value; its message already names the op
+  } catch (const Error& e) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InternalError(prefix + e.what());
+  }
+}
+
+bool is_onnx_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
+
+}  // namespace
+
+const Tensor* Scope::find(const std::string& name) const {
+  for (const Scope* s = this; s; s = s->outer) {
+    auto it = s->values.find(name);
+    if (it != s->values.end()) return &it->second;
+  }
+  return nullptr;
+}
+
+std::string node_label(const ::onnx::GraphProto& g, int i) {
+  const auto& n = g.node(i);
+  return n.name().empty() ? "node #" + std::to_string(i) : "node '" + n.name() + "'";
+}
+
+std::vector<Tensor> run_graph(const ::onnx::GraphProto& g, Scope& scope, const GraphContext& ctx) {
+  const OpTable& table = op_table();
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& n = g.node(i);
+    auto dom = ctx.opsets.find(is_onnx_domain(n.domain()) ? "" : n.domain());
+    int64_t opset = dom == ctx.opsets.end() ? 1 : dom->second;
+    std::string where = "onnx " + node_label(g, i) + " (" + n.op_type() + ", opset " + std::to_string(opset) + "): ";
+    bool onnx_domain = is_onnx_domain(n.domain());
+    auto fn = table.find(onnx_domain ? n.op_type() : n.domain() + "/" + n.op_type());
+    if (fn == table.end() && !onnx_domain)
+      throw UnsupportedError(where + "op " + n.op_type() + " of domain '" + n.domain() + "' is not supported");
+    if (fn == table.end()) throw UnsupportedError(where + "op " + n.op_type() + " is not supported");
+    std::vector<std::optional<Tensor>> inputs;
+    for (const auto& name : n.input()) {
+      if (name.empty()) {
+        inputs.emplace_back();
+        continue;
+      }
+      const Tensor* t = scope.find(name);
+      if (!t) throw FormatError(where + "reads '" + name + "', which no earlier node, input or initializer defines");
+      inputs.emplace_back(*t);
+    }
+    Node node(n, opset, std::move(inputs), ctx.device, ctx.base_dir);
+    node.run_subgraph = [&](const ::onnx::GraphProto& sub, const std::vector<Tensor>& args) {
+      return onnx::run_subgraph(sub, args, scope, ctx);
+    };
+    std::vector<Tensor> outs;
+    try {
+      outs = fn->second(node);
+    } catch (...) {
+      rethrow_in(where);
+    }
+    for (int o = 0; o < n.output_size(); ++o) {
+      if (n.output(o).empty()) continue;
+      if (size_t(o) >= outs.size())
+        throw UnsupportedError(where + "output " + std::to_string(o) + " ('" + n.output(o) + "') is not supported");
+      scope.values.insert_or_assign(n.output(o), outs[size_t(o)]);
+    }
+  }
+  std::vector<Tensor> results;
+  for (const auto& out : g.output()) {
+    const Tensor* t = scope.find(out.name());
+    if (!t) throw FormatError("onnx: graph output '" + out.name() + "' is not defined by any node, input or initializer");
+    results.push_back(*t);
+  }
+  return results;
+}
+
+std::vector<Tensor> run_subgraph(const ::onnx::GraphProto& g, const std::vector<Tensor>& inputs, const Scope& outer,
+                                 const GraphContext& ctx) {
+  Scope scope;
+  scope.outer = &outer;
+  for (const auto& init : g.initializer()) scope.values.insert_or_assign(init.name(), tensor_from_proto(init, ctx.base_dir, ctx.device));
+  if (size_t(g.input_size()) < inputs.size())
+    throw FormatError("onnx: subgraph '" + g.name() + "' takes " + std::to_string(g.input_size()) + " inputs, given " +
+                      std::to_string(inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) scope.values.insert_or_assign(g.input(int(i)).name(), inputs[i]);
+  return run_graph(g, scope, ctx);
+}
+
+}  // namespace onegrad::onnx

@@ -1,0 +1,277 @@
+// Neural-net ops: MatMul, Gemm, Einsum, Conv, ConvTranspose and the pools. Asymmetric pads (which
+// onegrad's conv and pools do not take) are applied to the input first, so every case reaches the
+// Tensor op with padding 0.
+#include <algorithm>
+#include <limits>
+
+#include "onnx/op_table.h"
+#include "onnx/spatial.h"
+#include "tensor/shape_util.h"
+#include "uop/unsupported_error.h"
+
+namespace onegrad::onnx {
+namespace {
+
+using Outs = std::vector<Tensor>;
+
+std::vector<int64_t> spatial_dims(const Tensor& x) {
+  auto s = x.shape();
+  if (s.size() < 3) throw ShapeError("expects (N, C, spatial...) input, got rank " + std::to_string(s.size()));
+  return {s.begin() + 2, s.end()};
+}
+
+Tensor gemm(const Node& n) {
+  Tensor a = n.attr_int("transA", 0) ? n.in(0).transpose(0, 1) : n.in(0);
+  Tensor b = n.attr_int("transB", 0) ? n.in(1).transpose(0, 1) : n.in(1);
+  double alpha = n.attr_float("alpha", 1.0), beta = n.attr_float("beta", 1.0);
+  Tensor y = a.matmul(b);
+  if (alpha != 1.0) y = y.mul(ConstValue::from_float(alpha));
+  if (n.has(2)) y = y.add(beta == 1.0 ? n.in(2) : n.in(2).mul(ConstValue::from_float(beta)));
+  return y;
+}
+
+Tensor einsum(const Node& n) {
+  std::string eq = n.attr_string("equation", "");
+  eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
+  std::vector<Tensor> ops;
+  for (size_t i = 0; i < n.num_inputs(); ++i) ops.push_back(n.in(i));
+  return Tensor::einsum(eq, ops);
+}
+
+std::vector<int64_t> kernel_of(const Node& n, const Tensor& w) {
+  auto k = n.attr_ints("kernel_shape");
+  if (!k.empty()) return k;
+  auto s = w.shape();
+  return {s.begin() + 2, s.end()};
+}
+
+Tensor bias_add(Tensor y, const std::optional<Tensor>& bias) {
+  if (!bias) return y;
+  std::vector<int64_t> shape(size_t(y.ndim()), 1);
+  shape[1] = bias->numel();
+  return y.add(bias->reshape(shape));
+}
+
+Tensor conv(const Node& n) {
+  const Tensor& x = n.in(0);
+  const Tensor& w = n.in(1);
+  Spatial s = window_spatial(n, spatial_dims(x), kernel_of(n, w));
+  Tensor xp = x.pad(spatial_padding(size_t(x.ndim()), s.pad_begin, s.pad_end));
+  return xp.conv(w, n.opt(2), s.strides, std::vector<int64_t>{0}, s.dilations, n.attr_int("group", 1));
+}
+
+Tensor conv_transpose(const Node& n) {
+  const Tensor& x = n.in(0);
+  const Tensor& w = n.in(1);
+  auto in = spatial_dims(x);
+  auto kernel = kernel_of(n, w);
+  size_t nd = kernel.size();
+  auto strides = n.attr_ints("strides", std::vector<int64_t>(nd, 1));
+  auto dil = n.attr_ints("dilations", std::vector<int64_t>(nd, 1));
+  auto out_pad = n.attr_ints("output_padding", std::vector<int64_t>(nd, 0));
+  auto pads = n.attr_ints("pads", std::vector<int64_t>(2 * nd, 0));
+  auto out_shape = n.attr_ints("output_shape");
+  std::string auto_pad = n.attr_string("auto_pad", "NOTSET");
+  if (strides.size() != nd || dil.size() != nd || out_pad.size() != nd || pads.size() != 2 * nd)
+    throw ShapeError("ConvTranspose: strides, dilations, output_padding and pads need one value per spatial axis (pads two)");
+  if (out_shape.size() > nd) out_shape.erase(out_shape.begin(), out_shape.end() - int64_t(nd));
+  std::vector<int64_t> begin(nd), end(nd);
+  for (size_t i = 0; i < nd; ++i) {
+    int64_t full = strides[i] * (in[i] - 1) + out_pad[i] + (kernel[i] - 1) * dil[i] + 1;
+    if (!out_shape.empty() || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      int64_t want = out_shape.empty() ? in[i] * strides[i] : out_shape[i];
+      int64_t total = full - want;
+      bool upper = auto_pad != "SAME_LOWER";
+      begin[i] = upper ? total / 2 : total - total / 2;
+      end[i] = total - begin[i];
+    } else {
+      begin[i] = pads[i];
+      end[i] = pads[i + nd];
+    }
+  }
+  // the full transposed convolution, then output_padding zeros at the end and the pads cropped
+  Tensor y = x.conv_transpose(w, std::nullopt, strides, {0}, {0}, n.attr_int("group", 1), dil);
+  std::vector<int64_t> crop_begin(nd), crop_end(nd);
+  for (size_t i = 0; i < nd; ++i) {
+    crop_begin[i] = -begin[i];
+    crop_end[i] = out_pad[i] - end[i];
+  }
+  y = y.pad(spatial_padding(size_t(y.ndim()), crop_begin, crop_end), Tensor::PadMode::constant);
+  return bias_add(y, n.opt(2));
+}
+
+// The input padded for a pool: the explicit pads, plus, in ceil_mode, what the last window needs.
+// Returns the padded input and the per-axis extra end padding.
+struct PoolInput {
+  Tensor x;
+  Spatial s;
+  std::vector<int64_t> extra;
+};
+
+PoolInput pool_input(const Node& n, const Tensor& x, Scalar pad_value) {
+  auto in = spatial_dims(x);
+  Spatial s = window_spatial(n, in, n.attr_ints("kernel_shape"));
+  bool ceil_mode = n.attr_int("ceil_mode", 0) != 0;
+  std::vector<int64_t> extra(s.nd(), 0), end(s.nd());
+  for (size_t i = 0; i < s.nd(); ++i) {
+    int64_t span = (s.kernel[i] - 1) * s.dilations[i] + 1;
+    int64_t room = in[i] + s.pad_begin[i] + s.pad_end[i] - span;
+    if (room < 0) throw ShapeError(n.op() + ": the kernel is larger than the padded input at spatial axis " + std::to_string(i));
+    if (ceil_mode) {
+      int64_t out = (room + s.strides[i] - 1) / s.strides[i] + 1;
+      if ((out - 1) * s.strides[i] >= in[i] + s.pad_begin[i]) --out;  // a window must start inside the input
+      extra[i] = std::max<int64_t>(0, (out - 1) * s.strides[i] + span - (in[i] + s.pad_begin[i] + s.pad_end[i]));
+    }
+    end[i] = s.pad_end[i] + extra[i];
+  }
+  Tensor xp = x.pad(spatial_padding(size_t(x.ndim()), s.pad_begin, end), pad_value);
+  return {xp, s, extra};
+}
+
+std::vector<int64_t> last_axes(int64_t rank, size_t nd) {
+  std::vector<int64_t> axes;
+  for (size_t i = 0; i < nd; ++i) axes.push_back(rank - int64_t(nd) + int64_t(i));
+  return axes;
+}
+
+Scalar lowest(DType dt) {
+  if (dt.is_float()) return ConstValue::from_float(-std::numeric_limits<double>::infinity());
+  return ConstValue::from_int(dt.int_min());
+}
+
+Outs max_pool(const Node& n) {
+  const Tensor& x = n.in(0);
+  PoolInput p = pool_input(n, x, lowest(x.dtype()));
+  Tensor win = p.x.pool_windows(p.s.kernel, p.s.strides, p.s.dilations);
+  auto axes = last_axes(win.ndim(), p.s.nd());
+  Tensor y = win.max(axes);
+  if (!n.wants_output(1)) return {y};
+  // the flat index of each window's first maximum, from a window view of the positions; storage
+  // order 1 numbers the spatial axes column-major (the last spatial axis varies slowest)
+  Tensor pos = Tensor::arange(0, x.numel(), 1, dtypes::int64, x.device());
+  if (n.attr_int("storage_order", 0) != 0) {
+    auto s = x.shape();
+    std::vector<int64_t> rev(s.begin(), s.begin() + 2), order{0, 1};
+    for (int64_t a = x.ndim() - 1; a >= 2; --a) {
+      rev.push_back(s[size_t(a)]);
+      order.push_back(0);
+    }
+    for (int64_t i = 2; i < x.ndim(); ++i) order[size_t(i)] = x.ndim() + 1 - i;
+    pos = pos.reshape(rev).permute(order);
+  } else {
+    pos = pos.reshape(x.shape());
+  }
+  Tensor pos_win = pos.pad(spatial_padding(size_t(x.ndim()), p.s.pad_begin,
+                                           [&] {
+                                             std::vector<int64_t> e(p.s.nd());
+                                             for (size_t i = 0; i < e.size(); ++i) e[i] = p.s.pad_end[i] + p.extra[i];
+                                             return e;
+                                           }()),
+                           ConstValue::from_int(-1))
+                       .pool_windows(p.s.kernel, p.s.strides, p.s.dilations);
+  auto ws = win.shape();
+  std::vector<int64_t> flat(ws.begin(), ws.end() - int64_t(p.s.nd()));
+  flat.push_back(-1);
+  Tensor first = win.reshape(flat).argmax(-1, true);
+  Tensor idx = pos_win.reshape(flat).gather(-1, first).squeeze(std::optional<int64_t>(-1));
+  return {y, idx};
+}
+
+Tensor avg_pool(const Node& n) {
+  const Tensor& x = n.in(0);
+  PoolInput p = pool_input(n, x, ConstValue::from_float(0));
+  Tensor win = p.x.pool_windows(p.s.kernel, p.s.strides, p.s.dilations);
+  auto axes = last_axes(win.ndim(), p.s.nd());
+  Tensor sum = win.sum(axes);
+  // the divisor: how many window places lie in the input (or in its explicit pads too)
+  bool include_pad = n.attr_int("count_include_pad", 0) != 0;
+  auto in = spatial_dims(x);
+  Tensor ones = Tensor::ones(in, x.dtype(), x.device());
+  std::vector<int64_t> b = p.s.pad_begin, e = p.s.pad_end;
+  if (include_pad) {
+    ones = ones.pad(spatial_padding(in.size(), b, e), ConstValue::from_float(1));
+    std::fill(b.begin(), b.end(), 0);
+    e = p.extra;
+  } else {
+    for (size_t i = 0; i < e.size(); ++i) e[i] += p.extra[i];
+  }
+  Tensor count = ones.pad(spatial_padding(in.size(), b, e), ConstValue::from_float(0))
+                     .pool_windows(p.s.kernel, p.s.strides, p.s.dilations)
+                     .sum(last_axes(int64_t(2 * in.size()), p.s.nd()));
+  return sum.div(count);
+}
+
+Tensor global_pool(const Node& n, bool max) {
+  const Tensor& x = n.in(0);
+  std::vector<int64_t> axes;
+  for (int64_t a = 2; a < x.ndim(); ++a) axes.push_back(a);
+  return max ? x.max(axes, true) : x.mean(axes, true);
+}
+
+// The values of X put back at the flat positions I (MaxPool's Indices) of a zero tensor.
+Tensor max_unpool(const Node& n) {
+  const Tensor& x = n.in(0);
+  auto in = spatial_dims(x);
+  // the indices number the positions of the pooled input (the default output shape); an
+  // output_shape larger than that pads the result at the end of each spatial axis
+  Spatial s = window_spatial(n, in, n.attr_ints("kernel_shape"));
+  auto xs = x.shape();
+  std::vector<int64_t> shape(xs.begin(), xs.begin() + 2);
+  for (size_t i = 0; i < s.nd(); ++i) shape.push_back((in[i] - 1) * s.strides[i] + s.kernel[i] - s.pad_begin[i] - s.pad_end[i]);
+  int64_t total = 1;
+  for (int64_t d : shape) total *= d;
+  Tensor flat = Tensor::zeros({total}, x.dtype(), x.device());
+  Tensor y = flat.scatter(0, n.in(1).reshape({x.numel()}).cast(dtypes::int64), x.reshape({x.numel()})).reshape(shape);
+  if (!n.has(2)) return y;
+  auto want = n.ints(2);
+  if (want.size() != shape.size()) throw ShapeError("MaxUnpool: output_shape has rank " + std::to_string(want.size()) + ", the input " + std::to_string(shape.size()));
+  std::vector<std::pair<int64_t, int64_t>> grow;
+  for (size_t i = 0; i < shape.size(); ++i) grow.push_back({0, want[i] - shape[i]});
+  return y.pad(grow, Tensor::PadMode::constant);
+}
+
+// Laplace expansion along the first row: exact and branch-free for the small matrices ONNX models
+// take determinants of (n! terms, so n is limited to 5).
+Tensor det(const Tensor& m) {
+  int64_t n = m.shape().back();
+  auto entry = [&](int64_t r, int64_t c) {
+    std::vector<IndexItem> at{Ellipsis{}, r, c};
+    return m.getitem(at);
+  };
+  if (n == 1) return entry(0, 0);
+  Tensor sum;
+  for (int64_t j = 0; j < n; ++j) {
+    std::vector<IndexItem> rows{Ellipsis{}, Slice{1, std::nullopt, 1}, Slice{}};
+    Tensor below = m.getitem(rows);
+    std::vector<Tensor> cols;
+    if (j > 0) cols.push_back(below.getitem({Ellipsis{}, Slice{0, j, 1}}));
+    if (j + 1 < n) cols.push_back(below.getitem({Ellipsis{}, Slice{j + 1, std::nullopt, 1}}));
+    Tensor term = entry(0, j).mul(det(Tensor::cat(cols, -1)));
+    sum = j == 0 ? term : (j % 2 ? sum.sub(term) : sum.add(term));
+  }
+  return sum;
+}
+
+}  // namespace
+
+void add_nn_ops(OpTable& t) {
+  t["MatMul"] = [](const Node& n) { return Outs{n.in(0).matmul(n.in(1))}; };
+  t["Gemm"] = [](const Node& n) { return Outs{gemm(n)}; };
+  t["Einsum"] = [](const Node& n) { return Outs{einsum(n)}; };
+  t["Conv"] = [](const Node& n) { return Outs{conv(n)}; };
+  t["ConvTranspose"] = [](const Node& n) { return Outs{conv_transpose(n)}; };
+  t["MaxPool"] = max_pool;
+  t["Det"] = [](const Node& n) {
+    const Tensor& m = n.in(0);
+    auto s = m.shape();
+    if (s.size() < 2 || s[s.size() - 1] != s[s.size() - 2]) throw ShapeError("Det: input must be (..., n, n), got " + shape_text(s));
+    if (s.back() > 5 || s.back() < 1) n.unsupported("Det of " + std::to_string(s.back()) + "x" + std::to_string(s.back()) + " matrices (at most 5x5)");
+    return Outs{det(m)};
+  };
+  t["MaxUnpool"] = [](const Node& n) { return Outs{max_unpool(n)}; };
+  t["AveragePool"] = [](const Node& n) { return Outs{avg_pool(n)}; };
+  t["GlobalAveragePool"] = [](const Node& n) { return Outs{global_pool(n, false)}; };
+  t["GlobalMaxPool"] = [](const Node& n) { return Outs{global_pool(n, true)}; };
+}
+
+}  // namespace onegrad::onnx

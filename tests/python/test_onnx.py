@@ -1,0 +1,140 @@
+"""onegrad.onnx.load against numpy on models built with the onnx package (python3-onnx): inputs by
+position, by name and as a dict; the typed errors for bad files, wrong inputs and unsupported ops,
+each naming the node or input; and the `onegrad onnx info/run` command line."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import onegrad
+from onegrad.errors import ArgumentError, DTypeError, FileError, FormatError, ShapeError, UnsupportedError
+
+onnx = pytest.importorskip("onnx", reason="the onnx package (python3-onnx) builds the test models")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+if getattr(onegrad._C, "onnx", None) is None:
+    pytest.skip("this build has no ONNX import (libprotobuf-dev, protobuf-compiler)", allow_module_level=True)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def mlp_model(op="Relu", opset=13):
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((3, 4)).astype(np.float32)
+    b = rng.standard_normal((4,)).astype(np.float32)
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["h"], name="mm"),
+             helper.make_node("Add", ["h", "b"], ["z"], name="add"),
+             helper.make_node(op, ["z"], ["y"], name="act"),
+             helper.make_node("ReduceSum", ["y", "axes"], ["s"], name="rowsum", keepdims=0)]
+    g = helper.make_graph(nodes, "mlp",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 4]),
+                           helper.make_tensor_value_info("s", TensorProto.FLOAT, ["batch"])],
+                          [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b"),
+                           numpy_helper.from_array(np.array([1], np.int64), "axes")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)]), w, b
+
+
+def save(model, tmp_path, name="m.onnx"):
+    path = tmp_path / name
+    path.write_bytes(model.SerializeToString())
+    return path
+
+
+def test_load_and_call_by_position_name_and_dict(tmp_path):
+    model, w, b = mlp_model()
+    m = onegrad.onnx.load(save(model, tmp_path))
+    assert m.input_names == ["x"] and m.output_names == ["y", "s"]
+    assert m.inputs[0][1] == "FLOAT[batch, 3]" and m.inputs[0][2] == ["batch", 3]
+    assert m.opsets == {"": 13} and m.op_types == ["MatMul", "Add", "Relu", "ReduceSum"]
+    for batch in (1, 5):
+        x = np.random.default_rng(batch).standard_normal((batch, 3)).astype(np.float32)
+        y = np.maximum(x @ w + b, 0)
+        for out in (m(x), m(x=x), m({"x": x}), m(onegrad.Tensor(x))):
+            np.testing.assert_allclose(out["y"].numpy(), y, rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(out["s"].numpy(), y.sum(1), rtol=1e-5, atol=1e-5)
+
+
+def test_bad_inputs_are_typed_errors_naming_the_input(tmp_path):
+    m = onegrad.onnx.load(save(mlp_model()[0], tmp_path))
+    with pytest.raises(DTypeError, match="input 'x': expected FLOAT"):
+        m(np.zeros((2, 3), np.int64))
+    with pytest.raises(ShapeError, match=r"input 'x': expected FLOAT\[batch, 3\], got shape \(2, 5\)"):
+        m(np.zeros((2, 5), np.float32))
+    with pytest.raises(ArgumentError, match="no input named 'z'"):
+        m(z=np.zeros((2, 3), np.float32))
+    with pytest.raises(ArgumentError, match="takes 1 inputs"):
+        m(np.zeros((2, 3), np.float32), np.zeros((2, 3), np.float32))
+    with pytest.raises(TypeError, match="input 'x' must be a numpy array"):
+        m([[1.0, 2.0, 3.0]])
+
+
+def test_unsupported_op_names_op_node_and_opset(tmp_path):
+    m = onegrad.onnx.load(save(mlp_model(op="NotAnOp", opset=11)[0], tmp_path))
+    with pytest.raises(UnsupportedError, match=r"node 'act' \(NotAnOp, opset 11\): op NotAnOp is not supported"):
+        m(np.zeros((1, 3), np.float32))
+    assert issubclass(UnsupportedError, NotImplementedError)
+
+
+def test_opset_changes_meaning_per_op(tmp_path):
+    # Softmax before opset 13 flattens to 2-D at axis 1; from 13 it normalizes along one axis
+    x = np.random.default_rng(1).standard_normal((2, 3, 4)).astype(np.float32)
+    for opset in (11, 13):
+        g = helper.make_graph([helper.make_node("Softmax", ["x"], ["y"], axis=1)], "sm",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3, 4])])
+        m = onegrad.onnx.load(save(helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)]), tmp_path))
+        if opset == 11:
+            e = np.exp(x.reshape(2, 12) - x.reshape(2, 12).max(1, keepdims=True))
+            want = (e / e.sum(1, keepdims=True)).reshape(2, 3, 4)
+        else:
+            e = np.exp(x - x.max(1, keepdims=True))
+            want = e / e.sum(1, keepdims=True)
+        np.testing.assert_allclose(m(x)["y"].numpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_bad_files_are_typed_errors(tmp_path):
+    data = mlp_model()[0].SerializeToString()
+    (tmp_path / "cut.onnx").write_bytes(data[: len(data) // 2])
+    with pytest.raises(FormatError, match="cut.onnx.*protobuf parse failed"):
+        onegrad.onnx.load(tmp_path / "cut.onnx")
+    with pytest.raises(FileError, match="missing.onnx"):
+        onegrad.onnx.load(tmp_path / "missing.onnx")
+    # external data: the file beside the model is read; a missing one names the tensor and the file
+    model, w, b = mlp_model()
+    onnx.save_model(model, str(tmp_path / "ext.onnx"), save_as_external_data=True, all_tensors_to_one_file=True,
+                    location="ext.bin", size_threshold=0)
+    x = np.ones((2, 3), np.float32)
+    np.testing.assert_allclose(onegrad.onnx.load(tmp_path / "ext.onnx")(x)["y"].numpy(), np.maximum(x @ w + b, 0),
+                               rtol=1e-5)
+    os.remove(tmp_path / "ext.bin")
+    with pytest.raises(FileError, match="tensor 'w'.*ext.bin"):
+        onegrad.onnx.load(tmp_path / "ext.onnx")
+
+
+def onegrad_cli():
+    for d in ("build", "build-release"):
+        p = os.path.join(ROOT, d, "bin", "onegrad")
+        if os.path.exists(p):
+            return p
+    pytest.skip("build/bin/onegrad not built")
+
+
+def test_cli_info_and_run(tmp_path):
+    model, w, b = mlp_model()
+    path = save(model, tmp_path)
+    info = subprocess.run([onegrad_cli(), "onnx", "info", str(path)], capture_output=True, text=True)
+    assert info.returncode == 0, info.stderr
+    assert "x: FLOAT[batch, 3]" in info.stdout and "ops: MatMul Add Relu ReduceSum" in info.stdout
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+    np.save(tmp_path / "x.npy", x)
+    run = subprocess.run([onegrad_cli(), "onnx", "run", str(path), "--input", f"x={tmp_path / 'x.npy'}",
+                          "--bench", "3", "--save", str(tmp_path / "out")], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "y: float32 (2, 4)" in run.stdout and "bench: 3 runs, median" in run.stdout
+    np.testing.assert_allclose(np.load(tmp_path / "out" / "y.npy"), np.maximum(x @ w + b, 0), rtol=1e-5)
+    bad = subprocess.run([onegrad_cli(), "onnx", "run", str(path), "--input", f"x={tmp_path / 'x.npy'}x"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 1 and "x.npyx" in bad.stderr

@@ -39,10 +39,7 @@ std::vector<std::pair<UOpRef, UOpRef>> pairs_of(const DimPairs& pairs) {
   return out;
 }
 
-std::string dim_text(const Dim& d) {
-  std::string s = shape_str({d.u});
-  return s.substr(1, s.size() - 3);
-}
+std::string dim_text(const Dim& d) { return onegrad::dim_text(d.u); }
 
 }  // namespace
 

@@ -1,17 +1,13 @@
 #include "tensor/symbolic_dims.h"
 
 #include "symbolic/simplify.h"
+#include "uop/dim_poly.h"
+#include "uop/substitute.h"
 #include "uop/errors.h"
 
 namespace onegrad {
 
 namespace {
-
-// "n=5" (a dim as it prints inside a shape)
-std::string dim_text(const UOpRef& d) {
-  std::string s = shape_str({d});
-  return s.substr(1, s.size() - 3);
-}
 
 UOpRef product(const UOpRef& a, const UOpRef& b) {
   if (a->is_const_value(1)) return b;
@@ -22,7 +18,24 @@ UOpRef product(const UOpRef& a, const UOpRef& b) {
 
 }  // namespace
 
-std::string dims_text(const Shape& s) { return shape_str(s); }
+std::string dim_text(const UOpRef& d) {
+  std::string s = shape_str({d});
+  s = s.substr(1, s.size() - 3);
+  if (d->is_const() || d->op == Ops::PARAM) return s;
+  // an expression: its polynomial over the variables, then its value ("n*4=20", "-n + 64=59")
+  std::optional<int64_t> v = eval_dim(d.get());
+  Substitution unbound;  // the polynomial over the variables, not their values
+  for (const UOp* u : d->toposort())
+    if (is_bound_variable(u)) unbound[u] = unbind_variable(u->ref());
+  UOpRef e = substitute(d, unbound);
+  return DimPoly::of(e.get()).str() + (v ? "=" + std::to_string(*v) : "");
+}
+
+std::string dims_text(const Shape& s) {
+  std::string out = "(";
+  for (size_t i = 0; i < s.size(); i++) out += (i ? ", " : "") + dim_text(s[i]);
+  return out + (s.size() == 1 ? ",)" : ")");
+}
 
 std::string variables_text(const UOpRef& d) {
   std::string out;

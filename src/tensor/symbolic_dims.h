@@ -33,6 +33,8 @@ std::string variables_text(const UOpRef& d);
 // t with its dims as the numbers they are bound to, for ops built from numbers only (sort): their
 // graph, and kernels, are then per value.
 Tensor with_static_dims(const Tensor& t);
+// "n=5", "16", "n*4=20" (an expression: its polynomial and value)
+std::string dim_text(const UOpRef& d);
 // "(n=5, 16)"
 std::string dims_text(const Shape& s);
 

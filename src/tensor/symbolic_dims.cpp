@@ -2,8 +2,8 @@
 
 #include "symbolic/simplify.h"
 #include "uop/dim_poly.h"
-#include "uop/substitute.h"
 #include "uop/errors.h"
+#include "uop/substitute.h"
 
 namespace onegrad {
 

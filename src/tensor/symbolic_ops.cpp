@@ -85,9 +85,11 @@ Tensor Tensor::shrink_symbolic(const DimPairs& bounds) const {
     if (bv < 0 || bv > ev || ev > dim_value(dims[i]))
       throw ShapeError("shrink: bounds " + pair_text(bounds[i]) + " out of range for axis " + std::to_string(i) +
                        " of shape " + dims_text(dims));
-    require_nonnegative("shrink", b, "the begin of axis " + std::to_string(i));
-    require_nonnegative("shrink", dim_difference(e, b), "the length (end - begin) of axis " + std::to_string(i));
-    require_nonnegative("shrink", dim_difference(dims[i], e), "the dim minus the end of axis " + std::to_string(i));
+    if (!b->is_const() || !e->is_const()) {  // numbers on a symbolic axis: a CONST part, as shrink()
+      require_nonnegative("shrink", b, "the begin of axis " + std::to_string(i));
+      require_nonnegative("shrink", dim_difference(e, b), "the length (end - begin) of axis " + std::to_string(i));
+      require_nonnegative("shrink", dim_difference(dims[i], e), "the dim minus the end of axis " + std::to_string(i));
+    }
     offsets[i] = b;
     out[i] = dim_difference(e, b);
   }

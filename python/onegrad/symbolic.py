@@ -27,8 +27,8 @@ class Variable:
 class BoundDim(int):
     """A shape dim with its value: an int equal to the value, printed as ``n=5``. Passing it to
     reshape, pad, slices, zeros/ones/full/empty, rand or arange keeps the dim symbolic. ``+``, ``-``,
-    ``*`` and ``//`` with ints or BoundDims give BoundDims of the expression (``m - n``); other
-    arithmetic gives plain ints."""
+    ``*`` with ints or BoundDims, and ``//`` by an int above 0, give BoundDims of the expression
+    (``m - n``); other arithmetic gives plain ints."""
 
     @staticmethod
     def _make(dim) -> "BoundDim":
@@ -48,7 +48,8 @@ class BoundDim(int):
     __str__ = __repr__
 
     def _expr(self, other, op, swap=False):
-        if isinstance(other, bool) or not isinstance(other, int):
+        divides = op == "floordiv" and (isinstance(other, BoundDim) or int(other) <= 0)  # dims divide by numbers > 0
+        if isinstance(other, bool) or not isinstance(other, int) or divides:
             return getattr(int(self), f"__{'r' if swap else ''}{op}__")(other)
         a, b = self._dim, _dim(other)
         return BoundDim._make(getattr(b, op)(a) if swap else getattr(a, op)(b))

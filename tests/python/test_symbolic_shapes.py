@@ -278,3 +278,14 @@ def test_training_at_batch_sizes_1_to_64_compiles_each_kernel_once():
         if step == 1:
             first = compiled()
     assert compiled() == first, "a batch size after the first compiled a kernel"
+
+
+def test_bound_dim_arithmetic_keeps_the_expression():
+    n = Variable("n", 1, 64)
+    b = n.bind(5)
+    assert repr(64 - b) == "-n + 64=59" and 64 - b == 59
+    assert repr(b * 4) == "4*n=20" and repr(b + 2 - 2) == "n=5"
+    assert repr(b // 2) .endswith("=2") and isinstance(b // 2, onegrad.BoundDim)
+    assert b // -2 == -3 and type(b // -2) is int and b * 1.5 == 7.5 and type(b + True) is int
+    with pytest.raises(ZeroDivisionError):
+        b // 0

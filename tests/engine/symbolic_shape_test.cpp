@@ -7,6 +7,7 @@
 #include <random>
 
 #include "engine/realize_graph.h"
+#include "tensor/random.h"
 #include "tensor/symbolic_dims.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
@@ -198,7 +199,7 @@ TEST(SymbolicShape, PadAndShrinkByAVariableCompileOnce) {
   EXPECT_EQ(compiled(), after_first) << "a second value of n compiled a kernel";
 }
 
-TEST(SymbolicShape, FullArangeAndScansOfAVariableCompileOnce) {
+TEST(SymbolicShape, FullArangeRandAndScansOfAVariableCompileOnce) {
   UOpRef n = UOp::variable("n", 1, 32);
   uint64_t after_first = 0;
   for (int64_t v : {6, 1, 32, 19}) {
@@ -209,6 +210,9 @@ TEST(SymbolicShape, FullArangeAndScansOfAVariableCompileOnce) {
     std::vector<int32_t> r = ramp.to_vector<int32_t>();
     std::vector<float> c = ones.cumsum(0).to_vector<float>();
     std::vector<float> sums = ramp.cast(dtypes::float32).cumsum(0).to_vector<float>();
+    std::vector<float> draw = rand_symbolic({b, UOp::index(2)}).to_vector<float>();
+    ASSERT_EQ(draw.size(), size_t(v * 2));
+    for (float u : draw) EXPECT_TRUE(u >= 0.f && u < 1.f) << u;
     ASSERT_EQ(r.size(), size_t(v));
     ASSERT_EQ(c.size(), size_t(v * 2));
     for (int64_t i = 0; i < v; i++) {

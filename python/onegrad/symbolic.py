@@ -6,6 +6,7 @@ reshaped to it, ``x.reshape(n.bind(5), 16)``, has the shape ``(n=5, 16)``; its k
 and take its value at launch, so running the same program with another value compiles nothing.
 """
 from . import _C
+from .errors import ShapeError
 
 
 class Variable:
@@ -25,7 +26,9 @@ class Variable:
 
 class BoundDim(int):
     """A shape dim with its value: an int equal to the value, printed as ``n=5``. Passing it to
-    reshape keeps the dim symbolic; arithmetic on it gives plain ints."""
+    reshape, pad, slices, zeros/ones/full/empty, rand or arange keeps the dim symbolic. ``+``, ``-``,
+    ``*`` with ints or BoundDims, and ``//`` by an int above 0, give BoundDims of the expression
+    (``m - n``); other arithmetic gives plain ints."""
 
     @staticmethod
     def _make(dim) -> "BoundDim":
@@ -43,6 +46,91 @@ class BoundDim(int):
         return self._dim.text
 
     __str__ = __repr__
+
+    def _expr(self, other, op, swap=False):
+        divides = op == "floordiv" and (isinstance(other, BoundDim) or int(other) <= 0)  # dims divide by numbers > 0
+        if isinstance(other, bool) or not isinstance(other, int) or divides:
+            return getattr(int(self), f"__{'r' if swap else ''}{op}__")(other)
+        a, b = self._dim, _dim(other)
+        return BoundDim._make(getattr(b, op)(a) if swap else getattr(a, op)(b))
+
+    def __add__(self, o): return self._expr(o, "add")
+    def __radd__(self, o): return self._expr(o, "add", True)
+    def __sub__(self, o): return self._expr(o, "sub")
+    def __rsub__(self, o): return self._expr(o, "sub", True)
+    def __mul__(self, o): return self._expr(o, "mul")
+    def __rmul__(self, o): return self._expr(o, "mul", True)
+    def __floordiv__(self, o): return self._expr(o, "floordiv")
+    __hash__ = int.__hash__
+
+
+def _dim(d):
+    """A BoundDim's dim, or an int as a constant dim."""
+    return d._dim if isinstance(d, BoundDim) else _C.Dim.const(int(d))
+
+
+def dims_of(shape) -> list:
+    """A shape (ints and BoundDims) as dims."""
+    return [_dim(d) for d in shape]
+
+
+def is_bound(d) -> bool:
+    return isinstance(d, BoundDim)
+
+
+def has_bound_pair(pairs) -> bool:
+    """True when (before, after) / (begin, end) pairs hold a BoundDim."""
+    return any(is_bound(v) for p in pairs if isinstance(p, (tuple, list)) for v in p)
+
+
+def pairs(items, none):
+    """Pairs as tuples (None as `none`); ShapeError naming a malformed one."""
+    out = []
+    for p in items:
+        if p is None and none is not None:
+            p = none
+        if not isinstance(p, (tuple, list)) or len(p) != 2 or not all(isinstance(v, int) for v in p):
+            raise ShapeError(f"pad/shrink: each axis takes a pair of ints or bound dims, got {p!r}")
+        out.append(tuple(p))
+    return out
+
+
+def pad(t, pairs, value):
+    """pad by (before, after) pairs of ints and BoundDims."""
+    return _C.pad_symbolic(t, [(_dim(a), _dim(b)) for a, b in pairs], value)
+
+
+def shrink(t, bounds):
+    """shrink to [begin, end) pairs of ints and BoundDims."""
+    return _C.shrink_symbolic(t, [(_dim(a), _dim(b)) for a, b in bounds])
+
+
+def has_bound_slice(key) -> bool:
+    """True when a __getitem__ key holds a slice with a BoundDim start or stop."""
+    items = key if isinstance(key, tuple) else (key,)
+    return any(isinstance(it, slice) and (is_bound(it.start) or is_bound(it.stop)) for it in items)
+
+
+def getitem_bounds(shape, key):
+    """The [begin, end) pairs of a key of slices with step 1 (ints, BoundDims or None; a negative
+    int counts from the end, which may be a symbolic dim)."""
+    items = key if isinstance(key, tuple) else (key,)
+    if len(items) > len(shape):
+        raise IndexError(f"getitem: too many indices ({len(items)}) for a tensor of dimension {len(shape)}")
+    bounds = []
+    for k, it in enumerate(items):
+        if not isinstance(it, slice) or it.step not in (None, 1):
+            raise IndexError(f"getitem: a slice by a Variable's value takes only slices of step 1, got {it!r} "
+                             f"at axis {k}")
+        dim = shape[k]
+        ends = []
+        for v, default in ((it.start, 0), (it.stop, dim)):
+            v = default if v is None else v
+            if not is_bound(v) and int(v) < 0:
+                v = dim + int(v)
+            ends.append(v)
+        bounds.append(tuple(ends))
+    return bounds
 
 
 def has_bound(first, rest) -> bool:
@@ -75,3 +163,28 @@ def reshape(t, first, rest):
         else:
             out.append(_C.Dim.const(int(d)))
     return _C.reshape_symbolic(t, out)
+
+
+def bound_shape(args):
+    """The dims of a creation call's shape (zeros(a, b) or zeros((a, b))) when one is a BoundDim."""
+    dims = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+    return list(dims) if any(is_bound(d) for d in dims) else None
+
+
+def full(dims, value, dtype_name, device):
+    return _C.full_symbolic(dims_of(dims), value, dtype_name, device)
+
+
+def rand(dims, dtype_name, device):
+    return _C.rand_symbolic(dims_of(dims), dtype_name, device)
+
+
+def arange(start, stop, step, dtype_name, device):
+    """0..count-1 by a BoundDim count, times step plus start (ints, step > 0); None when the count
+    can be negative for some value of its variables (the caller then takes the values as numbers)."""
+    if is_bound(start) or is_bound(step) or int(step) <= 0:
+        return None
+    count = (stop - int(start) + (int(step) - 1)) // int(step)
+    if not is_bound(count) or count._dim.min < 0:
+        return None
+    return _C.arange_symbolic(count._dim, dtype_name, device)

@@ -101,16 +101,22 @@ class Tensor:
 
     @staticmethod
     def empty(*shape, dtype=None, device=None) -> "Tensor":
+        if (dims := _symbolic.bound_shape(shape)) is not None:  # a Variable's bound value as a dim
+            return Tensor.zeros(dims, dtype=dtype, device=device)
         return Tensor._wrap(_C.Tensor.empty(_shape_or_empty(shape), to_dtype(dtype or dtypes.default_float).name,
                                             _device(device)))
 
     @staticmethod
     def zeros(*shape, dtype=None, device=None) -> "Tensor":
+        if (dims := _symbolic.bound_shape(shape)) is not None:
+            return Tensor.full(dims, 0, dtype=dtype or dtypes.default_float, device=device)
         return Tensor._wrap(_C.Tensor.zeros(_shape_or_empty(shape), to_dtype(dtype or dtypes.default_float).name,
                                             _device(device)))
 
     @staticmethod
     def ones(*shape, dtype=None, device=None) -> "Tensor":
+        if (dims := _symbolic.bound_shape(shape)) is not None:
+            return Tensor.full(dims, 1, dtype=dtype or dtypes.default_float, device=device)
         return Tensor._wrap(_C.Tensor.ones(_shape_or_empty(shape), to_dtype(dtype or dtypes.default_float).name,
                                            _device(device)))
 
@@ -118,6 +124,9 @@ class Tensor:
     def full(shape, fill_value, dtype=None, device=None) -> "Tensor":
         """dtype defaults to the value's own (int32, or int64 past int32; float32; bool), as torch.full.
         A value that does not fit the dtype raises ValueRangeError (as torch)."""
+        if (dims := _symbolic.bound_shape((shape,) if isinstance(shape, int) else shape)) is not None:
+            dt = to_dtype(dtype) if dtype is not None else infer_dtype(fill_value)
+            return Tensor._wrap(_symbolic.full(dims, py_scalar(fill_value), dt.name, _device(device)))
         shape = int_list(shape, "full") if isinstance(shape, (tuple, list)) else int_list((shape,), "full")
         dt = to_dtype(dtype) if dtype is not None else infer_dtype(fill_value)
         return Tensor._wrap(_C.Tensor.full(shape, py_scalar(fill_value), dt.name, _device(device)))
@@ -129,6 +138,11 @@ class Tensor:
         start + i*step like numpy. A value that does not fit the dtype raises ValueRangeError."""
         if stop is None:
             start, stop = 0, start
+        if _symbolic.has_bound(start, (stop, step)):  # one graph for every value, where it can be
+            dt = to_dtype(dtype) if dtype is not None else dtypes.default_int
+            t = _symbolic.arange(start, stop, step, dt.name, _device(device))
+            if t is not None:
+                return Tensor._wrap(t) * int(step) + int(start) if (step, start) != (1, 0) else Tensor._wrap(t)
         ints = all(isinstance(v, int) or isinstance(v, np.integer) for v in (start, stop, step))
         dt = to_dtype(dtype) if dtype is not None else (None if ints else dtypes.default_float)
         dev = _device(device)
@@ -344,12 +358,17 @@ class Tensor:
                 raise ShapeError(f"pad: a flat padding needs an even number of values, got {tuple(padding)}")
             pairs = [(padding[i], padding[i + 1]) for i in range(0, len(padding), 2)][::-1]
             padding = [None] * max(0, self.ndim - len(pairs)) + pairs
+        if _symbolic.has_bound_pair(padding):  # amounts that are dim expressions (m - n)
+            return Tensor._wrap(_symbolic.pad(self._t, _symbolic.pairs(padding, (0, 0)), py_scalar(value)))
         pairs = [(0, 0) if p is None else _pair(p, "pad") for p in padding]
         return Tensor._wrap(self._t.pad(pairs, py_scalar(value)))
 
     def shrink(self, arg) -> "Tensor":
         """arg: one (begin, end) pair per axis, or None to keep the axis whole."""
         shape = self.shape
+        if _symbolic.has_bound_pair(arg) or _C.has_symbolic_dim(self._t):  # x[:n], or a symbolic dim kept
+            bounds = [(0, shape[i]) if b is None else b for i, b in enumerate(arg)]
+            return Tensor._wrap(_symbolic.shrink(self._t, _symbolic.pairs(bounds, None)))
         bounds = [_pair(b, "shrink") if b is not None else (0, shape[i] if i < len(shape) else 0)
                   for i, b in enumerate(arg)]
         return Tensor._wrap(self._t.shrink(bounds))
@@ -456,6 +475,8 @@ class Tensor:
     def __getitem__(self, key) -> "Tensor":
         """Indexing as numpy/torch: ints, slices, None, ..., and integer or bool tensors (lists,
         numpy arrays) as advanced indices."""
+        if _symbolic.has_bound_slice(key):  # x[:n]: one graph for every value of n
+            return self.shrink(_symbolic.getitem_bounds(self.shape, key))
         items = index_items(key, self.device, self._tensor_index)
         try:
             return Tensor._wrap(self._t.getitem(items))
@@ -929,6 +950,8 @@ class Tensor:
     @staticmethod
     def rand(*shape, dtype=None, device=None) -> "Tensor":
         """Uniform on [0, 1) (float32 by default)."""
+        if (dims := _symbolic.bound_shape(shape)) is not None:
+            return Tensor._wrap(_symbolic.rand(dims, to_dtype(dtype or dtypes.default_float).name, _device(device)))
         return Tensor._wrap(_C.rand(_shape_or_empty(shape), to_dtype(dtype or dtypes.default_float).name,
                                     _device(device)))
 

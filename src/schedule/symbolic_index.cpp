@@ -118,6 +118,32 @@ UOpRef pad_valid(const IndexVec& out_idx, const Dims& offsets, const Shape& in_s
   return valid;
 }
 
+UOpRef pad_valid(const IndexVec& out_idx, const Shape& offsets, const Shape& in_shape) {
+  if (auto o = const_dims(offsets)) return pad_valid(out_idx, *o, in_shape);
+  UOpRef valid = UOp::const_bool(true);
+  for (size_t k = 0; k < out_idx.size(); k++) {
+    if (!is_zero(offsets[k])) valid = and_valid(valid, (offsets[k] - 1) < out_idx[k]);
+    valid = and_valid(valid, out_idx[k] < (is_zero(offsets[k]) ? in_shape[k] : offsets[k] + in_shape[k]));
+  }
+  return valid;
+}
+
+IndexVec pad_index(const IndexVec& out_idx, const Shape& offsets) {
+  if (auto o = const_dims(offsets)) return pad_index(out_idx, *o);
+  IndexVec in = out_idx;
+  for (size_t k = 0; k < in.size(); k++)
+    if (!is_zero(offsets[k])) in[k] = out_idx[k] - offsets[k];
+  return in;
+}
+
+IndexVec shrink_index(const IndexVec& out_idx, const Shape& offsets) {
+  if (auto o = const_dims(offsets)) return shrink_index(out_idx, *o);
+  IndexVec in = out_idx;
+  for (size_t k = 0; k < in.size(); k++)
+    if (!is_zero(offsets[k])) in[k] = out_idx[k] + offsets[k];
+  return in;
+}
+
 IndexVec flip_index(const IndexVec& out_idx, const std::vector<bool>& flips, const Shape& shape) {
   if (auto d = const_dims(shape)) return flip_index(out_idx, flips, *d);
   IndexVec in = out_idx;

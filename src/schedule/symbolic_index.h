@@ -21,6 +21,10 @@ IndexVec unflatten_index(const UOpRef& flat, const Shape& shape);
 IndexVec reshape_index(const IndexVec& out_idx, const Shape& out_shape, const Shape& in_shape);
 IndexVec expand_index(const IndexVec& out_idx, const Shape& in_shape);
 UOpRef pad_valid(const IndexVec& out_idx, const Dims& offsets, const Shape& in_shape);
+// Offsets that are expressions (x[:n] reads from 0; a pad by m - n): the same maps over UOps.
+UOpRef pad_valid(const IndexVec& out_idx, const Shape& offsets, const Shape& in_shape);
+IndexVec pad_index(const IndexVec& out_idx, const Shape& offsets);
+IndexVec shrink_index(const IndexVec& out_idx, const Shape& offsets);
 IndexVec flip_index(const IndexVec& out_idx, const std::vector<bool>& flips, const Shape& shape);
 
 // The elements of a shape with every variable at its largest value: what the cost model and the

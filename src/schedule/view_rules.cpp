@@ -37,7 +37,6 @@ RewriteFn through(IndexMap f) {
 // Shapes as index UOps: a symbolic dim takes the symbolic index math of symbolic_index.h.
 Shape shape_of(const UOp& u) { return dims_of(&u, op_name(u.op).data()); }
 Shape source_shape(const UOp& view) { return shape_of(*view.src[0]); }
-Dims operand(const UOp& view, size_t k) { return static_dims(view.src[k].get(), op_name(view.op).data()); }
 
 IndexVec reshape(const UOp& v, const IndexVec& i, ViewWalk&) {
   IndexVec j = reshape_index(i, shape_of(v), source_shape(v));
@@ -47,10 +46,10 @@ IndexVec reshape(const UOp& v, const IndexVec& i, ViewWalk&) {
 }
 IndexVec permute(const UOp& v, const IndexVec& i, ViewWalk&) { return permute_index(i, v.arg.get<Arg::Ints>()); }
 IndexVec expand(const UOp& v, const IndexVec& i, ViewWalk&) { return expand_index(i, source_shape(v)); }
-IndexVec shrink(const UOp& v, const IndexVec& i, ViewWalk&) { return shrink_index(i, operand(v, 1)); }
+IndexVec shrink(const UOp& v, const IndexVec& i, ViewWalk&) { return shrink_index(i, operand_dims(v.src[1].get())); }
 IndexVec flip(const UOp& v, const IndexVec& i, ViewWalk&) { return flip_index(i, v.arg.get<Arg::Bools>(), shape_of(v)); }
 IndexVec pad(const UOp& v, const IndexVec& i, ViewWalk& walk) {
-  Dims offsets = operand(v, 1);
+  Shape offsets = operand_dims(v.src[1].get());
   UOpRef inside = simplify(pad_valid(i, offsets, source_shape(v)));
   walk.valid = simplify(and_valid(walk.valid, inside));
   walk.padding = simplify(and_valid(walk.padding, inside));

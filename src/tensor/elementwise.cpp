@@ -4,6 +4,7 @@
 // floats get floor division built from TRUNC and a WHERE fix-up.
 #include "tensor/broadcast.h"
 #include "tensor/tensor.h"
+#include "tensor/symbolic_dims.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -112,6 +113,11 @@ Tensor Tensor::rshift(const Tensor& o) const { return bitwise("rshift", Ops::SHR
 Tensor Tensor::where(const Tensor& a, const Tensor& b) const {
   check_same_device("where", {*this, a, b});
   DType dt = promote_types(a.dtype(), b.dtype());
+  if (has_symbolic_dim(uop_->shape()) || has_symbolic_dim(a.uop()->shape()) || has_symbolic_dim(b.uop()->shape())) {
+    Shape out = broadcast_dims("where", {uop_->shape(), a.uop()->shape(), b.uop()->shape()});
+    return make_alu(Ops::WHERE, {cast(dtypes::bool_).expand_symbolic(out), a.cast(dt).expand_symbolic(out),
+                                 b.cast(dt).expand_symbolic(out)});
+  }
   std::vector<Dims> shapes{shape(), a.shape(), b.shape()};
   Dims out = broadcast_shape("where", shapes);
   return make_alu(Ops::WHERE, {cast(dtypes::bool_).expand(out), a.cast(dt).expand(out), b.cast(dt).expand(out)});

@@ -8,6 +8,7 @@
 #include "tensor/dtype_util.h"
 #include "tensor/gradient.h"
 #include "tensor/shape_util.h"
+#include "tensor/symbolic_dims.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -16,15 +17,18 @@ namespace {
 
 using Grads = std::vector<std::optional<Tensor>>;
 
-// The ints of a shape operand (a STACK of CONSTs, or one CONST).
-Dims operand_ints(const UOpRef& operand, const char* op) {
-  std::vector<UOpRef> dims = operand->op == Ops::STACK ? operand->src : std::vector<UOpRef>{operand};
-  Dims out;
-  for (const UOpRef& d : dims) {
-    if (!d->is_const()) throw ShapeError(std::string("backward: ") + op + " with a symbolic shape");
-    out.push_back(int64_t(d->const_value().as_int()));
-  }
-  return out;
+// The dims of a shape operand (a STACK of index dims, or one dim).
+Shape operand_dims(const UOpRef& operand) { return operand->op == Ops::STACK ? operand->src : Shape{operand}; }
+
+// t expanded or reshaped to the shape of `like`, keeping its symbolic dims (symbolic_dims.h): the
+// gradient graph is then the same for every value of the variables.
+Tensor expand_like(const Tensor& t, const Tensor& like) {
+  const Shape& dims = like.uop()->shape();
+  return has_symbolic_dim(dims) ? t.expand_symbolic(dims) : t.expand(like.shape());
+}
+Tensor reshape_like(const Tensor& t, const Tensor& like) {
+  const Shape& dims = like.uop()->shape();
+  return has_symbolic_dim(dims) ? t.reshape_symbolic(dims) : t.reshape(like.shape());
 }
 
 // x where the mask holds, else 0 (a mask of bools).
@@ -43,23 +47,23 @@ Grads max_rule(const GradInput& in) {
 Grads reduce_rule(const GradInput& in) {
   const auto& arg = in.node->arg.get<ReduceArg>();
   Tensor a = in.src(0);
-  Tensor g = in.grad.expand(a.shape());
+  Tensor g = expand_like(in.grad, a);
   switch (arg.op) {
     case Ops::ADD: return {g};
     case Ops::MAX: {  // every maximum of a window gets an equal share
-      Tensor hit = a.eq(in.self().expand(a.shape())).cast(g.dtype());
+      Tensor hit = a.eq(expand_like(in.self(), a)).cast(g.dtype());
       Tensor count = Tensor(UOp::create(Ops::REDUCE, {hit.uop()}, ReduceArg{Ops::ADD, arg.axes}), in.device);
-      return {g.mul(hit).div(count.expand(a.shape()))};
+      return {g.mul(hit).div(expand_like(count, a))};
     }
     case Ops::MUL: {  // x / a, with the product of the others where a is 0 (only one zero: else 0)
       Tensor zero = a.eq(float_const(a, 0.0));
       Tensor nonzero = zero.where(float_const(a, 1.0), a);
       auto reduce = [&](const Tensor& t, Ops op) {
-        return Tensor(UOp::create(Ops::REDUCE, {t.uop()}, ReduceArg{op, arg.axes}), in.device).expand(a.shape());
+        return expand_like(Tensor(UOp::create(Ops::REDUCE, {t.uop()}, ReduceArg{op, arg.axes}), in.device), a);
       };
       Tensor zeros = reduce(zero.cast(a.dtype()), Ops::ADD), others = reduce(nonzero, Ops::MUL);
       Tensor at_zero = zeros.eq(float_const(zeros, 1.0)).where(others, float_const(a, 0.0));
-      return {g.mul(zero.where(at_zero, in.self().expand(a.shape()).div(nonzero)))};
+      return {g.mul(zero.where(at_zero, expand_like(in.self(), a).div(nonzero)))};
     }
     default: throw InternalError("backward: REDUCE " + std::string(op_name(arg.op)));
   }
@@ -75,27 +79,27 @@ Grads pow_rule(const GradInput& in) {
 }
 
 Grads pad_rule(const GradInput& in) {
-  Dims offsets = operand_ints(in.node->src[1], "PAD");
-  Dims in_shape = in.src(0).shape();
-  std::vector<std::pair<int64_t, int64_t>> bounds;
-  for (size_t i = 0; i < offsets.size(); i++) bounds.emplace_back(offsets[i], offsets[i] + in_shape[i]);
-  return {in.grad.shrink(bounds), std::nullopt, std::nullopt};
+  Shape offsets = operand_dims(in.node->src[1]), in_shape = in.node->src[0]->shape();
+  std::vector<std::pair<UOpRef, UOpRef>> bounds;
+  for (size_t i = 0; i < offsets.size(); i++) bounds.emplace_back(offsets[i], dim_sum(offsets[i], in_shape[i]));
+  return {in.grad.shrink_symbolic(bounds), std::nullopt, std::nullopt};
 }
 
 Grads shrink_rule(const GradInput& in) {
-  Dims offsets = operand_ints(in.node->src[1], "SHRINK");
-  Dims in_shape = in.src(0).shape(), out = in.grad.shape();
-  std::vector<std::pair<int64_t, int64_t>> padding;
-  for (size_t i = 0; i < offsets.size(); i++) padding.emplace_back(offsets[i], in_shape[i] - offsets[i] - out[i]);
-  return {in.grad.pad(padding), std::nullopt, std::nullopt};
+  Shape offsets = operand_dims(in.node->src[1]), in_shape = in.node->src[0]->shape(), out = in.node->shape();
+  std::vector<std::pair<UOpRef, UOpRef>> padding;
+  for (size_t i = 0; i < offsets.size(); i++)
+    padding.emplace_back(offsets[i], dim_difference(dim_difference(in_shape[i], offsets[i]), out[i]));
+  return {in.grad.pad_symbolic(padding), std::nullopt, std::nullopt};
 }
 
 // EXPAND keeps the rank (new leading axes come from a RESHAPE): sum over the axes that grew.
 Grads expand_rule(const GradInput& in) {
-  Dims from = in.src(0).shape(), to = in.grad.shape();
+  // the axes that grew: 1 before, not 1 after (a symbolic dim grew, whatever its value)
+  const Shape &from = in.node->src[0]->shape(), &to = in.node->shape();
   std::vector<int64_t> axes;
   for (size_t i = 0; i < from.size(); i++)
-    if (from[i] != to[i]) axes.push_back(int64_t(i));
+    if (from[i]->is_const_value(1) && !to[i]->is_const_value(1)) axes.push_back(int64_t(i));
   if (axes.empty()) return {in.grad, std::nullopt};
   Tensor summed(UOp::create(Ops::REDUCE, {in.grad.uop()}, ReduceArg{Ops::ADD, axes}), in.device);
   return {summed, std::nullopt};
@@ -157,7 +161,7 @@ const std::vector<std::pair<Ops, GradRule>>& rule_table() {
       {Ops::REDUCE, reduce_rule},
       // movement ops map to their inverses
       {Ops::RESHAPE, [](const GradInput& in) -> Grads {
-         return {in.grad.reshape(in.src(0).shape()), std::nullopt};
+         return {reshape_like(in.grad, in.src(0)), std::nullopt};
        }},
       {Ops::PERMUTE, permute_rule},
       {Ops::EXPAND, expand_rule},

@@ -86,7 +86,7 @@ ClassPick pick_classes(const std::string& op, const Tensor& x, const Tensor& tar
   p.picked = with_index_check(p.picked, target, targets);
   p.valid = t64.ne(Tensor::scalar(ConstValue::from_int(ignore_index), dtypes::int64, x.device()));
   Tensor w = weight ? mask.where(weight->cast(x.dtype()).reshape(cls_shape), zero_like(x)).sum({axis})
-                    : Tensor::ones(ts, x.dtype(), x.device());
+                    : Tensor::full_symbolic(target.uop()->shape(), ConstValue::from_int(1), x.dtype(), x.device());
   p.weight = p.valid.where(w, zero_like(x));
   return p;
 }

@@ -11,6 +11,7 @@
 
 #include "tensor/broadcast.h"
 #include "tensor/shape_util.h"
+#include "tensor/symbolic_dims.h"
 #include "uop/custom_kernels.h"
 #include "uop/errors.h"
 
@@ -171,6 +172,22 @@ Tensor rand(const std::vector<int64_t>& shape, DType dtype, const std::string& d
   Dims s = checked_shape("rand", shape);
   if (dims_numel(s) == 0) return Tensor::zeros(s, dtype, device);
   return unit_interval(random_bits(s, device), dtype);
+}
+
+Tensor rand_symbolic(const Shape& dims, DType dtype, const std::string& device) {
+  if (!has_symbolic_dim(dims)) {
+    Dims d;
+    for (const UOpRef& x : dims) d.push_back(dim_value(x));
+    return rand(d, dtype, device);
+  }
+  Dims upper;
+  std::vector<std::pair<UOpRef, UOpRef>> bounds;
+  for (const UOpRef& x : dims) {
+    if (dim_value(x) < 0) throw ShapeError("rand: negative dim in " + dims_text(dims));
+    upper.push_back(int64_t(x->vmax().as_int()));
+    bounds.emplace_back(UOp::index(0), x);
+  }
+  return rand(upper, dtype, device).shrink_symbolic(bounds);
 }
 
 Tensor randn(const std::vector<int64_t>& shape, DType dtype, const std::string& device) {

@@ -36,6 +36,10 @@ Tensor random_bits(const std::vector<int64_t>& shape, const std::string& device 
 // 10 for float16, 7 for bfloat16) under the exponent of 1.0, minus 1. Every value is a multiple of
 // 2^-mantissa_bits; 1 is never drawn.
 Tensor rand(const std::vector<int64_t>& shape, DType dtype = dtypes::float32, const std::string& device = "CPU");
+// rand over a shape with symbolic dims (docs/symbolic-shapes.md): a draw of the shape at the
+// variables' largest values, cut to the bound values, so that its graph is one for every value. The
+// counter advances by the largest shape's count.
+Tensor rand_symbolic(const Shape& dims, DType dtype = dtypes::float32, const std::string& device = "CPU");
 // Standard normal by Box-Muller in float64 from the two 32-bit halves of one word, CAST to dtype.
 Tensor randn(const std::vector<int64_t>& shape, DType dtype = dtypes::float32, const std::string& device = "CPU");
 // Integers in [low, high): (word mod (high - low)) + low, int64 by default (as torch). Any int

@@ -12,6 +12,7 @@
 #include "tensor/gradient.h"
 #include "tensor/reduce_util.h"
 #include "tensor/shape_util.h"
+#include "tensor/symbolic_dims.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 #include "uop/reduce_identity.h"
@@ -45,7 +46,10 @@ Tensor windows(const Tensor& x, Scalar pad) {
 }
 
 // The scanned axis moved last (x.permute) and back; a 0-d tensor is scanned as one element
-// (axis 0 / -1, as PyTorch).
+// (axis 0 / -1, as PyTorch). A symbolic scanned axis (n=5 of a Variable with bounds [1, 64]) is
+// padded to its largest value and the result cut back to n: values after the n-th do not change
+// the first n prefixes, so the graph, and its kernels, are one for every n (the work is that of
+// the largest n).
 class AxisLast {
  public:
   AxisLast(const std::string& op, const Tensor& x, int64_t axis) : x_(x), scalar_(x.ndim() == 0) {
@@ -60,17 +64,30 @@ class AxisLast {
     order_.push_back(ax);
     back_.resize(s.size());
     for (size_t i = 0; i < order_.size(); i++) back_[order_[i]] = int64_t(i);
+    const Shape& dims = x.uop()->shape();
+    UOpRef n = dims[size_t(ax)];
+    if (n->is_const()) return;
+    for (int64_t i : order_) {
+      cut_.emplace_back(UOp::index(0), dims[size_t(i)]);
+      grow_.emplace_back(UOp::index(0), UOp::index(0));
+    }
+    grow_.back().second = dim_difference(UOp::index(int64_t(n->vmax().as_int())), n);
   }
-  Tensor in() const { return scalar_ ? x_.reshape({1}) : x_.permute(order_); }
+  Tensor in() const {
+    if (scalar_) return x_.reshape({1});
+    return cut_.empty() ? x_.permute(order_) : x_.permute(order_).pad_symbolic(grow_);
+  }
   Tensor out(const Tensor& r) const {
     if (scalar_) return r.reshape({});
-    return order_.back() == int64_t(order_.size()) - 1 ? r.contiguous() : r.contiguous().permute(back_);
+    Tensor c = cut_.empty() ? r.contiguous() : r.contiguous().shrink_symbolic(cut_);
+    return order_.back() == int64_t(order_.size()) - 1 ? c : c.permute(back_);
   }
 
  private:
   Tensor x_;
   bool scalar_;
   std::vector<int64_t> order_, back_;
+  std::vector<std::pair<UOpRef, UOpRef>> grow_, cut_;  // padding to the largest n, and the cut back
 };
 
 // The window view, or for an empty axis an (..., 0, 0) view, so that the reduction still gives

@@ -16,6 +16,7 @@
 #include "tensor/scatter_compositions.h"
 #include "tensor/shape_util.h"
 #include "tensor/spec_compositions.h"
+#include "tensor/symbolic_dims.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -126,7 +127,12 @@ struct Rows {
 
 }  // namespace
 
-Sorted sort(const Tensor& x, int64_t dim, bool descending) {
+Sorted sort(const Tensor& input, int64_t dim, bool descending) {
+  if (has_symbolic_dim(input.uop()->shape())) {  // the radix sort is built from numbers: one graph per value
+    Sorted r = sort(with_static_dims(input), dim, descending);
+    return {r.values.reshape_symbolic(input.uop()->shape()), r.indices.reshape_symbolic(input.uop()->shape())};
+  }
+  const Tensor& x = input;
   Rows rows("sort", x, dim);
   Dims original = x.shape();
   Tensor keys = order_key(rows.in(x));

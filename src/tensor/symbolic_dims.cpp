@@ -1,22 +1,13 @@
 #include "tensor/symbolic_dims.h"
 
+#include "symbolic/simplify.h"
+#include "uop/dim_poly.h"
 #include "uop/errors.h"
+#include "uop/substitute.h"
 
 namespace onegrad {
 
 namespace {
-
-// "n=5" (a dim as it prints inside a shape)
-std::string dim_text(const UOpRef& d) {
-  std::string s = shape_str({d});
-  return s.substr(1, s.size() - 3);
-}
-
-int64_t value_of(const UOpRef& d) {
-  std::optional<int64_t> v = eval_dim(d.get());
-  if (!v) throw ShapeError("shape: the dim " + dim_text(d) + " has no value (a variable that is not bound)");
-  return *v;
-}
 
 UOpRef product(const UOpRef& a, const UOpRef& b) {
   if (a->is_const_value(1)) return b;
@@ -27,12 +18,73 @@ UOpRef product(const UOpRef& a, const UOpRef& b) {
 
 }  // namespace
 
-std::string dims_text(const Shape& s) { return shape_str(s); }
+std::string dim_text(const UOpRef& d) {
+  std::string s = shape_str({d});
+  s = s.substr(1, s.size() - 3);
+  if (d->is_const() || d->op == Ops::PARAM) return s;
+  // an expression: its polynomial over the variables, then its value ("n*4=20", "-n + 64=59")
+  std::optional<int64_t> v = eval_dim(d.get());
+  Substitution unbound;  // the polynomial over the variables, not their values
+  for (const UOp* u : d->toposort())
+    if (is_bound_variable(u)) unbound[u] = unbind_variable(u->ref());
+  UOpRef e = substitute(d, unbound);
+  return DimPoly::of(e.get()).str() + (v ? "=" + std::to_string(*v) : "");
+}
+
+std::string dims_text(const Shape& s) {
+  std::string out = "(";
+  for (size_t i = 0; i < s.size(); i++) out += (i ? ", " : "") + dim_text(s[i]);
+  return out + (s.size() == 1 ? ",)" : ")");
+}
+
+std::string variables_text(const UOpRef& d) {
+  std::string out;
+  for (const UOp* u : d->toposort()) {
+    if (!is_variable(u) && !is_bound_variable(u)) continue;
+    const ParamArg& p = u->arg.get<ParamArg>();
+    std::string one = p.name + " in [" + std::to_string(int64_t(p.vmin->as_int())) + ", " +
+                      std::to_string(int64_t(p.vmax->as_int())) + "]";
+    if (out.find(one) == std::string::npos) out += (out.empty() ? "" : ", ") + one;
+  }
+  return out.empty() ? "a constant" : out;
+}
+
+UOpRef dim_sum(const UOpRef& a, const UOpRef& b) {
+  if (a->is_const() && b->is_const()) return UOp::index(int64_t(a->const_value().as_int() + b->const_value().as_int()));
+  if (b->is_const_value(0)) return a;
+  if (a->is_const_value(0)) return b;
+  return simplify(a + b);
+}
+
+UOpRef dim_difference(const UOpRef& a, const UOpRef& b) {
+  if (a->is_const() && b->is_const()) return UOp::index(int64_t(a->const_value().as_int() - b->const_value().as_int()));
+  if (b->is_const_value(0)) return a;
+  if (a == b) return UOp::index(0);
+  return simplify(a - b);
+}
+
+UOpRef dim_product(const UOpRef& a, const UOpRef& b) {
+  UOpRef p = product(a, b);
+  return p->is_const() || p == a || p == b ? p : simplify(p);
+}
+
+UOpRef dim_quotient(const UOpRef& a, const UOpRef& b) {
+  if (!b->is_const() || b->const_value().as_int() <= 0)
+    throw ShapeError("dim: " + dim_text(a) + " // " + dim_text(b) + ": the divisor must be a number above 0");
+  if (a->is_const()) return UOp::index(int64_t(floor_div(a->const_value().as_int(), b->const_value().as_int())));
+  return b->is_const_value(1) ? a : simplify(idiv(a, b));
+}
+
+int64_t dim_value(const UOpRef& d) {
+  std::optional<int64_t> v = eval_dim(d.get());
+  if (!v) throw ShapeError("shape: the dim " + dim_text(d) + " has no value (a variable that is not bound)");
+  return *v;
+}
 
 std::optional<Shape> symbolic_reshape_dims(const std::string& op, const Shape& old_dims, const Dims& new_shape) {
   if (!has_symbolic_dim(old_dims)) return std::nullopt;
   Dims old;
-  for (const UOpRef& d : old_dims) old.push_back(value_of(d));
+  for (const UOpRef& d : old_dims) old.push_back(dim_value(d));
   for (int64_t d : old)
     if (d == 0) throw ShapeError(op + ": cannot reshape " + dims_text(old_dims) + ": a symbolic dim is 0");
   Shape out;
@@ -82,7 +134,7 @@ std::optional<Shape> symbolic_expand_dims(const std::string& op, const Shape& pa
   Shape out;
   for (size_t i = 0; i < target.size(); i++) {
     const UOpRef& d = padded_dims[i];
-    if (!d->is_const() && value_of(d) != target[i])
+    if (!d->is_const() && dim_value(d) != target[i])
       throw ShapeError(op + ": cannot expand the symbolic dim " + dim_text(d) + " of " + dims_text(padded_dims) +
                        " to " + std::to_string(target[i]));
     out.push_back(d->is_const_value(1) ? UOp::index(target[i]) : d);
@@ -99,12 +151,18 @@ Shape broadcast_dims(const std::string& op, const std::vector<Shape>& shapes) {
     for (size_t i = 0; i < s.size(); i++) {
       UOpRef& o = out[off + i];
       if (s[i] == o || s[i]->is_const_value(1)) continue;
-      int64_t a = value_of(o), b = value_of(s[i]);
+      int64_t a = dim_value(o), b = dim_value(s[i]);
       if (o->is_const_value(1) || (a == b && o->is_const())) {
         o = s[i];
         continue;
       }
-      if (a == b) continue;
+      if (a == b) {
+        // two variables of equal value now may differ at the next: the graph would hold for one pair only
+        if (!o->is_const() && !s[i]->is_const() && variables_text(o) != variables_text(s[i]))
+          throw ShapeError(op + ": the dims " + dim_text(o) + " and " + dim_text(s[i]) + " must be equal for every value, "
+                           "but they are over different variables (" + variables_text(o) + "; " + variables_text(s[i]) + ")");
+        continue;
+      }
       std::string text;
       for (size_t k = 0; k < shapes.size(); k++)
         text += (k == 0 ? "" : k + 1 == shapes.size() ? " and " : ", ") + dims_text(shapes[k]);
@@ -121,10 +179,10 @@ namespace onegrad {
 Tensor Tensor::reshape_symbolic(const Shape& dims) const {
   Shape old = uop_->shape();
   int64_t n = 1, m = 1;
-  for (const UOpRef& d : old) n *= value_of(d);
+  for (const UOpRef& d : old) n *= dim_value(d);
   for (const UOpRef& d : dims) {
     if (d->dtype != dtypes::index) throw ShapeError("reshape: the dim " + d->brief() + " is not an index expression");
-    int64_t v = value_of(d);
+    int64_t v = dim_value(d);
     if (v < 0) throw ShapeError("reshape: negative dim in " + dims_text(dims));
     m *= v;
   }
@@ -134,8 +192,17 @@ Tensor Tensor::reshape_symbolic(const Shape& dims) const {
   if (dims == old) return *this;
   // a reshape of a reshape is one reshape: host data put in as (n=5, 16) is RESHAPE(BUFFER), which
   // Callify gives the size expression n*16 (callify.h)
-  const UOpRef& base = uop_->op == Ops::RESHAPE ? uop_->src[0] : uop_;
+  // (Kept when this tensor takes part in autograd: a leaf is found by its own node.)
+  const UOpRef& base = uop_->op == Ops::RESHAPE && !requires_grad() ? uop_->src[0] : uop_;
   return Tensor(UOp::create(Ops::RESHAPE, {base, UOp::shape_operand(dims)}), device_);
+}
+
+Tensor with_static_dims(const Tensor& t) {
+  const Shape& dims = t.uop()->shape();
+  if (!has_symbolic_dim(dims)) return t;
+  Shape values;
+  for (const UOpRef& d : dims) values.push_back(UOp::index(dim_value(d)));
+  return t.reshape_symbolic(values);
 }
 
 Tensor Tensor::expand_symbolic(const Shape& dims) const {
@@ -145,10 +212,16 @@ Tensor Tensor::expand_symbolic(const Shape& dims) const {
   size_t off = dims.size() - s.size();
   Shape padded(off, UOp::index(1));
   padded.insert(padded.end(), s.begin(), s.end());
-  for (size_t i = 0; i < dims.size(); i++)
+  for (size_t i = 0; i < dims.size(); i++) {
+    // a number equal to a symbolic dim's value (a tensor an op built from numbers) is read as that
+    // dim: the graph is then right for this value only, and its kernels are compiled per value
+    if (padded[i]->is_const() && !padded[i]->is_const_value(1) && !dims[i]->is_const() &&
+        dim_value(padded[i]) == dim_value(dims[i]))
+      padded[i] = dims[i];
     if (!padded[i]->is_const_value(1) && padded[i] != dims[i])
       throw ShapeError("expand: cannot expand " + dims_text(s) + " to " + dims_text(dims));
-  Tensor r = off ? reshape_symbolic(padded) : *this;
+  }
+  Tensor r = off || padded != s ? reshape_symbolic(padded) : *this;
   if (padded == dims) return r;
   return Tensor(UOp::create(Ops::EXPAND, {r.uop_, UOp::shape_operand(dims)}), device_);
 }

@@ -21,6 +21,20 @@ std::optional<Shape> symbolic_reshape_dims(const std::string& op, const Shape& o
 std::optional<Shape> symbolic_expand_dims(const std::string& op, const Shape& padded_dims, const Dims& target);
 // Broadcast of symbolic shapes (right-aligned; a symbolic dim wins over a CONST of its value).
 Shape broadcast_dims(const std::string& op, const std::vector<Shape>& shapes);
+// The value of a dim (a bound variable gives its value); ShapeError when a variable is not bound.
+int64_t dim_value(const UOpRef& d);
+// a + b and a - b over dims, constants folded and expressions simplified (so n + 2 - 2 is n).
+UOpRef dim_sum(const UOpRef& a, const UOpRef& b);
+UOpRef dim_difference(const UOpRef& a, const UOpRef& b);
+UOpRef dim_product(const UOpRef& a, const UOpRef& b);
+UOpRef dim_quotient(const UOpRef& a, const UOpRef& b);  // floor division; ShapeError for a divisor <= 0
+// The variables of a dim with their bounds: "n in [1, 64], m in [1, 8]" ("a constant" for none).
+std::string variables_text(const UOpRef& d);
+// t with its dims as the numbers they are bound to, for ops built from numbers only (sort): their
+// graph, and kernels, are then per value.
+Tensor with_static_dims(const Tensor& t);
+// "n=5", "16", "n*4=20" (an expression: its polynomial and value)
+std::string dim_text(const UOpRef& d);
 // "(n=5, 16)"
 std::string dims_text(const Shape& s);
 

@@ -124,6 +124,11 @@ class Tensor {
   // ---- symbolic dims (src/tensor/symbolic_dims.cpp): dims as index UOps, e.g. a bound variable
   Tensor reshape_symbolic(const Shape& dims) const;  // same element count (with the bound values)
   Tensor expand_symbolic(const Shape& dims) const;   // dims of 1 become dims; others must be the same node
+  // (before, after) and [begin, end) per axis as index expressions (x[:n], pad to m - n)
+  Tensor pad_symbolic(const std::vector<std::pair<UOpRef, UOpRef>>& padding, Scalar value = ConstValue::from_int(0)) const;
+  Tensor shrink_symbolic(const std::vector<std::pair<UOpRef, UOpRef>>& bounds) const;
+  static Tensor full_symbolic(const Shape& dims, Scalar value, DType dtype, const std::string& device = "CPU");
+  static Tensor arange_symbolic(const UOpRef& n, DType dtype = dtypes::int32, const std::string& device = "CPU");
   Tensor unsqueeze(int64_t dim) const;
   Tensor squeeze(std::optional<int64_t> dim = std::nullopt) const;
   Tensor flatten(int64_t start = 0, int64_t end = -1) const;

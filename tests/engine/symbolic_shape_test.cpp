@@ -7,6 +7,8 @@
 #include <random>
 
 #include "engine/realize_graph.h"
+#include "tensor/random.h"
+#include "tensor/symbolic_dims.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 #include "uop/text/text.h"
@@ -169,6 +171,111 @@ TEST(SymbolicShape, TwoValuesOfOneVariableInOneRealize) {
     FAIL() << "no error";
   } catch (const ArgumentError& e) {
     EXPECT_NE(std::string(e.what()).find("variable 'n' is bound to"), std::string::npos) << e.what();
+  }
+}
+
+// x[:n] of a static tensor, a pad to the static size again, and a shrink from n: one kernel for all n.
+TEST(SymbolicShape, PadAndShrinkByAVariableCompileOnce) {
+  UOpRef n = UOp::variable("n", 1, 16);
+  std::vector<float> data = random_floats(16 * 3, 7);
+  Tensor x = Tensor::from_vector(data, {16, 3}, dtypes::float32);
+  UOpRef zero = UOp::index(0), three = UOp::index(3);
+  uint64_t after_first = 0;
+  for (int64_t v : {5, 16, 1, 11}) {
+    UOpRef b = bind_variable(n, v);
+    Tensor head = x.shrink_symbolic({{zero, b}, {zero, three}});
+    EXPECT_EQ(shape_str(head.uop()->shape()), "(n=" + std::to_string(v) + ", 3)");
+    Tensor back = (head * 2.f).pad_symbolic({{zero, dim_difference(UOp::index(16), b)}, {zero, zero}},
+                                                ConstValue::from_float(1.0));
+    Tensor tail = x.shrink_symbolic({{b, UOp::index(16)}, {zero, three}});
+    EXPECT_EQ(back.shape(), (std::vector<int64_t>{16, 3}));
+    std::vector<float> got = back.to_vector<float>(), rest = tail.to_vector<float>();
+    ASSERT_EQ(rest.size(), size_t((16 - v) * 3));
+    for (int64_t i = 0; i < 16 * 3; i++)
+      EXPECT_EQ(got[size_t(i)], i < v * 3 ? 2.f * data[size_t(i)] : 1.f) << "n=" << v << " at " << i;
+    for (int64_t i = 0; i < (16 - v) * 3; i++) EXPECT_EQ(rest[size_t(i)], data[size_t(v * 3 + i)]) << "n=" << v;
+    if (after_first == 0) after_first = compiled();
+  }
+  EXPECT_EQ(compiled(), after_first) << "a second value of n compiled a kernel";
+}
+
+TEST(SymbolicShape, FullArangeRandAndScansOfAVariableCompileOnce) {
+  UOpRef n = UOp::variable("n", 1, 32);
+  uint64_t after_first = 0;
+  for (int64_t v : {6, 1, 32, 19}) {
+    UOpRef b = bind_variable(n, v);
+    Tensor ramp = Tensor::arange_symbolic(b);
+    Tensor ones = Tensor::full_symbolic({b, UOp::index(2)}, ConstValue::from_float(1.0), dtypes::float32);
+    EXPECT_EQ(shape_str(ramp.uop()->shape()), "(n=" + std::to_string(v) + ",)");
+    std::vector<int32_t> r = ramp.to_vector<int32_t>();
+    std::vector<float> c = ones.cumsum(0).to_vector<float>();
+    std::vector<float> sums = ramp.cast(dtypes::float32).cumsum(0).to_vector<float>();
+    std::vector<float> draw = rand_symbolic({b, UOp::index(2)}).to_vector<float>();
+    ASSERT_EQ(draw.size(), size_t(v * 2));
+    for (float u : draw) EXPECT_TRUE(u >= 0.f && u < 1.f) << u;
+    ASSERT_EQ(r.size(), size_t(v));
+    ASSERT_EQ(c.size(), size_t(v * 2));
+    for (int64_t i = 0; i < v; i++) {
+      EXPECT_EQ(r[size_t(i)], i) << "n=" << v;
+      EXPECT_EQ(c[size_t(i * 2)], float(i + 1)) << "n=" << v;
+      EXPECT_EQ(sums[size_t(i)], float(i * (i + 1) / 2)) << "n=" << v;
+    }
+    if (after_first == 0) after_first = compiled();
+  }
+  EXPECT_EQ(compiled(), after_first) << "a second value of n compiled a kernel";
+}
+
+// loss = mean(relu(x W + c)^2) over a symbolic batch; dW = x^T (2 h [pre > 0]) / (n hid), dc likewise.
+TEST(SymbolicShape, BackwardOverASymbolicBatchCompilesOnce) {
+  const int64_t in = 5, hid = 7;
+  std::vector<float> w = random_floats(in * hid, 21), c = random_floats(hid, 22);
+  UOpRef n = UOp::variable("batch", 1, 64);
+  uint64_t after_first = 0;
+  for (int64_t v : {3, 64, 1, 40}) {
+    Tensor W = Tensor::from_vector(w, {in, hid}, dtypes::float32), C = Tensor::from_vector(c, {hid}, dtypes::float32);
+    W.requires_grad_();
+    C.requires_grad_();
+    std::vector<float> xs = random_floats(size_t(v * in), uint32_t(200 + v));
+    Tensor h = rows_of(xs, n, v, in).matmul(W).add(C).relu();
+    h.mul(h).mean().backward();
+    std::vector<float> dw = W.grad()->to_vector<float>(), dc = C.grad()->to_vector<float>();
+    std::vector<double> want_w(size_t(in * hid), 0.0), want_c(size_t(hid), 0.0);
+    for (int64_t r = 0; r < v; r++)
+      for (int64_t j = 0; j < hid; j++) {
+        double pre = c[size_t(j)];
+        for (int64_t k = 0; k < in; k++) pre += double(xs[size_t(r * in + k)]) * w[size_t(k * hid + j)];
+        double g = pre > 0 ? 2 * pre / double(v * hid) : 0.0;
+        want_c[size_t(j)] += g;
+        for (int64_t k = 0; k < in; k++) want_w[size_t(k * hid + j)] += double(xs[size_t(r * in + k)]) * g;
+      }
+    for (size_t i = 0; i < dw.size(); i++) EXPECT_NEAR(dw[i], want_w[i], 1e-5) << "batch=" << v << " dW " << i;
+    for (size_t i = 0; i < dc.size(); i++) EXPECT_NEAR(dc[i], want_c[i], 1e-5) << "batch=" << v << " dc " << i;
+    if (after_first == 0) after_first = compiled();
+  }
+  EXPECT_EQ(compiled(), after_first) << "backward at a second batch size compiled a kernel";
+}
+
+TEST(SymbolicShape, ShrinkPastTheDimForSomeValuesNamesTheVariable) {
+  UOpRef n = UOp::variable("n", 1, 64);
+  Tensor x = Tensor::from_vector(random_floats(20, 4), {10, 2}, dtypes::float32);
+  try {
+    x.shrink_symbolic({{UOp::index(0), bind_variable(n, 5)}});
+    FAIL() << "no error";
+  } catch (const ShapeError& e) {
+    EXPECT_NE(std::string(e.what()).find("shrink: the dim minus the end of axis 0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("is negative for some values of n in [1, 64]"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SymbolicShape, TwoVariablesWhereDimsMustBeEqualIsAShapeError) {
+  UOpRef n = UOp::variable("n", 1, 64), m = UOp::variable("m", 2, 8);
+  Tensor a = rows_of(random_floats(12, 5), n, 4, 3), b = rows_of(random_floats(12, 6), m, 4, 3);
+  try {
+    a.add(b);
+    FAIL() << "no error";
+  } catch (const ShapeError& e) {
+    EXPECT_STREQ(e.what(), "add: the dims n=4 and m=4 must be equal for every value, but they are over different "
+                           "variables (n in [1, 64]; m in [2, 8])");
   }
 }
 

@@ -38,6 +38,16 @@ def mlp(seed):
     return nn.Sequential(nn.Linear(12, 16), nn.ReLU(), nn.Dropout(0.25), nn.Linear(16, 4))
 
 
+def training_step(model, opt):
+    def step(x, y):
+        opt.zero_grad()
+        loss = model(x).cross_entropy(y)
+        loss.backward()
+        opt.step()
+        return loss
+    return step
+
+
 def train(optimizer, jitted, steps=100):
     """Losses and final weights of `steps` steps on fixed batches; dropout draws from seed 7."""
     model = mlp(1)
@@ -47,14 +57,7 @@ def train(optimizer, jitted, steps=100):
     else:
         opt = onegrad.optim.Adam(model.parameters(), lr=0.01)
         sched = onegrad.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=steps)
-
-    def step(x, y):
-        opt.zero_grad()
-        loss = model(x).cross_entropy(y)
-        loss.backward()
-        opt.step()
-        return loss
-
+    step = training_step(model, opt)
     run = onegrad.jit(step) if jitted else step
     rng = np.random.default_rng(3)
     onegrad.manual_seed(7)
@@ -81,15 +84,7 @@ def test_jitted_mlp_training_matches_plain_bit_for_bit_over_100_steps(optimizer)
 
 def test_replay_schedules_lowers_and_compiles_nothing():
     model = mlp(2)
-    opt = onegrad.optim.SGD(model.parameters(), lr=0.1, momentum=0.5)
-
-    @onegrad.jit
-    def step(x, y):
-        opt.zero_grad()
-        loss = model(x).cross_entropy(y)
-        loss.backward()
-        opt.step()
-        return loss
+    step = onegrad.jit(training_step(model, onegrad.optim.SGD(model.parameters(), lr=0.1, momentum=0.5)))
 
     rng = np.random.default_rng(0)
     batches = [(Tensor(rng.standard_normal((8, 12)).astype(np.float32)), Tensor(rng.integers(0, 4, 8)))

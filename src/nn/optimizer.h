@@ -46,7 +46,7 @@ class Optimizer {
   void set_lr(double lr, size_t group = 0) { groups_.at(group).options["lr"] = lr; }
   virtual std::string name() const = 0;
   // The state (handles on the optimizer's own tensors, which each step replaces rather than
-  // writes) and a load of it into an optimizer over parameters of the same shapes in the same
+  // writes, until a step ran under a JIT capture: from then on they are written in place) and a load of it into an optimizer over parameters of the same shapes in the same
   // groups: options, step counts and state tensors (cast to each parameter's dtype). A different
   // group layout is an ArgumentError, a state tensor of the wrong shape a ShapeError; nothing is
   // changed when either is raised.

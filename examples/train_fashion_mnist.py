@@ -6,7 +6,7 @@
 The data comes from Debian's dataset-fashion-mnist (/usr/share/datasets/fashion-mnist/; set
 ONEGRAD_FASHION_MNIST to read it from elsewhere). The model is two conv layers with pooling and two
 linear layers, trained with Adam and a cosine learning-rate schedule (from --lr down to 0 over
-the run); each epoch prints a progress bar (loss, accuracy, images/s) and the test accuracy. The checkpoint is a safetensors file (model weights and the optimizer's state).
+the run), its training step under onegrad.jit (--no-jit: without); each epoch prints a progress bar (loss, accuracy, images/s) and the test accuracy. The checkpoint is a safetensors file (model weights and the optimizer's state).
 """
 import argparse
 import sys
@@ -30,12 +30,9 @@ def normalize(images: Tensor) -> Tensor:
     return images.float() * (2.0 / 255.0) - 1.0
 
 
-def train_epoch(model, opt, schedule, loader, epoch, epochs):
-    model.train()
-    bar = ProgressBar(len(loader), f"epoch {epoch}/{epochs}")
-    seen = correct = 0
-    loss_sum = 0.0
-    for images, labels in loader:
+def make_train_step(model, opt):
+    """One step: forward, loss, backward, optimizer step; returns the loss and the count of hits."""
+    def train_step(images, labels):
         opt.zero_grad()
         logits = model(normalize(images))
         loss = logits.cross_entropy(labels)
@@ -45,8 +42,22 @@ def train_epoch(model, opt, schedule, loader, epoch, epochs):
         # opt.step() copy the parameter first, so that logits keeps the values it was built from
         del logits
         opt.step()
-        schedule.step()
+        return loss, hits
+    return train_step
+
+
+def train_epoch(model, step, schedule, loader, epoch, epochs):
+    """`step` is make_train_step's function, or it under onegrad.jit: a jitted step replays one batch
+    shape, so a last, smaller batch runs the plain function (step.fn)."""
+    model.train()
+    bar = ProgressBar(len(loader), f"epoch {epoch}/{epochs}")
+    seen = correct = 0
+    loss_sum = 0.0
+    for images, labels in loader:
         n = labels.shape[0]
+        run = step.fn if isinstance(step, onegrad.JitFunction) and n != loader.batch_size else step
+        loss, hits = run(images, labels)
+        schedule.step()
         seen += n
         correct += int(hits.item())
         loss_sum += loss.item() * n
@@ -73,6 +84,7 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--limit", type=int, default=0, help="train on the first N images only (a quick check)")
     ap.add_argument("--checkpoint", default="fashion_mnist_cnn.safetensors")
+    ap.add_argument("--no-jit", action="store_true", help="run the training step without onegrad.jit")
     args = ap.parse_args()
 
     onegrad.manual_seed(args.seed)
@@ -94,10 +106,13 @@ def main():
     print(f"model: {sum(p.numel() for p in model.parameters())} parameters, Adam lr {args.lr} (cosine to 0), "
           f"batch {args.batch}")
 
+    step = make_train_step(model, opt)
+    if not args.no_jit:
+        step = onegrad.jit(step)  # replays the step's kernels from the third batch on (docs/jit.md)
     start = time.perf_counter()
     accuracy = 0.0
     for epoch in range(1, args.epochs + 1):
-        loss, train_acc = train_epoch(model, opt, schedule, train_loader, epoch, args.epochs)
+        loss, train_acc = train_epoch(model, step, schedule, train_loader, epoch, args.epochs)
         accuracy = evaluate(model, test_loader)
         print(f"  epoch {epoch}: train loss {loss:.4f}, train accuracy {train_acc:.2%}, test accuracy {accuracy:.2%}")
     elapsed = time.perf_counter() - start

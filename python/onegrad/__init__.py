@@ -22,6 +22,7 @@ from . import nn
 from . import data, safetensors
 from .errors import FileError, FormatError
 from .function import Function, function  # function: the @function decorator
+from .jit import JitFunction, jit  # jit: capture and replay (docs/jit.md)
 # random (THREEFRY): torch-named free functions
 from ._random import (bernoulli, initial_seed, manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
                       randn, randn_like, randperm, uniform)
@@ -49,6 +50,7 @@ __all__ = ["Tensor", "nn", "DType", "dtypes", "errors", "Error", "ShapeError", "
            "DeviceError", "CompileError", "VerifyError", "RewriteError", "InternalError", "ParseError"]
 __all__ += ["autograd", "no_grad", "enable_grad", "set_grad_enabled"]  # autograd
 __all__ += ["function", "Function", "FunctionError"]  # function
+__all__ += ["jit", "JitFunction"]  # jit
 __all__ += ["manual_seed", "initial_seed", "rand", "randn", "randint", "randperm", "normal", "uniform", "multinomial",
             "bernoulli", "rand_like", "randn_like", "randint_like"]  # random
 __all__ += ["data", "safetensors", "FormatError", "FileError"]  # data

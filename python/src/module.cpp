@@ -27,6 +27,7 @@ void bind_dlpack(py::module_& m);  // _C.from_dlpack: a copy of a DLPack tensor 
 void bind_torch_api(py::module_& m);  // _C.mm, bmm, diag, norm (torch_api_bind.cpp)
 void bind_symbolic(py::module_& m);  // _C.Dim: symbolic shape dims (symbolic_bind.cpp)
 void bind_onnx(py::module_& m);  // _C.onnx.Model when the ONNX import is built (onnx_bind.cpp)
+void bind_jit(py::module_& m);  // _C.Jit: capture and replay (jit_bind.cpp)
 
 }  // namespace onegrad::python
 
@@ -51,6 +52,7 @@ PYBIND11_MODULE(_C, m) {
   python::bind_torch_api(m);
   python::bind_symbolic(m);
   python::bind_onnx(m);
+  python::bind_jit(m);
   m.def("dtype_info", &python::dtype_info);
   m.def("promote_types", [](const std::string& a, const std::string& b) {
     return promote_types(python::to_dtype(a), python::to_dtype(b)).name();

@@ -9,6 +9,7 @@
 #include "engine/device_buffers.h"
 #include "engine/kernel_compiler.h"
 #include "engine/kernel_stats.h"
+#include "engine/launch_capture.h"
 #include "engine/schedule_buffers.h"
 #include "render/lower_kernel.h"
 #include "runtime/command_buffer.h"
@@ -168,6 +169,10 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
     std::vector<int64_t> vars;
     for (const UOpRef& v : s.kernels[i].vars) vars.push_back(c.var_vals.at(v.get()));
     launches.push_back(Launch{i, std::move(args), std::move(vars)});
+  }
+  if (LaunchCapture* capture = open_launch_capture()) {
+    for (const auto& [i, args, vars] : launches) capture->launches.push_back({kernels[i]->program, args, vars});
+    capture->buffers.insert(capture->buffers.end(), bufs.begin(), bufs.end());
   }
   if (debug >= 2) {
     for (const auto& [i, args, vars] : launches) {

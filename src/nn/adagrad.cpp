@@ -1,7 +1,6 @@
 // torch.optim.Adagrad (1.13, dense gradients): t counts steps; g = grad (negated to maximize) + wd·p;
 // sum ← sum + g² (sum starts at initial_accumulator_value); p ← p − lr/(1 + (t − 1)·lr_decay) · g/(√sum + eps).
 #include "nn/optimizer.h"
-#include "nn/step_scalar.h"
 
 namespace onegrad::nn {
 
@@ -21,16 +20,19 @@ Adagrad::Adagrad(std::vector<ParamGroup> groups, double lr, double lr_decay, dou
   }
 }
 
+// the decayed rate changes every step: a buffer, so the graph compiles once
+std::vector<double> Adagrad::scalars(const std::map<std::string, double>& o, int64_t step) const {
+  return {o.at("lr") / (1 + double(step - 1) * o.at("lr_decay"))};
+}
+
 Tensor Adagrad::update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
-                       std::vector<Tensor>& state, int64_t step) {
+                       std::vector<Tensor>& state, const std::vector<Tensor>& s) {
   Tensor g = o.at("maximize") ? grad.neg() : grad;
   if (double wd = o.at("weight_decay"); wd != 0) g = g + p * wd;
   if (state.empty())
     state = {Tensor::full(p.shape(), Scalar::from_float(o.at("initial_accumulator_value")), p.dtype(), p.device())};
   state[0] = state[0] + g * g;
-  // the decayed rate changes every step: a buffer (step_scalar.h), so the graph compiles once
-  double clr = o.at("lr") / (1 + double(step - 1) * o.at("lr_decay"));
-  return p - g / (state[0].sqrt() + o.at("eps")) * step_scalar(clr, p);
+  return p - g / (state[0].sqrt() + o.at("eps")) * s[0];
 }
 
 }  // namespace onegrad::nn

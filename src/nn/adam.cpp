@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "nn/optimizer.h"
-#include "nn/step_scalar.h"
 
 namespace onegrad::nn {
 
@@ -24,12 +23,23 @@ Adam::Adam(std::vector<ParamGroup> groups, double lr, double beta1, double beta2
   }
 }
 
+// The step-dependent factors as buffers: one graph, compiled once, for every step. AdamW's decay
+// factor comes first.
+std::vector<double> Adam::scalars(const std::map<std::string, double>& o, int64_t step) const {
+  double lr = o.at("lr"), b1 = o.at("beta1"), b2 = o.at("beta2");
+  double bc1 = 1 - std::pow(b1, double(step)), bc2 = 1 - std::pow(b2, double(step));
+  std::vector<double> s{std::sqrt(bc2), lr / bc1};
+  if (decoupled_) s.insert(s.begin(), 1 - lr * o.at("weight_decay"));
+  return s;
+}
+
 Tensor Adam::update(const Tensor& p0, const Tensor& grad, const std::map<std::string, double>& o,
-                    std::vector<Tensor>& state, int64_t step) {
-  double lr = o.at("lr"), b1 = o.at("beta1"), b2 = o.at("beta2"), wd = o.at("weight_decay");
+                    std::vector<Tensor>& state, const std::vector<Tensor>& s) {
+  double b1 = o.at("beta1"), b2 = o.at("beta2"), wd = o.at("weight_decay");
   Tensor g = o.at("maximize") ? grad.neg() : grad;
   Tensor p = p0;
-  if (decoupled_) p = p * step_scalar(1 - lr * wd, p);
+  size_t k = 0;  // the next of s
+  if (decoupled_) p = p * s[k++];
   else if (wd != 0) g = g + p * wd;
   if (state.empty()) {
     Tensor zeros = Tensor::zeros(p.shape(), p.dtype(), p.device());
@@ -38,12 +48,10 @@ Tensor Adam::update(const Tensor& p0, const Tensor& grad, const std::map<std::st
   }
   state[0] = state[0] * b1 + g * (1 - b1);
   state[1] = state[1] * b2 + g * g * (1 - b2);
-  double bc1 = 1 - std::pow(b1, double(step)), bc2 = 1 - std::pow(b2, double(step));
   Tensor v = state[1];
   if (o.at("amsgrad")) v = state[2] = state[2].maximum(state[1]);
-  // the step-dependent factors as buffers (step_scalar.h): one graph, compiled once, for every step
-  Tensor denom = v.sqrt() / step_scalar(std::sqrt(bc2), p) + o.at("eps");
-  return p - state[0] / denom * step_scalar(lr / bc1, p);
+  Tensor denom = v.sqrt() / s[k] + o.at("eps");
+  return p - state[0] / denom * s[k + 1];
 }
 
 }  // namespace onegrad::nn

@@ -5,6 +5,7 @@
 // every other handle on a parameter see the new values and no graph grows from step to step.
 #pragma once
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,7 +46,7 @@ class Optimizer {
   void set_lr(double lr, size_t group = 0) { groups_.at(group).options["lr"] = lr; }
   virtual std::string name() const = 0;
   // The state (handles on the optimizer's own tensors, which each step replaces rather than
-  // writes) and a load of it into an optimizer over parameters of the same shapes in the same
+  // writes, until a step ran under a JIT capture: from then on they are written in place) and a load of it into an optimizer over parameters of the same shapes in the same
   // groups: options, step counts and state tensors (cast to each parameter's dtype). A different
   // group layout is an ArgumentError, a state tensor of the wrong shape a ShapeError; nothing is
   // changed when either is raised.
@@ -55,9 +56,15 @@ class Optimizer {
  protected:
   // `defaults` fill what a group leaves out; every group's parameters are checked (floats, leaves).
   Optimizer(std::vector<ParamGroup> groups, const std::map<std::string, double>& defaults);
+  // The host-computed numbers of one parameter's step `step` (1 for the first) with options `o`: the
+  // learning rate, bias corrections... update() reads them from 0-d buffers (step_scalar.h), so every
+  // step's graph is the same and a JIT replay can write the next step's numbers into the same
+  // buffers without building the graph (tensor/replay_steps.h).
+  virtual std::vector<double> scalars(const std::map<std::string, double>& o, int64_t step) const = 0;
   // The new value of one parameter (lazy), updating its state tensors (lazy, realized by step()).
+  // `s` holds scalars()'s numbers as tensors of p's dtype, in order.
   virtual Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
-                        std::vector<Tensor>& state, int64_t step) = 0;
+                        std::vector<Tensor>& state, const std::vector<Tensor>& s) = 0;
   void check_option(const std::string& key, bool ok, const std::string& why) const;
   // The names of the state tensors update() keeps for a group with options `o`, in their order
   // (torch's state keys; which of them exist can depend on the options, as RMSprop's do).
@@ -68,6 +75,16 @@ class Optimizer {
   // per group, per parameter: the state tensors (momentum, Adam's m and v...) and the step count
   std::vector<std::vector<std::vector<Tensor>>> state_;
   std::vector<std::vector<int64_t>> steps_;
+  struct StateBefore {  // a parameter's state tensors as a step found them
+    size_t group, param;
+    std::vector<Tensor> state;
+  };
+  void write_state_in_place(const std::vector<StateBefore>& before);
+  // Set once a step ran under a JIT capture: from then on the state tensors are written in place
+  // (their buffers are what the captured kernels read), not replaced.
+  bool state_in_place_ = false;
+  // Expires with the optimizer: a replay step of a destroyed optimizer refuses to run.
+  std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };
 
 // p -= lr * (g + wd p), with momentum buffers (dampening, nesterov) and maximize, as torch.optim.SGD.
@@ -85,8 +102,9 @@ class SGD : public Optimizer {
   std::vector<std::string> state_names(const std::map<std::string, double>&) const override {
     return {"momentum_buffer"};
   }
+  std::vector<double> scalars(const std::map<std::string, double>& o, int64_t step) const override;
   Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
-                std::vector<Tensor>& state, int64_t step) override;
+                std::vector<Tensor>& state, const std::vector<Tensor>& s) override;
 };
 
 // torch.optim.Adam (L2 weight decay into the gradient) and AdamW (decoupled: p *= 1 - lr*wd).
@@ -105,8 +123,9 @@ class Adam : public Optimizer {
   std::vector<std::string> state_names(const std::map<std::string, double>&) const override {
     return {"exp_avg", "exp_avg_sq", "max_exp_avg_sq"};
   }
+  std::vector<double> scalars(const std::map<std::string, double>& o, int64_t step) const override;
   Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
-                std::vector<Tensor>& state, int64_t step) override;
+                std::vector<Tensor>& state, const std::vector<Tensor>& s) override;
 
  private:
   bool decoupled_;
@@ -137,8 +156,9 @@ class RMSprop : public Optimizer {
 
  protected:
   std::vector<std::string> state_names(const std::map<std::string, double>& o) const override;
+  std::vector<double> scalars(const std::map<std::string, double>& o, int64_t step) const override;
   Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
-                std::vector<Tensor>& state, int64_t step) override;
+                std::vector<Tensor>& state, const std::vector<Tensor>& s) override;
 };
 
 // torch.optim.Adagrad: the step divides by the root of the sum of every g² so far, at a rate
@@ -155,8 +175,9 @@ class Adagrad : public Optimizer {
 
  protected:
   std::vector<std::string> state_names(const std::map<std::string, double>&) const override { return {"sum"}; }
+  std::vector<double> scalars(const std::map<std::string, double>& o, int64_t step) const override;
   Tensor update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
-                std::vector<Tensor>& state, int64_t step) override;
+                std::vector<Tensor>& state, const std::vector<Tensor>& s) override;
 };
 
 }  // namespace onegrad::nn

@@ -2,7 +2,6 @@
 // s ← α·s + (1 − α)·g²; centered: a ← α·a + (1 − α)·g and d = √(s − a²) + eps, else d = √s + eps;
 // with momentum μ: b ← μ·b + g/d and p ← p − lr·b, else p ← p − lr·g/d.
 #include "nn/optimizer.h"
-#include "nn/step_scalar.h"
 
 namespace onegrad::nn {
 
@@ -28,8 +27,11 @@ std::vector<std::string> RMSprop::state_names(const std::map<std::string, double
   return names;
 }
 
+// lr as a buffer: schedules change it
+std::vector<double> RMSprop::scalars(const std::map<std::string, double>& o, int64_t) const { return {o.at("lr")}; }
+
 Tensor RMSprop::update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
-                       std::vector<Tensor>& state, int64_t) {
+                       std::vector<Tensor>& state, const std::vector<Tensor>& s) {
   double alpha = o.at("alpha"), wd = o.at("weight_decay"), mu = o.at("momentum");
   bool centered = o.at("centered") != 0;
   Tensor g = o.at("maximize") ? grad.neg() : grad;
@@ -44,7 +46,7 @@ Tensor RMSprop::update(const Tensor& p, const Tensor& grad, const std::map<std::
     avg = square_avg - grad_avg * grad_avg;
   }
   Tensor denom = avg.sqrt() + o.at("eps");
-  Tensor lr = step_scalar(o.at("lr"), p);  // a buffer: schedules change it
+  const Tensor& lr = s[0];
   if (mu > 0) {
     Tensor& buf = state[1];
     buf = buf * mu + g / denom;

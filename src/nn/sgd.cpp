@@ -2,7 +2,6 @@
 // b = g at the first step, then μ·b + (1 − dampening)·g; nesterov steps along g + μ·b, else b;
 // p ← p − lr·step.
 #include "nn/optimizer.h"
-#include "nn/step_scalar.h"
 
 namespace onegrad::nn {
 
@@ -20,8 +19,10 @@ SGD::SGD(std::vector<ParamGroup> groups, double lr, double momentum, double damp
   }
 }
 
+std::vector<double> SGD::scalars(const std::map<std::string, double>& o, int64_t) const { return {o.at("lr")}; }
+
 Tensor SGD::update(const Tensor& p, const Tensor& grad, const std::map<std::string, double>& o,
-                   std::vector<Tensor>& state, int64_t) {
+                   std::vector<Tensor>& state, const std::vector<Tensor>& s) {
   Tensor g = o.at("maximize") ? grad.neg() : grad;
   double wd = o.at("weight_decay"), mu = o.at("momentum");
   if (wd != 0) g = g + p * wd;
@@ -30,7 +31,7 @@ Tensor SGD::update(const Tensor& p, const Tensor& grad, const std::map<std::stri
     else state[0] = state[0] * mu + g * (1 - o.at("dampening"));
     g = o.at("nesterov") ? g + state[0] * mu : state[0];
   }
-  return p - g * step_scalar(o.at("lr"), p);  // lr as a buffer: schedules change it
+  return p - g * s[0];  // lr as a buffer: schedules change it
 }
 
 }  // namespace onegrad::nn

@@ -10,6 +10,7 @@
 #include <numbers>
 
 #include "tensor/broadcast.h"
+#include "tensor/replay_steps.h"
 #include "tensor/shape_util.h"
 #include "tensor/symbolic_dims.h"
 #include "uop/custom_kernels.h"
@@ -161,6 +162,12 @@ Tensor random_bits(const std::vector<int64_t>& shape, const std::string& device)
   auto [seed, off] = reserve(uint64_t(n));
   uint64_t st[2] = {seed, off};
   Tensor state = Tensor::from_data(st, sizeof st, {2}, dtypes::uint64, device);
+  // A replay draws again: the next n counters, in the order the draws were captured.
+  add_replay_step([state, n](const WriteBuffer& write) {
+    auto [seed2, off2] = reserve(uint64_t(n));
+    uint64_t st2[2] = {seed2, off2};
+    write(state, st2, sizeof st2);
+  });
   const std::string dev = state.device();
   Tensor key = state.shrink({{0, 1}}).expand({n});
   Tensor ctr = flat_index(n, dev).add(state.shrink({{1, 2}}).expand({n}));

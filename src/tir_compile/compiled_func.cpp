@@ -165,30 +165,13 @@ std::vector<Opt> upcast_opts(const LoweredPrimFunc& l) {
   return opts;
 }
 
-// The opts of `opts` the kernel takes, each tried after those taken before it. Expand's limit on
-// copies (kMaxExpansion) multiplies every UPCAST axis of the kernel, sibling nests' too, so in a
-// kernel of several nests the later ones may find it spent: their loops stay loops.
-std::vector<Opt> taken_opts(const UOpRef& sink, const std::vector<Opt>& opts) {
-  std::vector<Opt> out;
-  UOpRef k = sink;
-  for (const Opt& o : opts) {
-    try {
-      k = apply_opt(k, o);
-      out.push_back(o);
-    } catch (const OptError&) {
-      // past the limit, or a kernel that runs in order: this loop is not upcast
-    }
-  }
-  return out;
-}
-
 std::shared_ptr<const CompiledStructure> compile_structure(const PrimFunc& f, const IRModule& module, const std::string& name) {
   BlockSchedule scheduled = schedule_blocks_as_opts(f);  // the same params and buffers: var_slots are f's Vars
   LoweredPrimFunc l = lower_prim_func(*scheduled.func, name, &module, false, scheduled.upcast);
   if (l.unreported_bounds) l = lower_prim_func(*scheduled.func, name, &module, /*report_bounds=*/true, scheduled.upcast);
   ProgramSpec spec;
   try {
-    spec = render(l, name, taken_opts(l.sink, upcast_opts(l)));
+    spec = render(l, name, upcast_opts(l));
   } catch (const OptError&) {
     spec = render(l, name, {});  // an UPCAST the kernel refuses (a kernel that runs in order): loops
   }

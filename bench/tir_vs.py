@@ -15,6 +15,9 @@ realizes it, as a Tensor program does; kernels compiled before timing), numpy (i
 and torch (--torch-threads, default the cores) compute the same results, into preallocated outputs
 where they can; times are medians of --repeat runs (Google Benchmark's medians for the TIR
 programs, wall time), ratios are onegrad TIR (threads) time / other time (below 1: TIR is faster).
+--only picks programs; --rounds N measures everything N times in turn (on a loaded machine the load
+drifts between the first and the last measurement of one round): times are then the medians over
+the rounds and each ratio the median of the rounds' own ratios.
 """
 import argparse
 import json
@@ -34,9 +37,10 @@ except ImportError:
 NAMES = ["matmul", "add_relu", "row_sum", "softmax", "conv2d"]
 
 
-def onegrad_medians(bench, repeat, env):
+def onegrad_medians(bench, repeat, env, names):
     out = subprocess.run([bench, f"--benchmark_repetitions={repeat}", "--benchmark_report_aggregates_only=true",
-                          "--benchmark_format=json"], env={**os.environ, **env}, check=True, capture_output=True, text=True)
+                          "--benchmark_format=json", "--benchmark_filter=/(" + "|".join(names) + ")$"],
+                         env={**os.environ, **env}, check=True, capture_output=True, text=True)
     times = {}
     for b in json.loads(out.stdout)["benchmarks"]:
         if b.get("aggregate_name") == "median":
@@ -114,28 +118,35 @@ def main():
     p.add_argument("--repeat", type=int, default=7)
     p.add_argument("--bench", default="build/bin/tir_vs_bench")
     p.add_argument("--torch-threads", type=int, default=os.cpu_count(), help="default: the cores, as onegrad's CPU_THREADS")
+    p.add_argument("--only", nargs="+", choices=NAMES, default=NAMES, help="the programs to run (default: all)")
+    p.add_argument("--rounds", type=int, default=1)
     args = p.parse_args()
+    names = [k for k in NAMES if k in args.only]
     if torch is not None:
         torch.set_num_threads(args.torch_threads)
     cache = {"ONEGRAD_CACHE_DIR": tempfile.mkdtemp(prefix="onegrad-tir-vs-")}
-    before = onegrad_medians(args.bench, args.repeat, {**cache, "ONEGRAD_TIR_NO_SCHEDULE": "1"})
-    serial = onegrad_medians(args.bench, args.repeat, {**cache, "CPU_THREADS": "1"})
-    threads = onegrad_medians(args.bench, args.repeat, cache)
     progs, tensors = numpy_programs(np.random.default_rng(0))
-    np_t = {k: median_time(progs[k], args.repeat) for k in NAMES}
     tensor = tensor_programs(tensors)
-    te_t = {k: median_time(tensor[k], args.repeat) for k in NAMES} if tensor else {}
-    th_t = {}
-    if torch is not None:
-        th = torch_programs(tensors)
-        th_t = {k: median_time(th[k], args.repeat) for k in NAMES}
-    print(f"cores {os.cpu_count()}, torch threads {torch.get_num_threads() if torch else '-'}; medians, ms")
-    print(f"{'program':10} {'before':>9} {'1 thread':>9} {'threads':>9} {'tensor':>9} {'numpy':>9} {'torch':>9} "
-          f"{'x before':>9} {'/tensor':>8} {'/numpy':>7} {'/torch':>7}")
-    for k in NAMES:
-        tt, te = th_t.get(k, float("nan")), te_t.get(k, float("nan"))
-        print(f"{k:10} {before[k]*1e3:9.3f} {serial[k]*1e3:9.3f} {threads[k]*1e3:9.3f} {te*1e3:9.3f} {np_t[k]*1e3:9.3f} "
-              f"{tt*1e3:9.3f} {before[k]/threads[k]:9.1f} {threads[k]/te:8.2f} {threads[k]/np_t[k]:7.2f} {threads[k]/tt:7.2f}")
+    th = torch_programs(tensors) if torch is not None else None
+    cols = ["before", "1 thread", "threads", "tensor", "numpy", "torch"]
+    rounds = []  # per round: column -> program -> seconds
+    for _ in range(args.rounds):
+        r = {"before": onegrad_medians(args.bench, args.repeat, {**cache, "ONEGRAD_TIR_NO_SCHEDULE": "1"}, names),
+             "1 thread": onegrad_medians(args.bench, args.repeat, {**cache, "CPU_THREADS": "1"}, names),
+             "threads": onegrad_medians(args.bench, args.repeat, cache, names)}
+        r["numpy"] = {k: median_time(progs[k], args.repeat) for k in names}
+        r["tensor"] = {k: median_time(tensor[k], args.repeat) for k in names} if tensor else {}
+        r["torch"] = {k: median_time(th[k], args.repeat) for k in names} if th else {}
+        rounds.append(r)
+    nan = float("nan")
+    time_of = lambda c, k: statistics.median(r[c].get(k, nan) for r in rounds)
+    ratio_of = lambda a, b, k: statistics.median(r[a][k] / r[b].get(k, nan) for r in rounds)
+    print(f"cores {os.cpu_count()}, torch threads {torch.get_num_threads() if torch else '-'}, rounds {args.rounds}; medians, ms")
+    print(f"{'program':10} " + " ".join(f"{c:>9}" for c in cols) + f" {'x before':>9} {'/tensor':>8} {'/numpy':>7} {'/torch':>7}")
+    for k in names:
+        print(f"{k:10} " + " ".join(f"{time_of(c, k)*1e3:9.3f}" for c in cols) +
+              f" {ratio_of('before', 'threads', k):9.1f} {ratio_of('threads', 'tensor', k):8.2f} "
+              f"{ratio_of('threads', 'numpy', k):7.2f} {ratio_of('threads', 'torch', k):7.2f}")
 
 
 if __name__ == "__main__":

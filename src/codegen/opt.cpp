@@ -8,6 +8,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "codegen/iteration_rows.h"
 #include "codegen/kernel_axes.h"
 #include "codegen/reduce_to_acc.h"
 
@@ -73,23 +74,17 @@ void check_split_target(const UOpRef& sink, const Opt& opt, AxisType from, const
 }
 
 // spec: AxisType THREAD. A target runs a THREAD axis as calls of the kernel, one per index, all at
-// once (the C target: on its thread pool, runtime/thread_pool.h): a kernel has at most one such axis, and every store to memory must
-// depend on it, or two threads would write the same element (a race).
+// once (the C target: on its thread pool, runtime/thread_pool.h): a kernel has at most one such
+// axis, and its iterations must touch elements of their own (codegen/iteration_rows.h: every store
+// depends on it, and a memory the kernel reads back is touched only in the iteration's own rows),
+// or two threads would race.
 void check_thread_split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt) {
   auto fail = [&](const std::string& why) { throw OptError(where(sink, opt) + ": " + why); };
   for (size_t i = 0; i < axes.size(); i++)
     if (axis_type(axes[i]) == AxisType::THREAD)
       fail("the kernel already has a THREAD axis (axis " + std::to_string(i) + "); at most one per kernel");
-  const UOp* r = axes[size_t(opt.axis)].get();
-  for (const UOp* u : sink->toposort()) {
-    if (u->op != Ops::STORE || u->src[0]->op != Ops::INDEX) continue;
-    const UOp* base = indexed_memory(*u->src[0]);
-    if (base->op != Ops::PARAM) continue;  // a register of the kernel: each thread has its own
-    std::vector<const UOp*> reach = u->src[0]->toposort();
-    if (std::find(reach.begin(), reach.end(), r) == reach.end())
-      fail("the store to buffer " + std::to_string(base->arg.get<ParamArg>().slot) + " does not depend on axis " +
-           std::to_string(opt.axis) + ": its threads would race, writing the same elements");
-  }
+  std::string conflict = iteration_rows_conflict(sink, axes[size_t(opt.axis)].get(), "axis " + std::to_string(opt.axis));
+  if (!conflict.empty()) fail(conflict);
 }
 
 int64_t expansion(const std::vector<UOpRef>& axes) {

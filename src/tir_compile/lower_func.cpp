@@ -6,6 +6,8 @@
 #include <limits>
 #include <unordered_set>
 
+#include "codegen/heuristics.h"
+#include "codegen/iteration_rows.h"
 #include "runtime/thread_pool.h"
 #include "tir/ast/visitor.h"
 #include "tir_compile/lower_ops.h"
@@ -83,6 +85,57 @@ const ForNode* thread_loop(const LowerState& state, const Stmt& body) {
   return extent && extent->value >= 1 && as_int_imm(f->min) ? f : nullptr;
 }
 
+// How many times the innermost statements of `st` run, counting loops with constant extents (a
+// loop with another extent counts once): the work a THREAD axis would share.
+int64_t static_iterations(const Stmt& st) {
+  if (!st) return 0;
+  if (auto* f = st->as<ForNode>()) {
+    const IntImmNode* e = as_int_imm(f->extent);
+    return std::max<int64_t>(e ? e->value : 1, 1) * std::max<int64_t>(static_iterations(f->body), 1);
+  }
+  if (auto* q = st->as<SeqStmtNode>()) {
+    int64_t n = 0;
+    for (const Stmt& x : q->seq) n += static_iterations(x);
+    return n;
+  }
+  if (auto* br = st->as<BlockRealizeNode>()) return static_iterations(br->block->body);
+  if (auto* l = st->as<LetStmtNode>()) return static_iterations(l->body);
+  if (auto* i = st->as<IfThenElseNode>()) return std::max(static_iterations(i->then_case), static_iterations(i->else_case));
+  return 1;
+}
+
+// The loops that can share one THREAD axis when no parallel loop is the kernel's: the body (past
+// attributes, buffer declarations and a root block, which may allocate) is a sequence of loops
+// with constant bounds, without break, continue or return, in a function that cannot fault (the
+// status buffer would be every thread's). Thread t runs the t-th chunk of each loop's iterations,
+// the loops one after the other: the serial result when every iteration touches only its own rows
+// of what the kernel stores and reads back, which lower_prim_func checks on the lowered kernel
+// (codegen/iteration_rows.h), lowering again without the axis when it does not hold. Below
+// kMinThreadIterations innermost iterations the launch would cost more than it saves.
+std::vector<const ForNode*> thread_nests(const LowerState& state, const Stmt& body) {
+  if (state.status) return {};
+  Stmt s = body;
+  while (s) {
+    if (auto* a = s->as<AttrStmtNode>(); a && !a->node_iter_var) s = a->body;
+    else if (auto* d = s->as<DeclBufferNode>()) s = d->body;
+    else if (auto* br = s->as<BlockRealizeNode>(); br && br->block->iter_vars.empty() && br->block->match_buffers.empty() &&
+                                                     !br->block->init && (!br->predicate || is_const_int(br->predicate, 1)))
+      s = br->block->body;
+    else break;
+  }
+  if (!s || static_iterations(s) < kMinThreadIterations) return {};
+  std::vector<Stmt> seq = s->as<SeqStmtNode>() ? s->as<SeqStmtNode>()->seq : std::vector<Stmt>{s};
+  std::vector<const ForNode*> out;
+  for (const Stmt& x : seq) {
+    const ForNode* f = x->as<ForNode>();
+    const IntImmNode* extent = f ? as_int_imm(f->extent) : nullptr;
+    if (!f || !extent || extent->value < 2 || !as_int_imm(f->min) || has_loop_control(f->body) || returns(state, f->body))
+      return {};
+    out.push_back(f);
+  }
+  return out;
+}
+
 }  // namespace
 
 // match_buffer data -> its source's data, for every block of the body (a loop's stores through a
@@ -120,8 +173,10 @@ std::vector<const VarNode*> variable_slots(const PrimFuncNode& f) {
   return out;
 }
 
-LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module,
-                                bool report_bounds, const std::vector<const ForNode*>& upcast) {
+namespace {
+
+LoweredPrimFunc lower(const PrimFuncNode& f, const std::string& name, const IRModule* module, bool report_bounds,
+                      const std::vector<const ForNode*>& upcast, bool share_thread) {
   LoweredPrimFunc out;
   LowerState s;
   s.upcast = &upcast;
@@ -168,11 +223,39 @@ LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, 
   s.faults = &out.status.faults;
   s.thread_loop = thread_loop(s, f.body);
   if (s.thread_loop) s.threads = out.threads = std::min<int64_t>(as_int_imm(s.thread_loop->extent)->value, cpu_threads());
+  if (!s.thread_loop && share_thread) s.thread_nests = thread_nests(s, f.body);
+  if (!s.thread_nests.empty()) {
+    // Thread t must run the same rows in every nest (a jammed nest runs its rows 8 at a time): the
+    // most parts up to cpu_threads() that divide every extent. A gated last chunk would index past
+    // the buffer where the compiler cannot see the gate, and its bounds check needs the status
+    // buffer, which every thread would share.
+    int64_t parts = 1;
+    for (int64_t p = cpu_threads(); p >= 2 && parts == 1; p--)
+      if (std::all_of(s.thread_nests.begin(), s.thread_nests.end(), [&](const ForNode* l) { return as_int_imm(l->extent)->value % p == 0; }))
+        parts = p;
+    if (parts >= 2) {
+      s.threads = out.threads = parts;
+      s.shared_thread = UOp::range(UOp::index(parts), s.next_range++, AxisType::THREAD);
+    }
+  }
   collect_aliases(f.body, s);
   lower_stmt(s, f.body);
+  if (s.shared_thread && !effects.empty()) {
+    UOpRef all = effects.size() == 1 ? effects[0] : UOp::create(Ops::GROUP, dtypes::void_, effects);
+    effects = {UOp::create(Ops::END, dtypes::void_, {all, s.shared_thread})};
+  }
   out.sink = UOp::create(Ops::SINK, dtypes::void_, effects);
   out.unreported_bounds = s.unreported_bounds;
+  if (s.shared_thread && !iteration_rows_conflict(out.sink, s.shared_thread.get()).empty())
+    return lower(f, name, module, report_bounds, upcast, /*share_thread=*/false);
   return out;
+}
+
+}  // namespace
+
+LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module,
+                                bool report_bounds, const std::vector<const ForNode*>& upcast) {
+  return lower(f, name, module, report_bounds, upcast, /*share_thread=*/true);
 }
 
 int64_t encode_variable(const RuntimeValue& v) {

@@ -78,6 +78,10 @@ struct LowerState {
   const std::vector<const ForNode*>* upcast = nullptr;  // loops whose RANGEs the kernel upcasts
   std::vector<UOpRef>* upcast_ranges = nullptr;        // their RANGEs, as lowered
   int64_t threads = 0;                    // its parts
+  // Top-level loops that share one THREAD axis (lower_func.cpp, "shared THREAD axis"): each runs
+  // the iterations t * chunk .. (t + 1) * chunk - 1 of its own extent in thread t of `shared_thread`.
+  std::vector<const ForNode*> thread_nests;
+  UOpRef shared_thread;  // that RANGE (THREAD, `threads` parts); null: none
   std::unordered_map<const ForNode*, std::unordered_set<const VarNode*>> stores_in_loop;  // root data Vars
   const IRModule* module = nullptr;                   // where called PrimFuncs are found
   std::vector<const PrimFuncNode*> inlining;          // the function and the calls being inlined, outermost first

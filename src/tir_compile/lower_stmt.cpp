@@ -84,14 +84,17 @@ void lower_for(LowerState& s, const ForNode& f) {
   if (const Var& flags = s.controls.back().flags) stores->second.insert(flags.get());
   // The ranges of the loop, outermost first, and the iteration number they make. The THREAD loop
   // is split into s.threads parts of `chunk` iterations each (a serial loop inside each part),
-  // the last part gated when they do not divide the extent.
+  // the last part gated when they do not divide the extent. A loop sharing the function's THREAD
+  // axis (s.thread_nests, whose extents the parts divide) takes the chunk of that axis's index.
   std::vector<UOpRef> ranges;
   UOpRef iteration, tail;
-  if (&f == s.thread_loop) {
+  const bool shares_thread = s.shared_thread && std::find(s.thread_nests.begin(), s.thread_nests.end(), &f) != s.thread_nests.end();
+  if (&f == s.thread_loop || shares_thread) {
     const int64_t chunk = (extent->value + s.threads - 1) / s.threads;
-    ranges.push_back(UOp::range(UOp::index(s.threads), s.next_range++, AxisType::THREAD));
+    UOpRef thread = shares_thread ? s.shared_thread : UOp::range(UOp::index(s.threads), s.next_range++, AxisType::THREAD);
+    if (!shares_thread) ranges.push_back(thread);  // the shared axis is opened and closed around the whole body
     ranges.push_back(UOp::range(UOp::index(chunk), s.next_range++, AxisType::LOOP));
-    iteration = UOp::alu(Ops::ADD, {UOp::alu(Ops::MUL, {ranges[0], UOp::index(chunk)}), ranges[1]});
+    iteration = UOp::alu(Ops::ADD, {UOp::alu(Ops::MUL, {thread, UOp::index(chunk)}), ranges.back()});
     if (chunk * s.threads != extent->value) tail = UOp::alu(Ops::CMPLT, {iteration, UOp::index(extent->value)});
   } else {
     ranges.push_back(UOp::range(lower_index(s, f.extent), s.next_range++, AxisType::LOOP));

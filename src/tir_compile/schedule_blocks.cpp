@@ -204,6 +204,46 @@ Stmt with_body(const ForNode& f, Stmt body) {
   return n;
 }
 
+// Whether an expression calls a math builtin (T.exp, T.log, ...): a body costly enough that
+// vectorizing it pays more than independent accumulation chains.
+class CallsMath : public IRVisitor {
+ public:
+  bool found = false;
+  void visit_expr(const PrimExpr& e) override {
+    if (const CallNode* c = e->as<CallNode>(); c && !c->calls_global && c->op != "tir.if_then_else") found = true;
+    IRVisitor::visit_expr(e);
+  }
+};
+
+// `for i: for k: {init at k == 0; update}` as `for i: {init; for k: update}`: the same statements
+// in the same order (the init ran just before the first update of its instance), without the
+// gated store that keeps the C compiler from vectorizing the reduce loop. For a reduction whose
+// update calls a math builtin and whose innermost reduce var walks the last dimension of every
+// access (softmax's sum of exp over a row): the compiler vectorizes the builtin's polynomial over
+// the row and adds in order, where the jam below would leave U scalar chains of it on strided rows.
+Stmt hoist_init_only(const BlockNest& n, size_t s) {
+  const BlockNode& b = *n.realize->block;
+  CallsMath calls;
+  calls.visit_stmt(b.body);
+  const VarNode* k = b.iter_vars[n.iter_of_loop.back()]->var.get();
+  if (!b.init || !calls.found || !LastIndexOnly(k).holds(b)) return nullptr;
+  auto update = std::make_shared<BlockNode>(b);
+  update->init = nullptr;
+  auto update_realize = std::make_shared<BlockRealizeNode>(*n.realize);
+  update_realize->block = update;
+  auto init_block = std::make_shared<BlockNode>(b);
+  init_block->body = b.init;
+  init_block->init = nullptr;
+  auto init_realize = std::make_shared<BlockRealizeNode>(*n.realize);
+  init_realize->block = init_block;
+  for (size_t l = s + 1; l < n.loops.size(); l++) init_realize->iter_values[n.iter_of_loop[l]] = int_imm(0, n.loops[l]->loop_var->dtype);
+  Stmt body = update_realize;
+  for (size_t l = n.loops.size(); l-- > s + 1;) body = with_body(*n.loops[l], body);
+  body = make_seq({init_realize, body}, n.loops[s]->loc);
+  for (size_t l = s + 1; l-- > 0;) body = with_body(*n.loops[l], body);
+  return body;
+}
+
 // The rewritten nest, or null when the nest does not qualify. `outer_spatial`: whether its
 // outermost loop still runs over a spatial var (false when j was outermost and moved in whole).
 Stmt unroll_and_jam(const BlockNest& n, bool& outer_spatial, std::vector<const ForNode*>* upcast) {
@@ -217,6 +257,10 @@ Stmt unroll_and_jam(const BlockNest& n, bool& outer_spatial, std::vector<const F
       break;
     }
   if (s == n.loops.size()) return nullptr;
+  bool reduce_inside_only = true;  // the loops inside s are exactly the reduce loops
+  for (size_t l = 0; l < n.loops.size(); l++) reduce_inside_only = reduce_inside_only && (iter_type(l) == IterVarType::CommReduce) == (l > s);
+  if (reduce_inside_only)
+    if (Stmt hoisted = hoist_init_only(n, s)) return hoisted;
   const ForNode& split = *n.loops[s];
   std::unordered_set<const VarNode*> loop_vars;
   for (const ForNode* l : n.loops) loop_vars.insert(l->loop_var.get());

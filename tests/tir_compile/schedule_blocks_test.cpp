@@ -162,3 +162,28 @@ TEST(TirScheduleBlocks, OuterSpatialLoopIsParallelWhenItsInstancesAreIndependent
 
 }  // namespace
 }  // namespace onegrad::tir
+
+namespace onegrad::tir {
+namespace {
+
+// A reduction whose update calls a math builtin over a contiguous row (softmax's sum of exp): T.init
+// leaves the reduce loop, but i is not split and jammed (the C compiler vectorizes the row's exp
+// and adds in order); a plain row sum is still jammed (RowSumBySplitOfFourAndConvolutionAreExact above).
+TEST(TirScheduleBlocks, SumOfExpOverARowHoistsItsInitWithoutAJam) {
+  std::string text = func("A: T.Buffer((16, 64), \"float32\"), S: T.Buffer((16,), \"float32\")",
+                          "    for i, k in T.grid(16, 64):\n"
+                          "        with T.block(\"S\"):\n"
+                          "            v_i, v_k = T.axis.remap(\"SR\", [i, k])\n"
+                          "            with T.init():\n"
+                          "                S[v_i] = T.float32(0)\n"
+                          "            S[v_i] = S[v_i] + T.exp(A[v_i, v_k])\n");
+  std::string out = scheduled_text(text);
+  EXPECT_EQ(out.find("T.init()"), std::string::npos) << out;
+  EXPECT_EQ(out.find("i_o"), std::string::npos) << out;  // no split of i
+  EXPECT_NE(out.find("in range(64)"), std::string::npos) << out;  // k whole, inside i
+  std::mt19937 rng(2);
+  expect_same_as_interpreter(text, "f", {random_array(f32, {16, 64}, rng), random_array(f32, {16}, rng)}, 1e-6);
+}
+
+}  // namespace
+}  // namespace onegrad::tir

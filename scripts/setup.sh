@@ -20,6 +20,8 @@ PACKAGES=(
   libsqlite3-dev
   # TIR's calling convention: DLTensor from dlpack.h (Debian has 0.6: no kDLBool)
   libdlpack-dev
+  # the CL device: the OpenCL ICD loader and headers, PoCL (OpenCL on the CPU) and clinfo
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
 )
 
 missing=()

@@ -8,7 +8,7 @@
 namespace onegrad {
 
 const std::vector<std::string>& known_device_kinds() {
-  static const std::vector<std::string> kinds{"CPU"};
+  static const std::vector<std::string> kinds{"CPU", "CL"};
   return kinds;
 }
 

@@ -45,7 +45,7 @@ def test_size_and_dim():
 
 
 def test_to_forms():
-    t = Tensor([1.5, 2.5])
+    t = Tensor([1.5, 2.5], device="CPU")
     assert t.to("cpu") is t and t.to(torch.float32) is t and t.cpu() is t
     assert t.to(torch.float64).dtype == dtypes.float64
     assert t.to("cpu", torch.int32).tolist() == [1, 2]

@@ -25,6 +25,8 @@ PACKAGES=(
   # ONNX import: protobuf parses ModelProto with C++ protoc generates from onnx.proto (python3-onnx
   # ships the schema); the backend node tests (docs/onnx.md) come from libonnx-testdata
   libprotobuf-dev protobuf-compiler python3-onnx libonnx-testdata
+  # the CL device: the OpenCL ICD loader and headers, PoCL (OpenCL on the CPU) and clinfo
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
 )
 
 missing=()

@@ -13,6 +13,7 @@ from .errors import (CompileError, DeviceError, DTypeError, Error, IndexShapeErr
                      RewriteError, ShapeError, VerifyError)
 from .errors import FunctionError  # function
 from .tensor import Tensor
+from .device import Device
 from . import _inplace  # noqa: F401 -- in-place ops: installs add_, __iadd__, .data ... on Tensor
 from . import autograd
 from . import optim
@@ -59,6 +60,7 @@ __all__ += ["device_memory_stats", "reset_peak_memory"]  # memory plan
 __all__ += ["tir"]  # TIR
 __all__ += ["Variable", "BoundDim"]  # symbolic shape dims
 __all__ += ["settings"]  # settings (CHECK_INDEX, DEBUG, ...)
+__all__ += ["Device"]  # devices: Device.DEFAULT
 __all__ += ["sort", "argsort", "topk", "unique", "masked_select", "nonzero"]  # sorting and mask selection
 
 # torch-style top-level functions (zeros, exp, sum, cat, tensor, from_numpy, ...) and dtypes (float32,

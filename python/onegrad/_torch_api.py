@@ -60,7 +60,8 @@ def _is_dtype(x) -> bool:
 def to(self, *args, **kwargs):
     """torch's forms: to(dtype), to(device), to(device, dtype), to(other_tensor), with dtype=,
     device=, copy= and non_blocking= keywords. Returns self when nothing changes (copy=True
-    returns a clone). Moving between devices is not supported: DeviceError."""
+    returns a clone). A move to another device is a copy in the graph (a LOAD onto it); autograd
+    sends gradients back through it."""
     device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
     copy = bool(kwargs.pop("copy", False))
     kwargs.pop("non_blocking", None)
@@ -80,10 +81,12 @@ def to(self, *args, **kwargs):
     if len(flags) > 1:
         copy = copy or flags[1]
     out = self
-    if device is not None:
-        _C.to_device(self._t, str(device))  # the check alone: torch.device("cpu") -> "cpu" -> "CPU"
+    if device is not None:  # torch.device("cpu") -> "cpu" -> "CPU"
+        moved = _C.to_device(self._t, str(device))
+        if moved.device != self.device:
+            out = _tensor()._wrap(moved)
     if dtype is not None and to_dtype(dtype) != self.dtype:
-        out = _tensor()._wrap(_C.to_dtype(self._t, to_dtype(dtype).name))
+        out = _tensor()._wrap(_C.to_dtype(out._t, to_dtype(dtype).name))
     return out.clone() if copy and out is self else out
 
 

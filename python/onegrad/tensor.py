@@ -23,7 +23,8 @@ from .errors import DeviceError, IndexShapeError, ShapeError, ValueRangeError
 
 
 def _device(device) -> str:
-    return "CPU" if device is None else str(device)
+    """The named device, or the default one (onegrad.Device.DEFAULT; DEV=CL in the environment)."""
+    return _C.default_device() if device is None else str(device)
 
 
 def _axes(axis) -> list:
@@ -54,10 +55,10 @@ class Tensor:
         dev = _device(device)
         if isinstance(data, Tensor):
             # A new handle on the same C++ tensor (torch would copy): a setitem through one is seen
-            # through the other.
-            if device is not None and _canonical_device(dev) != data.device:
-                raise DeviceError(f"Tensor: copying from {data.device} to {dev} is not supported")
+            # through the other. Another device: a copy onto it (to()).
             t = data._t
+            if device is not None and _canonical_device(dev) != data.device:
+                t = _C.to_device(t, dev)
             self._t = t if dt is None or dt == from_name(t.dtype) else t.cast(dt.name)
             return
         if isinstance(data, np.generic):

@@ -25,6 +25,7 @@ py::dict dtype_info(const std::string& name) {
 // Declared here rather than in bind.h: only this file calls it.
 void bind_dlpack(py::module_& m);  // _C.from_dlpack: a copy of a DLPack tensor (dlpack_bind.cpp)
 void bind_torch_api(py::module_& m);  // _C.mm, bmm, diag, norm (torch_api_bind.cpp)
+void bind_device(py::module_& m);  // _C.default_device, opencl_devices (device_bind.cpp)
 void bind_symbolic(py::module_& m);  // _C.Dim: symbolic shape dims (symbolic_bind.cpp)
 void bind_onnx(py::module_& m);  // _C.onnx.Model when the ONNX import is built (onnx_bind.cpp)
 void bind_jit(py::module_& m);  // _C.Jit: capture and replay (jit_bind.cpp)
@@ -50,6 +51,7 @@ PYBIND11_MODULE(_C, m) {
   python::bind_settings(m);  // settings (uop/settings.h): CHECK_INDEX and the others, scoped
   python::bind_dlpack(m);  // Tensor(torch_tensor): _C.from_dlpack (dlpack_bind.cpp)
   python::bind_torch_api(m);
+  python::bind_device(m);
   python::bind_symbolic(m);
   python::bind_onnx(m);
   python::bind_jit(m);

@@ -12,6 +12,7 @@
 #include "codegen/opt_actions.h"
 #include "engine/timing_buffers.h"
 #include "render/c_renderer.h"
+#include "render/device_target.h"
 #include "render/kernel_name.h"
 #include "render/lower_kernel.h"
 #include "runtime/content_hash.h"
@@ -40,7 +41,7 @@ std::mutex& search_mutex() {
 class CompilingTimer : public KernelTimer {
  public:
   CompilingTimer(const UOpRef& ast, RuntimeDevice& device, std::string name)
-      : device_(device), name_(std::move(name)), cache_(scratch_.path()), buffers_(ast, device.name()) {}
+      : device_(device), target_(device_target(device)), name_(std::move(name)), cache_(scratch_.path()), buffers_(ast, device.name()) {}
 
   std::vector<KernelRun> compile(const std::vector<UOpRef>& kernels) override {
     std::vector<KernelRun> runs(kernels.size());
@@ -48,7 +49,7 @@ class CompilingTimer : public KernelTimer {
     auto work = [&] {
       for (size_t i; (i = next++) < kernels.size();) {
         try {
-          std::shared_ptr<Program> p = cache_.get(device_, lower_kernel(kernels[i], name_).spec);  // the opts are applied already
+          std::shared_ptr<Program> p = cache_.get(device_, lower_kernel(kernels[i], name_, {}, &target_).spec);  // the opts are applied already
           runs[i] = [this, p] { return run_once(*p); };
         } catch (const Error& e) {
           if (debug_level() >= 2) std::fprintf(stderr, "BEAM %s: a candidate failed: %s\n", name_.c_str(), e.what());
@@ -73,6 +74,7 @@ class CompilingTimer : public KernelTimer {
   }
 
   RuntimeDevice& device_;
+  RenderTarget target_;
   std::string name_;
   ScratchDir scratch_{"onegrad-beam-"};
   ProgramCache cache_;
@@ -128,18 +130,18 @@ BeamResult beam_search(const UOpRef& ast, RuntimeDevice& device, int64_t width, 
   return r;
 }
 
-std::vector<Opt> kernel_opts(const UOpRef& ast, RuntimeDevice& device) {
+std::vector<Opt> kernel_opts(const UOpRef& ast, RuntimeDevice& device, const Capabilities& target) {
   int64_t width = setting("BEAM", 0);
-  if (width <= 0 || setting("NOOPT", 0) != 0 || setting("OPT_RANDOM", 0) != 0) return default_opts(ast);
+  if (width <= 0 || setting("NOOPT", 0) != 0 || setting("OPT_RANDOM", 0) != 0) return default_opts(ast, &target);
   if (std::string why = untimeable_reason(ast); !why.empty()) {
     if (debug_level() >= 2) std::fprintf(stderr, "BEAM %s: not searched (%s)\n", kernel_name(ast).c_str(), why.c_str());
-    return default_opts(ast);
+    return default_opts(ast, &target);
   }
-  if (opt_actions(ast).empty()) return default_opts(ast);  // nothing to choose (no axes): no timing
+  if (opt_actions(ast).empty()) return default_opts(ast, &target);  // nothing to choose (no axes): no timing
   // the search times kernels as they run on one thread; the split over the CPU's threads comes after,
   // as for the heuristics' opts (unless the search chose a THREAD split itself)
   std::vector<Opt> opts = beam_search(ast, device, width, &default_opt_cache_db()).opts;
-  for (const Opt& o : thread_opts(apply_opts(ast, opts), c_capabilities().threads)) opts.push_back(o);
+  for (const Opt& o : thread_opts(apply_opts(ast, opts), target.threads)) opts.push_back(o);
   return opts;
 }
 

@@ -27,7 +27,8 @@ std::string beam_device_key(const RuntimeDevice& device);
 // The opts the engine compiles `ast` with: with BEAM=n (n > 0) on a kernel that can be timed, the
 // search's result (cached in default_opt_cache_db()); otherwise default_opts (heuristics, NOOPT,
 // OPT_RANDOM, which also win over BEAM).
-std::vector<Opt> kernel_opts(const UOpRef& ast, RuntimeDevice& device);
+// `target`: the device's (render/device_target.h), whose threads the split uses.
+std::vector<Opt> kernel_opts(const UOpRef& ast, RuntimeDevice& device, const Capabilities& target);
 
 // Process-wide counts, for tests and DEBUG: searches run, results replayed, kernels timed.
 struct BeamCounters {

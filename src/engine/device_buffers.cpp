@@ -1,6 +1,7 @@
 #include "engine/device_buffers.h"
 
 #include <cstring>
+#include <vector>
 
 #include "runtime/device.h"
 #include "uop/errors.h"
@@ -24,7 +25,7 @@ std::shared_ptr<Buffer> device_buffer(const UOp* buffer, const std::string& devi
       b.storage->host.clear();
       b.storage->host.shrink_to_fit();
     } else {
-      std::memset(buf->data(), 0, buf->nbytes());  // empty(): zeros rather than stale memory
+      buf->zero();  // empty(): zeros rather than stale memory
     }
   }
   b.storage->device_buffer = buf;
@@ -66,7 +67,14 @@ bool visit_device_bytes(const UOp* buffer, const std::function<void(const std::b
   const BufferArg& b = buffer->arg.get<BufferArg>();
   std::lock_guard<std::mutex> lock(b.storage->mu);
   if (!b.storage->device_buffer) return false;
-  visit(static_cast<const std::byte*>(std::static_pointer_cast<Buffer>(b.storage->device_buffer)->data()));
+  auto buf = std::static_pointer_cast<Buffer>(b.storage->device_buffer);
+  if (buf->host_memory()) {
+    visit(static_cast<const std::byte*>(buf->data()));
+    return true;
+  }
+  std::vector<std::byte> bytes(buf->nbytes());  // a device's own memory is read through a copy
+  buf->copyout(bytes.data(), bytes.size());
+  visit(bytes.data());
   return true;
 }
 

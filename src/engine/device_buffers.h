@@ -26,8 +26,8 @@ void read_buffer(const UOp* buffer, void* dst, size_t nbytes);
 // buffer's size, else DeviceError): a tensor made from host data is uploaded when it is made.
 void write_buffer(const UOp* buffer, const void* src, size_t nbytes);
 
-// Runs `visit` on the device bytes of a BUFFER node in place, under the storage's lock (every device
-// so far keeps buffers in host memory, see runtime/buffer.cpp); false when it has none on a device.
+// Runs `visit` on the device bytes of a BUFFER node under the storage's lock: in place in host
+// memory (CPU), on a copy for a device with its own memory (CL); false when it has none on a device.
 // The tensor layer reads buffer-data indices through it (tensor/index_data.h).
 bool visit_device_bytes(const UOp* buffer, const std::function<void(const std::byte*)>& visit);
 

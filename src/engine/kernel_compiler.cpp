@@ -9,6 +9,7 @@
 
 #include "codegen/kernel_axes.h"
 #include "engine/beam_opts.h"
+#include "render/device_target.h"
 #include "render/lower_kernel.h"
 #include "runtime/build_once.h"
 #include "runtime/program_cache.h"
@@ -38,7 +39,8 @@ const CompiledKernel& compiled_kernel(const UOpRef& ast, RuntimeDevice& device, 
   return *kernel_cache().get(
       key_of(ast, device),
       [&] {
-        LoweredKernel lk = lower_kernel(ast, "", kernel_opts(ast, device));
+        RenderTarget target = device_target(device);
+        LoweredKernel lk = lower_kernel(ast, "", kernel_opts(ast, device, target.capabilities), &target);
         if (debug_level() >= 3)
           std::fprintf(stderr, "opts %-24s %-28s -> %-36s %s\n", lk.spec.name.c_str(), kernel_shape(ast).c_str(),
                        kernel_shape(lk.optimized).c_str(), opts_text(lk.opts).c_str());

@@ -2,6 +2,7 @@
 // (tensor/realize_hook.h) when it is linked. CMake names the anchor below undefined on every link
 // with the engine, so this file is always in: nothing else refers to it.
 #include "engine/device_buffers.h"
+#include "engine/device_copies.h"
 #include "engine/index_faults.h"
 #include "engine/realize_graph.h"
 #include "tensor/realize_hook.h"
@@ -11,7 +12,9 @@ namespace onegrad {
 namespace {
 
 // Index checks run in the same realize as the values they guard (docs/engine.md "Index faults").
-RealizedGraphs realize_graphs(const std::vector<UOpRef>& graphs, const std::string& device) {
+// Copies between devices come first, each realizing its source on its own device (device_copies.h).
+RealizedGraphs realize_graphs(const std::vector<UOpRef>& graphs_in, const std::string& device) {
+  std::vector<UOpRef> graphs = realize_copies(graphs_in, realize_graphs);
   IndexChecks checks(graphs, device);
   RealizedGraphs got;
   got.buffers = realize_graph(checks.to_realize(), device);

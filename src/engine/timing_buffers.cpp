@@ -62,7 +62,7 @@ TimingBuffers::TimingBuffers(const UOpRef& ast, const std::string& device) {
     // A slot no node names any more still has to be passed: one element does.
     Slot s = it != slots->end() ? it->second : Slot{dtypes::uint8, 1};
     auto buf = std::make_unique<Buffer>(device, s.element, s.count);
-    std::memset(buf->data(), 0, buf->nbytes());
+    buf->zero();
     args_.push_back(buf.get());
     buffers_.push_back(std::move(buf));
   }

@@ -32,6 +32,7 @@ CDialect make_c() {
   d.thread_id = "thread";
   d.entry = "void {name}(void** bufs, const int64_t* vars{thread}) {\n  {kernel}({args}vars{thread_arg});\n}\n";
   d.entry_arg = "({T}*)bufs[{slot}]";
+  d.reinterpret = "{D} {dst};{sep}memcpy(&{dst}, &{src}, {size});";
   d.no_loop_vectorize = "#if defined(__GNUC__) && !defined(__clang__)\n__attribute__((optimize(\"no-tree-loop-vectorize\")))\n#endif\n";
   d.float_suffix = "f";
   d.uint32_suffix = "u";

@@ -35,6 +35,15 @@ struct CDialect {
   // thread_id or nothing). Empty: the kernel is the entry point, named {name}.
   std::string entry;
   std::string entry_arg;  // buffer argument {slot} of element type {T} ("({T}*)bufs[{slot}]")
+  // The entry's own parameters for buffer {slot}, joined by ", " into the entry's {params} (C: none,
+  // its buffers come in `bufs`; OpenCL: the cl_mem and its byte offset).
+  std::string entry_param;
+  // The THREAD axis's index as the entry passes it to the kernel; empty: thread_id (C's `thread`).
+  std::string entry_thread_id;
+  // A statement declaring {dst} of type {D} holding the bits of the variable {src} ({size} bytes;
+  // {sep} what goes between two statements): memcpy in C, as_{D}() in OpenCL. The bfloat16 and
+  // BITCAST helpers are written with it.
+  std::string reinterpret;
   // A function attribute that turns the loop vectorizer off (a GCC workaround, c_renderer.cpp).
   std::string no_loop_vectorize;
   // Literals: the suffix of a float32 constant, of 32- and 64-bit unsigned and 64-bit signed ints,

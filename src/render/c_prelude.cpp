@@ -27,16 +27,20 @@ std::string Prelude::need(const std::string& name, std::string body) {
 }
 
 std::string Prelude::bf16() {
+  std::string u16 = d_.value_type(dtypes::uint16), u32 = d_.value_type(dtypes::uint32), f32 = d_.value_type(dtypes::float32);
+  auto bits = [&](const std::string& type, const char* dst, const char* src) {
+    return fill(d_.reinterpret, {{"D", type}, {"dst", dst}, {"src", src}, {"size", "4"}, {"sep", " "}});
+  };
   need("og_f2bf",
-       d_.helper_prefix + "uint16_t og_f2bf(float f) {  /* round to nearest even; NaN keeps its top bits */\n"
-       "  uint32_t x; memcpy(&x, &f, 4);\n"
-       "  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | (((x >> 16) & 0x7fu) ? 0u : 0x40u));\n"
+       d_.helper_prefix + u16 + " og_f2bf(" + f32 + " f) {  /* round to nearest even; NaN keeps its top bits */\n"
+       "  " + bits(u32, "x", "f") + "\n"
+       "  if ((x & 0x7fffffffu) > 0x7f800000u) return (" + u16 + ")((x >> 16) | (((x >> 16) & 0x7fu) ? 0u : 0x40u));\n"
        "  x += 0x7fffu + ((x >> 16) & 1u);\n"
-       "  return (uint16_t)(x >> 16);\n"
+       "  return (" + u16 + ")(x >> 16);\n"
        "}\n");
   need("og_bf2f",
-       d_.helper_prefix + "float og_bf2f(uint16_t b) { uint32_t x = (uint32_t)b << 16; float f; memcpy(&f, &x, 4); return f; }\n");
-  return need("og_bfr", d_.helper_prefix + "float og_bfr(float f) { return og_bf2f(og_f2bf(f)); }\n");
+       d_.helper_prefix + f32 + " og_bf2f(" + u16 + " b) { " + u32 + " x = (" + u32 + ")b << 16; " + bits(f32, "f", "x") + " return f; }\n");
+  return need("og_bfr", d_.helper_prefix + f32 + " og_bfr(" + f32 + " f) { return og_bf2f(og_f2bf(f)); }\n");
 }
 
 std::string Prelude::floor_div(DType dt) {
@@ -114,8 +118,7 @@ std::string Prelude::bitcast(DType from, DType to) {
   std::string name = "og_bitcast_" + type_tag(from) + "_" + type_tag(to);
   return need(name, d_.helper_prefix + d_.value_type(to) + " " + name + "(" + d_.value_type(from) + " x) {\n"
                     "  " + d_.storage_type(from) + " s = " + encode(from) + ";\n"
-                    "  " + d_.storage_type(to) + " d;\n"
-                    "  memcpy(&d, &s, sizeof d);\n"
+                    "  " + fill(d_.reinterpret, {{"D", d_.storage_type(to)}, {"dst", "d"}, {"src", "s"}, {"size", "sizeof d"}, {"sep", "\n  "}}) + "\n"
                     "  return " + decode(to) + ";\n"
                     "}\n");
 }

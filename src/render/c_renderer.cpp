@@ -4,6 +4,7 @@
 // so an address reads `b1[r0 * 8 + r1]` rather than through three temporaries.
 #include "render/c_renderer.h"
 
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -127,17 +128,19 @@ class Writer {
   // loop vectorizer off (the dialect's no_loop_vectorize); other kernels keep it. docs/kernel_opts.md.
   std::string source(const std::string& name) const {
     bool wrapped = !d_.entry.empty();
-    std::string kernel = wrapped ? name + "_kernel" : name, params, args;
+    std::string kernel = wrapped ? name + "_kernel" : name, params, args, entry_params;
     std::string thread = threaded_ && !d_.thread_param.empty() ? ", " + d_.thread_param : "";
-    for (const auto& [param, arg] : buffer_params_) {
+    for (const auto& [param, arg, entry_param] : buffer_params_) {
       params += param + ", ";
       args += arg + ", ";
+      if (!entry_param.empty()) entry_params += entry_param + ", ";
     }
+    const std::string& thread_id = d_.entry_thread_id.empty() ? d_.thread_id : d_.entry_thread_id;
     std::string out = d_.header + prelude_.text() + (several_accumulators_in_a_loop_ ? d_.no_loop_vectorize : "") +
                       d_.kernel_prefix + kernel + "(" + params + d_.vars_param + thread + ") {\n" + body_ + "}\n";
     if (wrapped)
-      out += fill(d_.entry, {{"name", name}, {"kernel", kernel}, {"args", args}, {"thread", thread},
-                             {"thread_arg", thread.empty() ? "" : ", " + d_.thread_id}});
+      out += fill(d_.entry, {{"name", name}, {"kernel", kernel}, {"args", args}, {"params", entry_params}, {"thread", thread},
+                             {"thread_arg", thread.empty() ? "" : ", " + thread_id}});
     return out;
   }
 
@@ -230,7 +233,8 @@ class Writer {
     const ParamArg& p = u->arg.get<ParamArg>();
     if (u->dtype.is_ptr) {
       std::string t = d_.storage_type(u->dtype), name = "b" + std::to_string(p.slot), slot = std::to_string(p.slot);
-      buffer_params_.emplace_back(fill(d_.buffer_param, {{"T", t}, {"name", name}}), fill(d_.entry_arg, {{"T", t}, {"slot", slot}}));
+      buffer_params_.emplace_back(fill(d_.buffer_param, {{"T", t}, {"name", name}}), fill(d_.entry_arg, {{"T", t}, {"slot", slot}}),
+                                  fill(d_.entry_param, {{"slot", slot}}));
       expr_[u] = name;
       return;
     }
@@ -307,7 +311,7 @@ class Writer {
   std::unordered_map<std::string, int> counts_;
   Prelude prelude_;
   std::string body_;
-  std::vector<std::pair<std::string, std::string>> buffer_params_;  // (parameter, argument from bufs)
+  std::vector<std::tuple<std::string, std::string, std::string>> buffer_params_;  // (parameter, argument, entry parameter)
   int depth_ = 0;
   std::unordered_set<const UOp*> vector_registers_;  // REG buffers written as one vector variable
   std::vector<std::unordered_set<const UOp*>> loop_accumulators_;  // per open loop, the REG buffers it stores to

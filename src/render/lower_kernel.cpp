@@ -69,19 +69,19 @@ std::string lowering_settings_key() {
   return key_cache.key;
 }
 
-std::vector<Opt> default_opts(const UOpRef& sink) {
+std::vector<Opt> default_opts(const UOpRef& sink, const Capabilities* target) {
   if (setting("NOOPT", 0) != 0) return {};
   if (runs_in_order(sink)) return {};  // a scan's or a scatter's loops run whole and in order (codegen/opt.h)
   if (int64_t seed = setting("OPT_RANDOM", 0); seed != 0) return random_opts(sink, uint64_t(seed) ^ sink->hash());
-  return default_kernel_opts(sink, c_capabilities().threads);
+  return default_kernel_opts(sink, target ? target->threads : c_capabilities().threads);
 }
 
-LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name, const std::vector<Opt>& opts) {
+LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name, const std::vector<Opt>& opts, const RenderTarget* target) {
   if (!sink || sink->op != Ops::SINK) throw InternalError("lower_kernel: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
   LoweredKernel k;
   k.spec.name = name.empty() ? kernel_name(sink) : name;
   count_params(sink, k.spec);
-  KernelLowering run = run_pipeline(sink, c_target(), k.spec.name, opts);
+  KernelLowering run = target ? run_pipeline(sink, *target, k.spec.name, opts) : run_pipeline(sink, c_target(), k.spec.name, opts);
   k.opts = std::move(run.opts);
   k.optimized = run.graphs[stage_index("optimize")];
   k.simplified = run.graphs[stage_index("isel")];

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "codegen/opt.h"
+#include "codegen/pipeline.h"
 #include "runtime/program.h"
 #include "uop/uop.h"
 
@@ -41,13 +42,16 @@ class LoweringKeyScope {
 
 // `opts` are applied first (OptError when one does not apply; the engine passes default_opts), then
 // precision_opts of the result, whatever the opts were.
-LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name = "", const std::vector<Opt>& opts = {});
+// `target`: the backend (render/device_target.h); null: the C backend (c_target()).
+LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name = "", const std::vector<Opt>& opts = {},
+                           const RenderTarget* target = nullptr);
 
 // The opts the engine gives a kernel: none with NOOPT=1; with OPT_RANDOM=seed a random legal
 // sequence (a fuzzing aid: results must not change); otherwise default_kernel_opts for
 // the C target's declared threads (c_capabilities().threads: hand_coded_opts, then a THREAD split of
 // a large kernel).
-std::vector<Opt> default_opts(const UOpRef& sink);
+// `target`: the capabilities whose threads the split uses; null: the C target's.
+std::vector<Opt> default_opts(const UOpRef& sink, const Capabilities* target = nullptr);
 
 // The launch counts of a kernel: its highest buffer PARAM slot + 1 and highest variable slot + 1.
 void count_params(const UOpRef& sink, ProgramSpec& spec);

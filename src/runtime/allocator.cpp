@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "uop/errors.h"
@@ -33,6 +34,14 @@ AllocatorStats Allocator::stats() const {
 void Allocator::reset_peak() {
   std::lock_guard<std::mutex> lock(mu_);
   stats_.peak_bytes = stats_.current_bytes;
+}
+
+void Allocator::copyin(void* storage, size_t offset, const void* src, size_t nbytes) {
+  std::memcpy(static_cast<std::byte*>(storage) + offset, src, nbytes);
+}
+
+void Allocator::copyout(void* storage, size_t offset, void* dst, size_t nbytes) {
+  std::memcpy(dst, static_cast<const std::byte*>(storage) + offset, nbytes);
 }
 
 void* HostAllocator::raw_alloc(size_t nbytes) {

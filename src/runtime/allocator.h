@@ -31,6 +31,15 @@ class Allocator {
   // Starts a new peak at the current level (to measure the peak of one step).
   void reset_peak();
 
+  // Whether alloc() returns host memory a pointer reaches (the CPU's). Otherwise it returns a
+  // handle of the device's own memory (an OpenCL cl_mem), which only these copies and the
+  // backend's launches read: no pointer arithmetic on it, no memcpy into it.
+  virtual bool host_memory() const { return true; }
+  // Copies nbytes between host memory and `offset` bytes into the storage `storage` from alloc().
+  // Host memory: memcpy. A device's own memory: its transfer, complete when the call returns.
+  virtual void copyin(void* storage, size_t offset, const void* src, size_t nbytes);
+  virtual void copyout(void* storage, size_t offset, void* dst, size_t nbytes);
+
  protected:
   virtual void* raw_alloc(size_t nbytes) = 0;
   virtual void raw_free(void* ptr, size_t nbytes) = 0;

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "runtime/device.h"
 #include "uop/errors.h"
@@ -72,21 +73,32 @@ void Buffer::release() noexcept {
 
 const std::string& Buffer::device() const { return device_->name(); }
 
+bool Buffer::host_memory() const { return device_->allocator().host_memory(); }
+
 void* Buffer::data() {
-  if (storage_) return static_cast<std::byte*>(storage_->data()) + offset_;
-  if (data_ == nullptr) data_ = device_->allocator().alloc(nbytes_);
-  return data_;
+  if (!host_memory())
+    throw DeviceError("a buffer on " + device() + " is in the device's own memory, not host memory a pointer reaches");
+  auto [base, offset] = handle();
+  return static_cast<std::byte*>(base) + offset;
 }
 
-// The copies use memcpy because every device so far keeps buffers in host memory; a device with
-// its own memory will give its allocator copy hooks.
+std::pair<void*, size_t> Buffer::handle() {
+  if (storage_) {
+    auto [base, offset] = storage_->handle();
+    return {base, offset + offset_};
+  }
+  if (data_ == nullptr) data_ = device_->allocator().alloc(nbytes_);
+  return {data_, 0};
+}
+
+// The copies go through the allocator: memcpy for host memory, the device's transfer otherwise.
 void Buffer::copyin(const void* src, size_t nbytes) {
   if (nbytes != nbytes_)
     throw DeviceError("copyin of " + std::to_string(nbytes) + " bytes into a buffer of " +
                       std::to_string(nbytes_) + " bytes (" + std::to_string(count_) + " x " + dtype_.name() + ")");
   if (nbytes > 0 && src == nullptr) throw DeviceError("copyin from a null pointer");
-  if (nbytes > 0) std::memcpy(data(), src, nbytes);
-  else data();
+  auto [base, offset] = handle();
+  if (nbytes > 0) device_->allocator().copyin(base, offset, src, nbytes);
 }
 
 void Buffer::copyout(void* dst, size_t nbytes) {
@@ -94,7 +106,17 @@ void Buffer::copyout(void* dst, size_t nbytes) {
     throw DeviceError("copyout of " + std::to_string(nbytes) + " bytes from a buffer of " +
                       std::to_string(nbytes_) + " bytes (" + std::to_string(count_) + " x " + dtype_.name() + ")");
   if (nbytes > 0 && dst == nullptr) throw DeviceError("copyout to a null pointer");
-  if (nbytes > 0) std::memcpy(dst, data(), nbytes);
+  auto [base, offset] = handle();
+  if (nbytes > 0) device_->allocator().copyout(base, offset, dst, nbytes);
+}
+
+void Buffer::zero() {
+  if (host_memory()) {
+    std::memset(data(), 0, nbytes_);
+    return;
+  }
+  std::vector<std::byte> zeros(nbytes_);
+  copyin(zeros.data(), nbytes_);
 }
 
 }  // namespace onegrad

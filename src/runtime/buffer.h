@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "uop/dtype.h"
 
@@ -38,8 +39,16 @@ class Buffer {
   bool is_view() const { return storage_ != nullptr; }
   size_t offset() const { return offset_; }  // bytes into the viewed storage (0 unless a view)
 
+  // Whether the storage is host memory (Allocator::host_memory): data() is only for such buffers.
+  bool host_memory() const;
   // The storage, allocated now if it was not yet (for a view: the viewed storage, plus the offset).
+  // Throws DeviceError on a device whose memory is its own (OpenCL): use handle().
   void* data();
+  // The allocation the storage lives in, allocated now if it was not yet, and the byte offset
+  // into it (nonzero for a view): what a backend launch passes for a buffer on its own memory.
+  std::pair<void*, size_t> handle();
+  // Sets every byte to zero.
+  void zero();
   // Copies exactly nbytes() bytes in from host memory / out to host memory. A different size
   // throws DeviceError naming both sizes: a short copy would leave stale data, a long one would
   // write past the end.

@@ -4,17 +4,25 @@
 #include <mutex>
 
 #include "runtime/cpu_device.h"
+#include "runtime/opencl/cl_device.h"
 #include "uop/device_name.h"
 #include "uop/errors.h"
 
 namespace onegrad {
 
 RuntimeDevice::RuntimeDevice(std::string name, std::unique_ptr<Allocator> allocator,
-                             std::unique_ptr<Compiler> compiler, std::unique_ptr<ProgramLoader> loader)
+                             std::unique_ptr<Compiler> compiler, std::unique_ptr<ProgramLoader> loader, DeviceTraits traits)
     : name_(std::move(name)),
       allocator_(std::move(allocator)),
       compiler_(std::move(compiler)),
-      loader_(std::move(loader)) {}
+      loader_(std::move(loader)),
+      traits_(std::move(traits)) {}
+
+bool DeviceTraits::has_extension(std::string_view name) const {
+  for (const std::string& e : extensions)
+    if (e == name) return true;
+  return false;
+}
 
 namespace {
 
@@ -30,6 +38,7 @@ Registry& registry() {
   static Registry* r = [] {
     auto* reg = new Registry();  // never destroyed: devices outlive every static that may use them
     reg->factories["CPU"] = make_cpu_device;
+    reg->factories["CL"] = make_cl_device;  // throws DeviceError, naming why, where OpenCL is absent
     return reg;
   }();
   return *r;

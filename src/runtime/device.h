@@ -1,6 +1,6 @@
 // The runtime's devices, found by name. A device bundles what a backend needs to run kernels: an
 // allocator for buffers, a compiler, and a loader that turns compiled objects into Programs.
-// Backends register a factory under their kind ("CPU"; "CUDA" later), so callers never name a
+// Backends register a factory under their kind ("CPU", "CL"), so callers never name a
 // backend's classes: adding one is a new factory, not a change to callers.
 //
 // (The class is RuntimeDevice because `Device` is already the UOp arg naming a device or tuple.)
@@ -29,10 +29,22 @@ class ProgramLoader {
                                         const RuntimeDevice& device) const = 0;
 };
 
+// What a backend reports about its device: the facts a renderer's Capabilities are built from
+// (render/device_target.h). The CPU reports none of them (its target is fixed); OpenCL queries them.
+struct DeviceTraits {
+  std::string description;              // in messages: "pthread-skylake (Portable Computing Language)"
+  int64_t compute_units = 0;            // CL_DEVICE_MAX_COMPUTE_UNITS
+  int64_t max_workgroup_size = 0;       // work items per workgroup
+  std::vector<int64_t> max_work_items;  // per launch dim
+  int64_t local_memory_bytes = 0;       // per workgroup
+  std::vector<std::string> extensions;  // "cl_khr_fp64", "cl_khr_fp16", ...
+  bool has_extension(std::string_view name) const;
+};
+
 class RuntimeDevice {
  public:
   RuntimeDevice(std::string name, std::unique_ptr<Allocator> allocator, std::unique_ptr<Compiler> compiler,
-                std::unique_ptr<ProgramLoader> loader);
+                std::unique_ptr<ProgramLoader> loader, DeviceTraits traits = {});
   RuntimeDevice(const RuntimeDevice&) = delete;
   RuntimeDevice& operator=(const RuntimeDevice&) = delete;
 
@@ -41,12 +53,14 @@ class RuntimeDevice {
   Allocator& allocator() const { return *allocator_; }
   const Compiler& compiler() const { return *compiler_; }
   const ProgramLoader& loader() const { return *loader_; }
+  const DeviceTraits& traits() const { return traits_; }
 
  private:
   std::string name_;
   std::unique_ptr<Allocator> allocator_;
   std::unique_ptr<Compiler> compiler_;
   std::unique_ptr<ProgramLoader> loader_;
+  DeviceTraits traits_;
 };
 
 // Makes the device `name` (canonical) of a kind; `index` is the number after the colon (0 if none).

@@ -8,7 +8,7 @@
 namespace onegrad {
 
 Program::Program(const ProgramSpec& spec, std::string device)
-    : name_(spec.name), device_(std::move(device)), num_buffers_(spec.num_buffers), num_vars_(spec.num_vars), threads_(spec.threads) {}
+    : name_(spec.name), device_(std::move(device)), num_buffers_(spec.num_buffers), num_vars_(spec.num_vars), threads_(spec.threads), local_(spec.local) {}
 
 void Program::check_args(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const {
   if (bufs.size() != size_t(num_buffers_))
@@ -28,6 +28,10 @@ void Program::check_args(std::span<Buffer* const> bufs, std::span<const int64_t>
 
 void Program::run(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const {
   check_args(bufs, vars);
+  launch_buffers(bufs, vars);
+}
+
+void Program::launch_buffers(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const {
   std::vector<void*> ptrs(bufs.size());
   for (size_t i = 0; i < bufs.size(); ++i) ptrs[i] = bufs[i]->data();
   launch(ptrs.data(), vars.data());

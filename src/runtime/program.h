@@ -9,8 +9,10 @@
 // and is launched once per index, on the CPU's thread pool (runtime/thread_pool.h).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace onegrad {
 
@@ -25,6 +27,9 @@ struct ProgramSpec {
   // The bound of the kernel's THREAD axis: the entry takes a thread index and is called once for
   // each of 0..threads-1. 0: no THREAD axis, one call of the two-argument entry.
   int threads = 0;
+  // A workgroup size per launch dim for a backend with workgroups (OpenCL); empty: the driver picks.
+  // A launch of a kernel with a THREAD axis covers `threads` work items in dim 0.
+  std::vector<int64_t> local;
 };
 
 class Program {
@@ -38,6 +43,10 @@ class Program {
   int num_buffers() const { return num_buffers_; }
   int num_vars() const { return num_vars_; }
   int threads() const { return threads_; }
+  const std::vector<int64_t>& local() const { return local_; }
+  // The seconds the device itself measured for the last launch (OpenCL profiling events); none
+  // where the backend measures nothing (the CPU: time the call).
+  virtual std::optional<double> device_seconds() const { return std::nullopt; }
 
   // Throws DeviceError unless `bufs` and `vars` fit this program: the counts it declares, no null
   // buffer, every buffer on this program's device. Launching with the wrong arguments would read
@@ -54,6 +63,9 @@ class Program {
   Program(const ProgramSpec& spec, std::string device);
   // Launches with checked arguments: `bufs` holds one storage pointer per buffer.
   virtual void launch(void** bufs, const int64_t* vars) const = 0;
+  // Launches run() with checked arguments. The default hands launch() host pointers; a backend on
+  // its own memory overrides it to pass each buffer's allocation handle and offset (Buffer::handle).
+  virtual void launch_buffers(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const;
 
  private:
   std::string name_;
@@ -61,6 +73,7 @@ class Program {
   int num_buffers_;
   int num_vars_;
   int threads_;
+  std::vector<int64_t> local_;
 };
 
 // True if `name` is a C identifier (letters, digits, '_'; not starting with a digit).

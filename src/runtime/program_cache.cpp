@@ -28,7 +28,9 @@ std::shared_ptr<Program> ProgramCache::get(RuntimeDevice& device, const ProgramS
     throw DeviceError("program '" + spec.name + "' declares a negative number of buffers, variables or threads");
   // The number of threads is a property of the loaded Program (how many calls a launch makes), so
   // it is part of the memory key whatever key the caller gives; the object on disk is the same.
+  // So are the workgroup sizes.
   std::string memory_key = device.name() + '\0' + spec.name + '\0' + std::string(key) + '\0' + std::to_string(spec.threads);
+  for (int64_t l : spec.local) memory_key += "," + std::to_string(l);
   bool built = false;
   std::shared_ptr<Program> program = loaded_.get(memory_key, [&] { return load_or_compile(device, spec, key); }, &built);
   if (!built) ++memory_hits_;

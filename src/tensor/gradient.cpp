@@ -92,7 +92,6 @@ std::unordered_map<const UOp*, Tensor> compute_gradient(const Tensor& root, cons
   }
   std::unordered_map<const UOp*, Tensor> grads;
   if (!on_path.count(root.uop().get())) return grads;
-  const std::string& device = root.device();
   grads.emplace(root.uop().get(), root_grad);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const UOpRef& n = *it;
@@ -102,6 +101,7 @@ std::unordered_map<const UOp*, Tensor> compute_gradient(const Tensor& root, cons
     for (const UOpRef& s : n->src) feeds_path = feeds_path || on_path.count(s.get());
     if (!feeds_path) continue;
     Tensor grad = g->second;  // a copy: adding shares below may rehash the map
+    const std::string device = grad.device();  // the node's: to() moves a gradient to its source's device
     auto add_share = [&](const UOp* s, const Tensor& share_in) {
       if (!on_path.count(s) || !s->dtype.is_float()) return;
       Tensor share = share_in.dtype() == s->dtype ? share_in : share_in.cast(s->dtype);

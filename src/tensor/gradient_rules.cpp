@@ -169,7 +169,11 @@ const std::vector<std::pair<Ops, GradRule>>& rule_table() {
       {Ops::SHRINK, shrink_rule},
       {Ops::FLIP, flip_rule},
       // markers and copies pass the gradient through
-      {Ops::LOAD, [](const GradInput& in) -> Grads { return {in.grad}; }},
+      // a LOAD onto another device (to()) sends the gradient back to its source's device
+      {Ops::LOAD, [](const GradInput& in) -> Grads {
+         std::string from = Tensor(in.node->src[0]).device();
+         return {from == in.grad.device() ? in.grad : in.grad.to(from)};
+       }},
       {Ops::CONTIGUOUS, [](const GradInput& in) -> Grads { return {in.grad}; }},
       // AFTER(value, index): an index check (tensor/index_check.h); the value is the data
       {Ops::AFTER, [](const GradInput& in) -> Grads { return {in.grad, std::nullopt}; }},

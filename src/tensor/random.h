@@ -29,33 +29,33 @@ uint64_t rng_counter();           // the next counter a draw will use (for tests
 void set_rng_counter(uint64_t counter);
 
 // n = prod(shape) words of 64 random bits, uint64, shape `shape`: THREEFRY(offset + i, seed).
-Tensor random_bits(const std::vector<int64_t>& shape, const std::string& device = "CPU");
+Tensor random_bits(const std::vector<int64_t>& shape, const std::string& device = default_device());
 
 // ---- distributions (shape dims must be >= 0; a float dtype where the values are floats)
 // Uniform on [0, 1): the dtype's mantissa filled with random bits (23 for float32, 52 for float64,
 // 10 for float16, 7 for bfloat16) under the exponent of 1.0, minus 1. Every value is a multiple of
 // 2^-mantissa_bits; 1 is never drawn.
-Tensor rand(const std::vector<int64_t>& shape, DType dtype = dtypes::float32, const std::string& device = "CPU");
+Tensor rand(const std::vector<int64_t>& shape, DType dtype = dtypes::float32, const std::string& device = default_device());
 // rand over a shape with symbolic dims (docs/symbolic-shapes.md): a draw of the shape at the
 // variables' largest values, cut to the bound values, so that its graph is one for every value. The
 // counter advances by the largest shape's count.
-Tensor rand_symbolic(const Shape& dims, DType dtype = dtypes::float32, const std::string& device = "CPU");
+Tensor rand_symbolic(const Shape& dims, DType dtype = dtypes::float32, const std::string& device = default_device());
 // Standard normal by Box-Muller in float64 from the two 32-bit halves of one word, CAST to dtype.
-Tensor randn(const std::vector<int64_t>& shape, DType dtype = dtypes::float32, const std::string& device = "CPU");
+Tensor randn(const std::vector<int64_t>& shape, DType dtype = dtypes::float32, const std::string& device = default_device());
 // Integers in [low, high): (word mod (high - low)) + low, int64 by default (as torch). Any int
 // dtype (low and high - 1 must fit it), bool (within [0, 2)) or a float dtype.
 Tensor randint(int64_t low, int64_t high, const std::vector<int64_t>& shape, DType dtype = dtypes::int64,
-               const std::string& device = "CPU");
+               const std::string& device = default_device());
 // low + (high - low) * rand; low <= high.
 Tensor uniform(const std::vector<int64_t>& shape, double low = 0.0, double high = 1.0, DType dtype = dtypes::float32,
-               const std::string& device = "CPU");
+               const std::string& device = default_device());
 // mean + std * randn; std >= 0.
 Tensor normal(const std::vector<int64_t>& shape, double mean = 0.0, double std = 1.0, DType dtype = dtypes::float32,
-              const std::string& device = "CPU");
+              const std::string& device = default_device());
 // A uniform random permutation of 0..n-1 (int64 by default): the inside-out Fisher-Yates shuffle
 // driven by Threefry words (uop/custom_kernels.h), one in-order kernel. bool is a DTypeError; a
 // dtype that cannot hold 0..n-1 exactly a ShapeError.
-Tensor randperm(int64_t n, DType dtype = dtypes::int64, const std::string& device = "CPU");
+Tensor randperm(int64_t n, DType dtype = dtypes::int64, const std::string& device = default_device());
 // Indices (int64) drawn from each row of `probs` (1-D (n,) or 2-D (m, n); weights >= 0, not
 // necessarily normalised). With replacement: inverse CDF, the count of running sums <= u * total.
 // Without: the exponential race (the smallest E_i / p_i, E_i ~ Exp(1), taken in order).

@@ -1,5 +1,8 @@
 // The Tensor methods that run things: the graphs go to the engine through realize_hook.h, and the
 // realized buffers come back as the tensors' values (autograd keeps their graphs, autograd.cpp).
+#include <algorithm>
+#include <optional>
+
 #include "tensor/realize_hook.h"
 #include "tensor/shape_util.h"
 #include "tensor/tensor.h"
@@ -26,30 +29,34 @@ RealizeHooks& realize_hooks() {
 }
 
 void Tensor::realize_all(std::vector<Tensor*> ts) {
-  std::vector<Tensor*> todo;
-  std::vector<UOpRef> outs;
-  std::string device;
-  for (Tensor* t : ts) {
-    if (whole_buffer(t->uop_)) continue;
-    if (!todo.empty() && t->device() != device)
-      throw DeviceError("realize: tensors on different devices (" + device + " and " + t->device() +
-                        ") cannot be realized together");
-    device = t->device();
-    todo.push_back(t);
-    outs.push_back(t->uop_);
+  // One realize per device, in the order the devices first appear (a backward's gradients may live
+  // on several devices when the graph crossed them with to()).
+  std::vector<std::string> devices;
+  for (Tensor* t : ts)
+    if (!whole_buffer(t->uop_) && std::find(devices.begin(), devices.end(), t->device()) == devices.end())
+      devices.push_back(t->device());
+  std::optional<std::string> fault;
+  for (const std::string& device : devices) {
+    std::vector<Tensor*> todo;
+    std::vector<UOpRef> outs;
+    for (Tensor* t : ts) {
+      if (whole_buffer(t->uop_) || t->device() != device) continue;
+      todo.push_back(t);
+      outs.push_back(t->uop_);
+    }
+    // A tensor that depends on an index check that failed stays lazy (a later realize of it raises
+    // again), the others are realized (docs/engine.md "Index faults").
+    RealizedGraphs got = engine("realize").realize(outs, device);
+    std::vector<std::pair<Tensor*, UOpRef>> realized;
+    for (size_t i = 0; i < todo.size(); i++) {
+      if (got.fault && got.faulty[i]) continue;
+      // the tensor's own dims: a symbolic dim stays symbolic (bound) on the realized buffer
+      realized.emplace_back(todo[i], UOp::create(Ops::RESHAPE, {got.buffers[i], UOp::shape_operand(todo[i]->uop()->shape())}));
+    }
+    note_realized(realized);  // autograd: copies follow, a leaf keeps its old graph as an alias
+    if (got.fault && !fault) fault = got.fault;
   }
-  if (todo.empty()) return;
-  // A tensor that depends on an index check that failed stays lazy (a later realize of it raises
-  // again), the others are realized (docs/engine.md "Index faults").
-  RealizedGraphs got = engine("realize").realize(outs, device);
-  std::vector<std::pair<Tensor*, UOpRef>> realized;
-  for (size_t i = 0; i < todo.size(); i++) {
-    if (got.fault && got.faulty[i]) continue;
-    // the tensor's own dims: a symbolic dim stays symbolic (bound) on the realized buffer
-    realized.emplace_back(todo[i], UOp::create(Ops::RESHAPE, {got.buffers[i], UOp::shape_operand(todo[i]->uop()->shape())}));
-  }
-  note_realized(realized);  // autograd: copies follow, a leaf keeps its old graph as an alias
-  if (got.fault) throw IndexError(*got.fault);
+  if (fault) throw IndexError(*fault);
 }
 
 Tensor& Tensor::realize() {

@@ -23,7 +23,7 @@ Tensor gemm(const Tensor& A, const Tensor& B);
 Tensor prefix_sum(const Tensor& T);
 
 // arange(n): prefix_sum of n ones (int32; int64 from 2^31) minus 1.
-Tensor arange(int64_t n, const std::string& device = "CPU");
+Tensor arange(int64_t n, const std::string& device = default_device());
 
 // out[i] = T[idx[i]] for 1-D T (K,) and 1-D int idx (D,): a (K, D) one-hot mask `pos == idx`,
 // the masked T summed over K. The result has T's dtype. An idx outside [0, K) selects nothing and

@@ -15,7 +15,7 @@ namespace {
 
 std::string device_of(const UOpRef& u) {
   const Device& d = u->device();
-  if (d.is_null()) return "CPU";  // a constant graph: constants broadcast onto any device
+  if (d.is_null()) return default_device();  // a constant graph: constants broadcast onto any device
   return d.is_tuple ? d.str() : canonical_device(d.names[0]);
 }
 

@@ -18,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "tensor/device_name.h"
 #include "uop/uop.h"
 
 namespace onegrad {
@@ -53,30 +54,30 @@ class Tensor {
   Tensor& operator=(Tensor&&) noexcept = default;
   ~Tensor() { withdraw(); }
   // ---- end indexing
-  // Wraps a tensor-graph node; the device is the node's (a constant graph, which has none, is "CPU").
+  // Wraps a tensor-graph node; the device is the node's (a constant graph, which has none, is default_device()).
   explicit Tensor(UOpRef u);
   // Wraps a node on a named device (canonical name): constants carry no device in the graph, so
   // the Tensor remembers it.
   Tensor(UOpRef u, std::string device);
 
   // ---- creation
-  static Tensor empty(std::vector<int64_t> shape, DType dtype = dtypes::float32, const std::string& device = "CPU");
-  static Tensor zeros(std::vector<int64_t> shape, DType dtype = dtypes::float32, const std::string& device = "CPU");
-  static Tensor ones(std::vector<int64_t> shape, DType dtype = dtypes::float32, const std::string& device = "CPU");
-  static Tensor full(std::vector<int64_t> shape, Scalar value, DType dtype, const std::string& device = "CPU");
+  static Tensor empty(std::vector<int64_t> shape, DType dtype = dtypes::float32, const std::string& device = default_device());
+  static Tensor zeros(std::vector<int64_t> shape, DType dtype = dtypes::float32, const std::string& device = default_device());
+  static Tensor ones(std::vector<int64_t> shape, DType dtype = dtypes::float32, const std::string& device = default_device());
+  static Tensor full(std::vector<int64_t> shape, Scalar value, DType dtype, const std::string& device = default_device());
   // [start, stop) by step; the dtype defaults to int32 (all ints) like tinygrad's dtypes.default_int.
   static Tensor arange(int64_t start, int64_t stop, int64_t step = 1, DType dtype = dtypes::int32,
-                       const std::string& device = "CPU");
+                       const std::string& device = default_device());
   static Tensor arange(int64_t stop) { return arange(0, stop); }
   // Copies nbytes of host data (row-major, `dtype` elements) into a new buffer. nbytes must equal
   // numel(shape) * itemsize.
   static Tensor from_data(const void* data, size_t nbytes, std::vector<int64_t> shape, DType dtype,
-                          const std::string& device = "CPU");
+                          const std::string& device = default_device());
   template <class T>
   static Tensor from_vector(const std::vector<T>& v, std::vector<int64_t> shape, DType dtype) {
     return from_data(v.data(), v.size() * sizeof(T), std::move(shape), dtype);
   }
-  static Tensor scalar(Scalar v, DType dtype, const std::string& device = "CPU");  // shape ()
+  static Tensor scalar(Scalar v, DType dtype, const std::string& device = default_device());  // shape ()
 
   // ---- what it is
   const UOpRef& uop() const { return uop_; }
@@ -89,7 +90,7 @@ class Tensor {
   std::vector<int64_t> size() const { return shape(); }
   int64_t size(int64_t dim) const;  // negative counts from the end; ShapeError out of range
   int64_t dim() const { return ndim(); }
-  Tensor to(const std::string& device) const;  // this on the same device; DeviceError for another
+  Tensor to(const std::string& device) const;  // this on the same device; else a LOAD onto `device` (a copy)
   Tensor to(DType dtype) const;                // this when the dtype is the same, else cast(dtype)
   Tensor cpu() const { return to(std::string("CPU")); }
   Tensor clone() const;  // a copy of the values: later writes into either do not show in the other
@@ -300,9 +301,9 @@ class Tensor {
   Tensor triu(int64_t diagonal = 0) const;
   // torch's values: start + i*step for the first half, end - (steps-1-i)*step for the second
   static Tensor linspace(double start, double end, int64_t steps, DType dtype = dtypes::float32,
-                         const std::string& device = "CPU");
+                         const std::string& device = default_device());
   static Tensor eye(int64_t n, std::optional<int64_t> m = std::nullopt, DType dtype = dtypes::float32,
-                    const std::string& device = "CPU");
+                    const std::string& device = default_device());
   // ---- end compose
 
   // ---- reductions/losses: statistics, arg-reductions, scans (reduce_stats.cpp, scan.cpp)

@@ -91,12 +91,12 @@ int64_t Tensor::size(int64_t dim) const {
   return shape()[size_t(dim < 0 ? dim + nd : dim)];
 }
 
-// Tensors live on one device each and nothing copies between devices yet, so to(device) only
-// accepts (any spelling of) the tensor's own device.
+// spec README decision 7: to(device) is a LOAD onto that device (the engine copies when it
+// realizes it, engine/device_copies.h); the tensor itself on its own device.
 Tensor Tensor::to(const std::string& dev) const {
   std::string want = canonical_device(dev, "to");
-  if (want != device()) throw DeviceError("to: copying from " + device() + " to " + want + " is not supported");
-  return *this;
+  if (want == device()) return *this;
+  return Tensor(UOp::create(Ops::LOAD, dtype(), {uop_}, LoadArg{Device(want), AddrSpace::GLOBAL}), want);
 }
 
 Tensor Tensor::to(DType dt) const { return dt == dtype() ? *this : cast(dt); }

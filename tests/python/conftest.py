@@ -29,3 +29,16 @@ def rng(request):
 def pytest_terminal_summary(terminalreporter):
     # Printed under -q too (the header is not), next to the failures it explains.
     terminalreporter.write_line(f"onegrad random-input seed: {RUN_SEED} (replay with ONEGRAD_TEST_SEED={RUN_SEED})")
+
+
+def pytest_collection_modifyitems(config, items):
+    # DEV=CL runs the suite on the CL device: without an OpenCL platform every test is skipped,
+    # saying why (the ICD loader's answer), rather than failing.
+    if os.environ.get("DEV", "").upper().split(":")[0] != "CL":
+        return
+    import onegrad
+    why = onegrad.Device.opencl_unavailable()
+    if why:
+        skip = pytest.mark.skip(reason="DEV=CL: " + why)
+        for item in items:
+            item.add_marker(skip)

@@ -79,16 +79,17 @@ inline ProgramCache& test_cache() {
   return cache;
 }
 
-// Compile (or find) and run a lowered kernel; buffers go in and their values come back.
-inline void run(const LoweredKernel& k, const std::vector<HostBuffer*>& bufs, const std::vector<int64_t>& vars = {}) {
-  std::shared_ptr<Program> prog = test_cache().get(get_device("CPU"), k.spec);
+// Compile (or find) and run a lowered kernel on `device`; buffers go in and their values come back.
+inline void run(const LoweredKernel& k, const std::vector<HostBuffer*>& bufs, const std::vector<int64_t>& vars = {},
+                const std::string& device = "CPU") {
+  std::shared_ptr<Program> prog = test_cache().get(get_device(device), k.spec);
   std::vector<Buffer> dev;
   dev.reserve(bufs.size());
   for (HostBuffer* h : bufs) {
     size_t item = size_t(h->dtype.itemsize());
     std::vector<std::byte> bytes(h->values.size() * item);
     for (size_t i = 0; i < h->values.size(); i++) encode_one(h->dtype, h->values[i], bytes.data() + i * item);
-    dev.emplace_back("CPU", h->dtype, h->values.size());
+    dev.emplace_back(device, h->dtype, h->values.size());
     dev.back().copyin(bytes.data(), bytes.size());
   }
   std::vector<Buffer*> ptrs;

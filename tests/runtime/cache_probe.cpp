@@ -1,6 +1,8 @@
 // A separate process for the cache tests: runs the add kernel through the default program cache
-// (so ONEGRAD_CACHE_DIR picks the folder) and prints the cache counters and the result.
+// (so ONEGRAD_CACHE_DIR picks the folder) and prints the cache counters and the result. The
+// argument names the device (default CPU; CL runs the OpenCL C add kernel over 3 work items).
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "runtime/buffer.h"
@@ -8,12 +10,18 @@
 #include "runtime_test_util.h"
 #include "uop/errors.h"
 
-int main() {
+int main(int argc, char** argv) {
   using namespace onegrad;
   try {
-    auto add = default_program_cache().get(get_device("CPU"), testing::add_kernel());
+    std::string device = argc > 1 ? argv[1] : "CPU";
+    ProgramSpec spec = testing::add_kernel();
+    if (device != "CPU") {
+      spec = testing::cl_add_kernel();
+      spec.threads = 3;
+    }
+    auto add = default_program_cache().get(get_device(device), spec);
     std::vector<float> x = {1, 2, 3};
-    Buffer a("CPU", ScalarType::FLOAT32, 3), out("CPU", ScalarType::FLOAT32, 3);
+    Buffer a(device, ScalarType::FLOAT32, 3), out(device, ScalarType::FLOAT32, 3);
     a.copyin(x.data(), sizeof(float) * 3);
     std::vector<Buffer*> bufs = {&out, &a, &a};
     std::vector<int64_t> vars = {3};

@@ -35,7 +35,7 @@ TEST(RuntimeDevice, NamesAreNormalised) {
 TEST(RuntimeDevice, UnknownDeviceNamesItAndListsKnownOnes) {
   std::string msg = device_error("TPU:3");
   EXPECT_NE(msg.find("unknown device 'TPU:3'"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("known devices: CPU"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("known devices: CL, CPU"), std::string::npos) << msg;
   EXPECT_NE(device_error("").find("unknown device ''"), std::string::npos);
 }
 
@@ -53,7 +53,7 @@ TEST(RuntimeDevice, NewKindsRegisterWithoutTouchingCallers) {
   EXPECT_EQ(get_device("fake:1").name(), "FAKE:1");
   auto kinds = device_kinds();
   EXPECT_NE(std::find(kinds.begin(), kinds.end(), "FAKE"), kinds.end());
-  EXPECT_NE(device_error("TPU").find("known devices: CPU, FAKE"), std::string::npos);
+  EXPECT_NE(device_error("TPU").find("known devices: CL, CPU, FAKE"), std::string::npos);
 }
 
 }  // namespace

@@ -65,4 +65,19 @@ inline ProgramSpec sum_kernel() {
           2, 1};
 }
 
+// add_kernel in OpenCL C with the CL launch convention (render/opencl_dialect.h): per buffer its
+// cl_mem and byte offset, then the variables; one work item per element.
+inline ProgramSpec cl_add_kernel() {
+  return {"add_f32",
+          "__kernel void add_f32(__global uchar* p0, ulong o0, __global uchar* p1, ulong o1, __global uchar* p2,\n"
+          "                      ulong o2, __global const long* vars) {\n"
+          "  long i = get_global_id(0);\n"
+          "  __global float* out = (__global float*)(p0 + o0);\n"
+          "  __global const float* a = (__global const float*)(p1 + o1);\n"
+          "  __global const float* b = (__global const float*)(p2 + o2);\n"
+          "  if (i < vars[0]) out[i] = a[i] + b[i];\n"
+          "}\n",
+          3, 1, 0};
+}
+
 }  // namespace onegrad::testing

@@ -52,7 +52,8 @@ TEST(TorchMethods, ToDeviceAndDtype) {
   EXPECT_EQ(i.dtype(), dtypes::int32);
   EXPECT_EQ(host_ints(i), (std::vector<int64_t>{1, -2}));  // truncation, as a cast
   EXPECT_EQ(x.type_as(i).dtype(), dtypes::int32);
-  EXPECT_THROW_MSG(x.to(std::string("CPU:1")), DeviceError, "to: copying from CPU to CPU:1 is not supported");
+  EXPECT_EQ(x.to(std::string("CPU:1")).device(), "CPU:1");  // a copy onto the other device (a LOAD)
+  EXPECT_EQ(host_ints(x.to(std::string("CPU:1")).to(dtypes::int32)), (std::vector<int64_t>{1, -2}));
   EXPECT_THROW_MSG(x.to(std::string("TPU")), DeviceError, "to: unknown device 'TPU'");
 }
 

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "codegen/heuristics.h"
 #include "codegen/kernel_axes.h"
 #include "codegen/pipeline.h"
 #include "render/c_renderer.h"
@@ -39,7 +40,7 @@ std::string entry_name(const std::string& name) {
 ProgramSpec render(const LoweredPrimFunc& l, const std::string& name, const std::vector<Opt>& opts) {
   ProgramSpec spec;
   spec.name = entry_name(name);
-  spec.source = run_pipeline(l.sink, c_target(), spec.name, opts).source;
+  spec.source = run_pipeline(l.sink, c_target(), spec.name, opts, /*in_order_sums=*/true).source;
   spec.num_buffers = int(l.buffer_params.size()) + (l.status.used ? 1 : 0);
   spec.num_vars = int(l.var_slots.size());
   spec.threads = int(l.threads);
@@ -171,7 +172,7 @@ std::shared_ptr<const CompiledStructure> compile_structure(const PrimFunc& f, co
   if (l.unreported_bounds) l = lower_prim_func(*scheduled.func, name, &module, /*report_bounds=*/true, scheduled.upcast);
   ProgramSpec spec;
   try {
-    spec = render(l, name, upcast_opts(l));
+    spec = render(l, name, tir_kernel_opts(l));
   } catch (const OptError&) {
     spec = render(l, name, {});  // an UPCAST the kernel refuses (a kernel that runs in order): loops
   }
@@ -185,6 +186,17 @@ std::shared_ptr<const CompiledStructure> compile_structure(const PrimFunc& f, co
 }
 
 }  // namespace
+
+// The shared register-blocking heuristics for the kernel's sums (lower_reduction.cpp makes them
+// REDUCEs) without their UNROLL of a reduce axis: Expand adds the unrolled terms to each other
+// before the accumulator, another order of additions than the program's. A kernel without sums
+// gets schedule_blocks' UPCASTs.
+std::vector<Opt> tir_kernel_opts(const LoweredPrimFunc& l) {
+  std::vector<Opt> opts;
+  for (const Opt& o : hand_coded_opts(l.sink))
+    if (!(o.op == OptOp::SPLIT && o.target == AxisType::UNROLL)) opts.push_back(o);
+  return opts.empty() ? upcast_opts(l) : opts;
+}
 
 uint64_t structures_compiled_count() { return structures_compiled.load(); }
 

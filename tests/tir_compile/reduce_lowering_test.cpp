@@ -1,0 +1,69 @@
+// A TIR sum block (T.init to 0, then C[idx] = C[idx] + term) inside its reduce loops lowers to a
+// STORE of a UOp REDUCE (lower_reduction.cpp), so the shared heuristics block its output axes as they
+// do a Tensor matmul's; the result stays bit for bit the interpreter's (the terms added in order).
+#include <gtest/gtest.h>
+
+#include "compile_test_util.h"
+#include "tir_compile/schedule_blocks.h"
+
+namespace onegrad::tir {
+namespace {
+
+using testing::expect_same_as_interpreter;
+using testing::random_array;
+
+const DataType f32 = DataType::float_(32);
+
+std::string matmul(int m, int n, int k, const std::string& init = "T.float32(0.0)") {
+  auto M = std::to_string(m), N = std::to_string(n), K = std::to_string(k);
+  return "from tvm.script import tir as T\n\n@T.prim_func\ndef f(A: T.Buffer((" + M + ", " + K + "), \"float32\"), B: T.Buffer((" +
+         K + ", " + N + "), \"float32\"), C: T.Buffer((" + M + ", " + N + "), \"float32\")):\n"
+         "    for i, j, k in T.grid(" + M + ", " + N + ", " + K + "):\n"
+         "        with T.block(\"C\"):\n"
+         "            v_i, v_j, v_k = T.axis.remap(\"SSR\", [i, j, k])\n"
+         "            with T.init():\n"
+         "                C[v_i, v_j] = " + init + "\n"
+         "            C[v_i, v_j] = C[v_i, v_j] + A[v_i, v_k] * B[v_k, v_j]\n";
+}
+
+LoweredPrimFunc lowered(const std::string& text) {
+  BlockSchedule s = schedule_blocks_as_opts(parse_script(text).find("f"));
+  return lower_prim_func(*s.func, "f", nullptr, false, s.upcast);
+}
+
+int count(const UOpRef& sink, Ops op) {
+  int n = 0;
+  for (const UOp* u : sink->toposort()) n += u->op == op;
+  return n;
+}
+
+int count_splits(const std::vector<Opt>& opts, AxisType t) {
+  return int(std::count_if(opts.begin(), opts.end(), [&](const Opt& o) { return o.op == OptOp::SPLIT && o.target == t; }));
+}
+
+TEST(TirReduceLowering, MatmulIsAReduceBlockedLikeATensorMatmulAndExact) {
+  std::mt19937 rng(5);
+  const int m = 64, n = 48, k = 300;  // k past the precision rule's chunk: no partial-sum levels here
+  std::string text = matmul(m, n, k);
+  LoweredPrimFunc l = lowered(text);
+  EXPECT_EQ(count(l.sink, Ops::REDUCE), 1);
+  std::vector<Opt> opts = tir_kernel_opts(l);
+  EXPECT_EQ(count_splits(opts, AxisType::UPCAST), 2);  // both output axes blocked in registers
+  EXPECT_EQ(count_splits(opts, AxisType::UNROLL), 0);  // the reduce axis is kept whole and in order
+  EXPECT_EQ(count_splits(opts, AxisType::GROUP_REDUCE), 0);
+  auto f = expect_same_as_interpreter(text, "f", {random_array(f32, {m, k}, rng), random_array(f32, {k, n}, rng),
+                                                  random_array(f32, {m, n}, rng)}, 0.0);
+  EXPECT_EQ(f->source().find("C["), std::string::npos);  // the sum is not accumulated through memory
+}
+
+// An init that is not 0 is not the sum's identity: the nest keeps its stores (and its schedule).
+TEST(TirReduceLowering, ANonzeroInitKeepsTheStoresAndIsExact) {
+  std::mt19937 rng(6);
+  std::string text = matmul(8, 16, 5, "T.float32(1.5)");
+  EXPECT_EQ(count(lowered(text).sink, Ops::REDUCE), 0);
+  expect_same_as_interpreter(text, "f", {random_array(f32, {8, 5}, rng), random_array(f32, {5, 16}, rng),
+                                         random_array(f32, {8, 16}, rng)}, 0.0);
+}
+
+}  // namespace
+}  // namespace onegrad::tir

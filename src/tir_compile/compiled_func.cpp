@@ -9,7 +9,6 @@
 #include <unordered_map>
 
 #include "codegen/heuristics.h"
-#include "codegen/kernel_axes.h"
 #include "codegen/pipeline.h"
 #include "render/c_renderer.h"
 #include "render/lower_kernel.h"

@@ -57,8 +57,8 @@ class CompiledPrimFunc {
 // function still runs through the interpreter), ArgumentError for a name the module lacks.
 std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module, const std::string& name);
 
-// The opts compile_prim_func applies to a lowered kernel (its sums' register blocking, or the
-// loops schedule_blocks_as_opts unrolls); an OptError from them leaves the kernel unoptimized.
+// The opts compile_prim_func applies to a lowered kernel: its sums' register blocking when it
+// stores nothing but REDUCEs, else none; an OptError from them leaves the kernel unoptimized.
 std::vector<Opt> tir_kernel_opts(const LoweredPrimFunc& l);
 
 // How many program structures this process has lowered and compiled (a test's counter: a second

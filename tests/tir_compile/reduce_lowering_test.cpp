@@ -68,5 +68,27 @@ TEST(TirReduceLowering, ANonzeroInitKeepsTheStoresAndIsExact) {
                                          random_array(f32, {8, 16}, rng)}, 0.0);
 }
 
+// A sum into a register buffer: the REDUCE's accumulator is a second register buffer, named apart
+// from the allocation's (both were acc0, and the C did not compile).
+TEST(TirReduceLowering, ASumIntoAnAllocatedBufferNamesItsAccumulatorApart) {
+  std::mt19937 rng(7);
+  std::string text =
+      "from tvm.script import tir as T\n\n@T.prim_func\ndef f(A: T.Buffer((4, 8), \"float32\"), C: T.Buffer((4,), \"float32\")):\n"
+      "    with T.block(\"root\"):\n"
+      "        t = T.alloc_buffer((4,), \"float32\")\n"
+      "        for i, k in T.grid(4, 8):\n"
+      "            with T.block(\"s\"):\n"
+      "                v_i, v_k = T.axis.remap(\"SR\", [i, k])\n"
+      "                with T.init():\n"
+      "                    t[v_i] = T.float32(0.0)\n"
+      "                t[v_i] = t[v_i] + A[v_i, v_k]\n"
+      "        for i in range(4):\n"
+      "            with T.block(\"c\"):\n"
+      "                v_i = T.axis.spatial(4, i)\n"
+      "                C[v_i] = t[v_i] * T.float32(2.0)\n";
+  EXPECT_EQ(count(lowered(text).sink, Ops::REDUCE), 1);
+  expect_same_as_interpreter(text, "f", {random_array(f32, {4, 8}, rng), random_array(f32, {4}, rng)}, 0.0);
+}
+
 }  // namespace
 }  // namespace onegrad::tir

@@ -20,7 +20,9 @@ namespace {
 UOpRef optimize(const UOpRef& in, KernelLowering& k) {
   const Capabilities& caps = k.target->capabilities;
   UOpRef out = apply_opts(in, k.opts, &caps);
-  // Float sums in levels of partial sums, whatever chose the opts (NOOPT and BEAM included).
+  // Float sums in levels of partial sums, whatever chose the opts (NOOPT and BEAM included),
+  // unless the caller needs each sum's terms added in order (a TIR program's own sum).
+  if (k.in_order_sums) return out;
   std::vector<Opt> precision = precision_opts(out);
   k.opts.insert(k.opts.end(), precision.begin(), precision.end());
   return apply_opts(out, precision, &caps);
@@ -71,9 +73,10 @@ size_t stage_index(std::string_view name) {
 }
 
 KernelLowering run_pipeline(const UOpRef& sink, const RenderTarget& target, const std::string& name,
-                            const std::vector<Opt>& opts) {
+                            const std::vector<Opt>& opts, bool in_order_sums) {
   KernelLowering k;
   k.target = &target;
+  k.in_order_sums = in_order_sums;
   k.opts = opts;
   // DEBUG>=5: each stage's graph under its name, written at once so that kernels lowered on
   // parallel threads (engine/kernel_compiler.h) do not interleave.

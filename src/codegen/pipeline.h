@@ -42,6 +42,7 @@ struct KernelLowering {
   std::vector<Opt> opts;       // before optimize: the opts to apply; after: those applied (then precision_opts')
   std::vector<UOpRef> graphs;  // graphs[i]: the output of pipeline_stages()[i]
   std::string source;          // render's output
+  bool in_order_sums = false;  // no precision_opts: each float sum adds its terms in order
 };
 
 struct PipelineStage {
@@ -62,7 +63,8 @@ size_t stage_index(std::string_view name);
 // input is checked as a Kernel-stage graph and each stage's output by its verifier: VerifyError
 // "after STAGE: OP: rule: details" at the first violation. DEBUG>=5 prints the input and each
 // stage's graph under "*** kernel NAME: STAGE" (uop/text/text.h's printer).
+// `in_order_sums`: no precision_opts (a TIR program's sums, bit for bit its interpreter's).
 KernelLowering run_pipeline(const UOpRef& sink, const RenderTarget& target, const std::string& name,
-                            const std::vector<Opt>& opts);
+                            const std::vector<Opt>& opts, bool in_order_sums = false);
 
 }  // namespace onegrad

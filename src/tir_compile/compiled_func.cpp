@@ -8,7 +8,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "codegen/kernel_axes.h"
+#include "codegen/heuristics.h"
 #include "codegen/pipeline.h"
 #include "render/c_renderer.h"
 #include "render/lower_kernel.h"
@@ -39,7 +39,7 @@ std::string entry_name(const std::string& name) {
 ProgramSpec render(const LoweredPrimFunc& l, const std::string& name, const std::vector<Opt>& opts) {
   ProgramSpec spec;
   spec.name = entry_name(name);
-  spec.source = run_pipeline(l.sink, c_target(), spec.name, opts).source;
+  spec.source = run_pipeline(l.sink, c_target(), spec.name, opts, /*in_order_sums=*/true).source;
   spec.num_buffers = int(l.buffer_params.size()) + (l.status.used ? 1 : 0);
   spec.num_vars = int(l.var_slots.size());
   spec.threads = int(l.threads);
@@ -149,29 +149,13 @@ std::string structural_key(const PrimFunc& f, const std::vector<PrimFunc>& calle
   return key;
 }
 
-// The loops schedule_blocks unrolls as Optimize's opts: each RANGE split whole into an UPCAST
-// axis (Expand copies its body), highest axis first so that the axes below keep their numbers.
-std::vector<Opt> upcast_opts(const LoweredPrimFunc& l) {
-  std::vector<UOpRef> axes = kernel_axes(l.sink);
-  std::vector<int64_t> picked;
-  for (const UOpRef& r : l.upcast_ranges) {
-    auto it = std::find(axes.begin(), axes.end(), r);
-    if (it != axes.end() && const_bound(r).value_or(1) > 1) picked.push_back(int64_t(it - axes.begin()));
-  }
-  std::sort(picked.begin(), picked.end(), std::greater<>());
-  picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
-  std::vector<Opt> opts;
-  for (int64_t a : picked) opts.push_back(Opt::split(a, *const_bound(axes[size_t(a)]), AxisType::UPCAST));
-  return opts;
-}
-
 std::shared_ptr<const CompiledStructure> compile_structure(const PrimFunc& f, const IRModule& module, const std::string& name) {
   BlockSchedule scheduled = schedule_blocks_as_opts(f);  // the same params and buffers: var_slots are f's Vars
   LoweredPrimFunc l = lower_prim_func(*scheduled.func, name, &module, false, scheduled.upcast);
   if (l.unreported_bounds) l = lower_prim_func(*scheduled.func, name, &module, /*report_bounds=*/true, scheduled.upcast);
   ProgramSpec spec;
   try {
-    spec = render(l, name, upcast_opts(l));
+    spec = render(l, name, tir_kernel_opts(l));
   } catch (const OptError&) {
     spec = render(l, name, {});  // an UPCAST the kernel refuses (a kernel that runs in order): loops
   }
@@ -185,6 +169,31 @@ std::shared_ptr<const CompiledStructure> compile_structure(const PrimFunc& f, co
 }
 
 }  // namespace
+
+namespace {
+
+// Whether every store of the kernel writes a REDUCE's value (a matmul, a convolution, a row sum):
+// no load then follows a loop that stores (its ordering edge names that loop's RANGE), which
+// Expand cannot copy yet ("RANGE ... is left after Expand" on a softmax with its row loop upcast).
+bool only_sums_stored(const UOpRef& sink) {
+  for (const UOp* u : sink->toposort())
+    if (u->op == Ops::STORE && u->src[1]->op != Ops::REDUCE) return false;
+  return true;
+}
+
+}  // namespace
+
+// The shared register-blocking heuristics for the kernel's sums (lower_reduction.cpp makes them
+// REDUCEs) without their UNROLL of a reduce axis: Expand adds the unrolled terms to each other
+// before the accumulator, another order of additions than the program's. Kernels that also store
+// other values get none (only_sums_stored).
+std::vector<Opt> tir_kernel_opts(const LoweredPrimFunc& l) {
+  std::vector<Opt> opts;
+  if (!only_sums_stored(l.sink)) return opts;
+  for (const Opt& o : hand_coded_opts(l.sink))
+    if (!(o.op == OptOp::SPLIT && o.target == AxisType::UNROLL)) opts.push_back(o);
+  return opts;
+}
 
 uint64_t structures_compiled_count() { return structures_compiled.load(); }
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/opt.h"
 #include "tir/interpret/bound_call.h"
 #include "tir/ast/module.h"
 #include "tir_compile/lower_func.h"
@@ -55,6 +56,10 @@ class CompiledPrimFunc {
 // Lowers module's function `name` to a kernel and compiles it. Throws TirNotLowerable (the
 // function still runs through the interpreter), ArgumentError for a name the module lacks.
 std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module, const std::string& name);
+
+// The opts compile_prim_func applies to a lowered kernel: its sums' register blocking when it
+// stores nothing but REDUCEs, else none; an OptError from them leaves the kernel unoptimized.
+std::vector<Opt> tir_kernel_opts(const LoweredPrimFunc& l);
 
 // How many program structures this process has lowered and compiled (a test's counter: a second
 // parse of one program adds none).

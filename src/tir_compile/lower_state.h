@@ -201,5 +201,8 @@ bool calls_prim_func(const Stmt& st);
 
 // ---- statements (lower_stmt.cpp) ----
 void lower_stmt(LowerState& s, const Stmt& st);
+// A nest of reduce loops around a sum block as a STORE of a REDUCE (lower_reduction.cpp); false,
+// with nothing lowered, when `f` does not start one.
+bool lower_reduction_nest(LowerState& s, const ForNode& f);
 
 }  // namespace onegrad::tir

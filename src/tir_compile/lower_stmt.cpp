@@ -69,6 +69,7 @@ void lower_for(LowerState& s, const ForNode& f) {
     close_loop_control(s);
     return;
   }
+  if (&f != s.thread_loop && std::find(s.thread_nests.begin(), s.thread_nests.end(), &f) == s.thread_nests.end() && lower_reduction_nest(s, f)) return;
   auto [stores, fresh] = s.stores_in_loop.try_emplace(&f);
   if (fresh) {
     collect_stores(s, f.body, stores->second);
@@ -97,7 +98,8 @@ void lower_for(LowerState& s, const ForNode& f) {
     iteration = UOp::alu(Ops::ADD, {UOp::alu(Ops::MUL, {thread, UOp::index(chunk)}), ranges.back()});
     if (chunk * s.threads != extent->value) tail = UOp::alu(Ops::CMPLT, {iteration, UOp::index(extent->value)});
   } else {
-    ranges.push_back(UOp::range(lower_index(s, f.extent), s.next_range++, AxisType::LOOP));
+    // a literal bound where the extent is one: the opts read constant bounds
+    ranges.push_back(UOp::range(extent ? UOp::index(extent->value) : lower_index(s, f.extent), s.next_range++, AxisType::LOOP));
     iteration = ranges[0];
     if (s.upcast && std::find(s.upcast->begin(), s.upcast->end(), &f) != s.upcast->end()) s.upcast_ranges->push_back(ranges[0]);
   }

@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "tir/ast/visitor.h"
+#include "tir_compile/reduction_block.h"
 
 namespace onegrad::tir {
 
@@ -261,6 +262,10 @@ Stmt unroll_and_jam(const BlockNest& n, bool& outer_spatial, std::vector<const F
   for (size_t l = 0; l < n.loops.size(); l++) reduce_inside_only = reduce_inside_only && (iter_type(l) == IterVarType::CommReduce) == (l > s);
   if (reduce_inside_only)
     if (Stmt hoisted = hoist_init_only(n, s)) return hoisted;
+  // For the compiler (`upcast` given: schedule_blocks_as_opts), a sum the lowering makes a REDUCE
+  // (lower_reduction.cpp) stays: the shared heuristics block its output axes in registers, which
+  // this split would hide in stores inside the reduce loops.
+  if (upcast && reduce_inside_only && match_reduction(*n.realize)) return nullptr;
   const ForNode& split = *n.loops[s];
   std::unordered_set<const VarNode*> loop_vars;
   for (const ForNode* l : n.loops) loop_vars.insert(l->loop_var.get());

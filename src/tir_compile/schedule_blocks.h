@@ -19,7 +19,9 @@ PrimFunc schedule_blocks(const PrimFunc& f);
 
 // The same schedule, with the unrolled inner parts left as serial loops of the result and named in
 // `upcast`: the kernel upcasts each one's RANGE (Opt SPLIT(axis, extent, UPCAST), Expand makes the
-// copies), where schedule_blocks itself marks them T.unroll.
+// copies), where schedule_blocks itself marks them T.unroll. A nest whose block is a sum that the
+// lowering makes a REDUCE (reduction_block.h: reduce loops exactly inside the last spatial loop) is
+// left to it: only its outermost loop may become parallel.
 struct BlockSchedule {
   PrimFunc func;
   std::vector<const ForNode*> upcast;  // loops of `func`

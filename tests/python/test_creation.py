@@ -106,8 +106,11 @@ def test_tensor_from_tensor():
     check(Tensor(a), np.array([1, 2], np.int32))
     check(Tensor(a, dtype=dtypes.float32), np.array([1, 2], np.float32))
     check(Tensor(a, device="cpu:0"), np.array([1, 2], np.int32))  # the same device, spelled otherwise
-    with pytest.raises(onegrad.DeviceError):
-        Tensor(a, device="CPU:1")
+    b = Tensor(a, device="CPU:1")  # another device: a copy, as torch.tensor(a, device=...) makes
+    assert b.device == "CPU:1"
+    check(b, np.array([1, 2], np.int32))
+    with pytest.raises(onegrad.DeviceError, match="unknown device 'TPU'"):
+        Tensor(a, device="TPU")
 
 
 @pytest.mark.parametrize("dt", DTYPES + [dtypes.bfloat16], ids=ids(DTYPES + [dtypes.bfloat16]))

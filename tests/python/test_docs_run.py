@@ -278,6 +278,18 @@ def cpp_body(b):
     return "\n".join(setup) + f"\n#line {b.first_line} \"{b.path.relative_to(ROOT)}\"\n" + "\n".join(body) + "\n"
 
 
+def opencl_link():
+    """The OpenCL library the build's runtime links (CMakeCache's OpenCL_LIBRARY), if it found one."""
+    cache = BUILD / "CMakeCache.txt"
+    if not cache.exists():
+        return []
+    for line in cache.read_text().splitlines():
+        if line.startswith("OpenCL_LIBRARY:FILEPATH="):
+            path = line.split("=", 1)[1]
+            return [path] if path and not path.endswith("NOTFOUND") else []
+    return []
+
+
 def compile_and_run(source, folder, name):
     cxx = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++")
     if cxx is None:
@@ -287,7 +299,7 @@ def compile_and_run(source, folder, name):
     libs = [f"-l{lib}" for lib in LIBS if (BUILD / "lib" / f"lib{lib}.a").exists()]
     # the engine installs Tensor's realize hook from a file nothing names; CMake's onegrad_engine
     # target asks the linker to keep it, and a hand-written link line must ask the same
-    libs = ["-Wl,--undefined=onegrad_engine_installed", *libs]
+    libs = ["-Wl,--undefined=onegrad_engine_installed", *libs, *opencl_link()]
     r = subprocess.run([cxx, "-std=c++20", "-O0", "-w", f"-I{ROOT / 'src'}", str(cpp), "-o", str(exe),
                         f"-L{BUILD / 'lib'}", "-Wl,--start-group", *libs, "-Wl,--end-group", "-lsqlite3", "-lz",
                         "-ldl", "-lpthread"], capture_output=True, text=True, timeout=TIMEOUT_S)

@@ -76,3 +76,13 @@ def test_dtype_without_its_extension_is_a_target_error_naming_op_dtype_and_devic
 def test_cpu_has_every_dtype():
     assert all(Device.has_dtype(dt, "CPU") for dt in onegrad.dtypes.all)
     assert Device.lacks("float16", "CPU") == ""
+
+
+def test_buffers_whose_uses_fold_away_keep_their_argument_positions():
+    # the entry binds buffers by position: a folded-away middle operand (b & 0) must not shift c
+    # into its place, and a trailing one (the input of tril's all-zero 1x1) is not passed at all
+    a, b, c = (np.arange(4, dtype=np.int32) + 10 * i for i in range(3))
+    ta, tb, tc = (Tensor(v, device="CL") for v in (a, b, c))
+    np.testing.assert_array_equal((ta + (tb & 0) + tc).numpy(), a + c)
+    x = Tensor(np.ones((1, 1), np.float32), device="CL")
+    np.testing.assert_array_equal(x.tril(-2).numpy(), np.zeros((1, 1), np.float32))

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The main job: train a small CNN on Fashion-MNIST on the CPU, evaluate it, save a checkpoint.
 
-  PYTHONPATH=build/python /usr/bin/python3 examples/train_fashion_mnist.py [--epochs 4] [--batch 64]
+  PYTHONPATH=build/python /usr/bin/python3 examples/train_fashion_mnist.py [--epochs 4] [--batch 64] [--device CL]
 
 The data comes from Debian's dataset-fashion-mnist (/usr/share/datasets/fashion-mnist/; set
 ONEGRAD_FASHION_MNIST to read it from elsewhere). The model is two conv layers with pooling and two
 linear layers, trained with Adam and a cosine learning-rate schedule (from --lr down to 0 over
-the run), its training step under onegrad.jit (--no-jit: without); each epoch prints a progress bar (loss, accuracy, images/s) and the test accuracy. The checkpoint is a safetensors file (model weights and the optimizer's state).
+the run), its training step under onegrad.jit (--no-jit: without), on the default device (--device CL:
+OpenCL); each epoch prints a progress bar (loss, accuracy, images/s) and the test accuracy. The checkpoint is a safetensors file (model weights and the optimizer's state).
 """
 import argparse
 import sys
@@ -85,7 +86,11 @@ def main():
     ap.add_argument("--limit", type=int, default=0, help="train on the first N images only (a quick check)")
     ap.add_argument("--checkpoint", default="fashion_mnist_cnn.safetensors")
     ap.add_argument("--no-jit", action="store_true", help="run the training step without onegrad.jit")
+    ap.add_argument("--device", default=None, help="where the model, batches and kernels live: CPU, CL, CL:1 "
+                    "(default: onegrad.Device.DEFAULT, $DEV)")
     args = ap.parse_args()
+    if args.device:
+        onegrad.Device.DEFAULT = args.device  # DeviceError for an unknown device
 
     onegrad.manual_seed(args.seed)
     try:

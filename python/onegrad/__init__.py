@@ -35,6 +35,7 @@ from ._sort import argsort, masked_select, nonzero, sort, topk, unique  # sortin
 # kernel inspection: the kernels a program would run, and opts on them
 from .kernel import Kernel, Opt, kernels
 from .errors import OptError
+from .errors import TargetError
 # memory plan: the allocator's current/peak bytes
 from .memory import device_memory_stats, reset_peak_memory
 # TIR: TVMScript programs parsed, checked and run on numpy arrays
@@ -55,7 +56,7 @@ __all__ += ["jit", "JitFunction"]  # jit
 __all__ += ["manual_seed", "initial_seed", "rand", "randn", "randint", "randperm", "normal", "uniform", "multinomial",
             "bernoulli", "rand_like", "randn_like", "randint_like"]  # random
 __all__ += ["data", "safetensors", "FormatError", "FileError"]  # data
-__all__ += ["kernels", "Kernel", "Opt", "OptError"]  # kernel inspection
+__all__ += ["kernels", "Kernel", "Opt", "OptError", "TargetError"]  # kernel inspection
 __all__ += ["device_memory_stats", "reset_peak_memory"]  # memory plan
 __all__ += ["tir"]  # TIR
 __all__ += ["Variable", "BoundDim"]  # symbolic shape dims

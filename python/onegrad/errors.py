@@ -20,6 +20,8 @@ catches ValueError around a bad reshape, or TypeError around a bad dtype, keeps 
     UnsupportedError NotImplementedError  an ONNX op/attribute/opset onegrad does not run (docs/onnx.md)
     FunctionError  TypeError      a traced function used wrongly (implicit capture; docs/function.md)
     OptError       ValueError     a kernel opt that does not apply (docs/kernel_opts.md)
+    TargetError    RuntimeError   a kernel holding a dtype or op its device lacks (float16 on an
+                                  OpenCL device without cl_khr_fp16); names the device, dtype, node
     IndexError     IndexError     an index value out of range in gather, scatter, x[idx], a loss
                                   target, one_hot or embedding, raised when the result is realized
 
@@ -119,6 +121,13 @@ class OptError(Error, ValueError):
     """A kernel opt that does not apply to a kernel (an axis out of range, a factor that does not
     divide the axis, a target the axis cannot be split into); the message names the opt, the kernel's
     shape and the rule."""
+
+
+# devices: src/codegen/capabilities.h's TargetError
+class TargetError(Error, RuntimeError):
+    """A kernel its device cannot run: a dtype the device lacks (float16 without cl_khr_fp16, float64
+    without cl_khr_fp64; onegrad.Device.has_dtype says which), or an op it lacks that has no
+    decomposition. The message names the device, the dtype or op, and the node."""
 
 
 # TIR: src/tir/ast/errors.h, src/tir/interpret/interpret_errors.h, src/tir_compile/not_lowerable.h

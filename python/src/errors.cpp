@@ -3,6 +3,7 @@
 // which is one line in Python. The class is looked up when an error happens, so the import order
 // of onegrad/__init__.py does not matter.
 #include "bind.h"
+#include "codegen/capabilities.h"  // TargetError
 #include "codegen/opt.h"
 #include "tensor/literal_check.h"  // ValueRangeError
 #include "uop/errors.h"
@@ -64,6 +65,8 @@ void bind_errors(py::module_& m) {
       set_error("FunctionError", e);
     } catch (const OptError& e) {  // kernel opts
       set_error("OptError", e);
+    } catch (const TargetError& e) {  // a dtype or op the device lacks (codegen/capabilities.h)
+      set_error("TargetError", e);
     } catch (const IndexError& e) {  // index faults (uop/index_error.h)
       set_error("IndexError", e);
     } catch (const InternalError& e) {

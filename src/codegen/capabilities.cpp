@@ -25,9 +25,16 @@ std::optional<std::pair<Ops, DType>> needed_op(const UOp& u) {
 }  // namespace
 
 void check_target(const UOpRef& sink, const Capabilities& caps) {
-  for (const UOp* u : sink->toposort()) {
-    if (!caps.has_dtype(u->dtype))
-      throw TargetError("target '" + caps.name + "' has no " + u->dtype.base().name() + " (" + u->brief() + ")");
+  std::vector<const UOp*> order = sink->toposort();
+  // A dtype refusal names the first computation on that dtype (MUL for x * 2: the op the user
+  // wrote), not the buffer parameter that comes before it in toposort; the parameter when the
+  // kernel only moves the data.
+  const UOp* lacking = nullptr;
+  for (const UOp* u : order)
+    if (!caps.has_dtype(u->dtype) && (!lacking || (!needed_op(*lacking) && needed_op(*u)))) lacking = u;
+  if (lacking)
+    throw TargetError("target '" + caps.name + "' has no " + lacking->dtype.base().name() + " (" + lacking->brief() + ")");
+  for (const UOp* u : order) {
     std::optional<std::pair<Ops, DType>> need = needed_op(*u);
     if (!need || caps.renders(need->first, need->second)) continue;
     std::string what = std::string(op_name(need->first)) + " on " + need->second.name();

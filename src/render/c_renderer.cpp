@@ -4,6 +4,7 @@
 // so an address reads `b1[r0 * 8 + r1]` rather than through three temporaries.
 #include "render/c_renderer.h"
 
+#include <set>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -130,11 +131,17 @@ class Writer {
     bool wrapped = !d_.entry.empty();
     std::string kernel = wrapped ? name + "_kernel" : name, params, args, entry_params;
     std::string thread = threaded_ && !d_.thread_param.empty() ? ", " + d_.thread_param : "";
-    for (const auto& [param, arg, entry_param] : buffer_params_) {
+    for (const auto& [param, arg] : buffer_params_) {
       params += param + ", ";
       args += arg + ", ";
-      if (!entry_param.empty()) entry_params += entry_param + ", ";
     }
+    // An entry with a parameter per buffer (OpenCL's p<slot>, o<slot>) declares every slot up to the
+    // highest the kernel reads, those whose uses folded away included: arguments are bound by
+    // position, so a gap would bind later buffers to the wrong parameters. Slots above the highest
+    // are not declared (the launcher binds as many buffers as the entry takes).
+    if (!d_.entry_param.empty() && !entry_slots_.empty())
+      for (int64_t slot = 0; slot <= *entry_slots_.rbegin(); slot++)
+        entry_params += fill(d_.entry_param, {{"slot", std::to_string(slot)}}) + ", ";
     const std::string& thread_id = d_.entry_thread_id.empty() ? d_.thread_id : d_.entry_thread_id;
     std::string out = d_.header + prelude_.text() + (several_accumulators_in_a_loop_ ? d_.no_loop_vectorize : "") +
                       d_.kernel_prefix + kernel + "(" + params + d_.vars_param + thread + ") {\n" + body_ + "}\n";
@@ -233,8 +240,8 @@ class Writer {
     const ParamArg& p = u->arg.get<ParamArg>();
     if (u->dtype.is_ptr) {
       std::string t = d_.storage_type(u->dtype), name = "b" + std::to_string(p.slot), slot = std::to_string(p.slot);
-      buffer_params_.emplace_back(fill(d_.buffer_param, {{"T", t}, {"name", name}}), fill(d_.entry_arg, {{"T", t}, {"slot", slot}}),
-                                  fill(d_.entry_param, {{"slot", slot}}));
+      buffer_params_.emplace_back(fill(d_.buffer_param, {{"T", t}, {"name", name}}), fill(d_.entry_arg, {{"T", t}, {"slot", slot}}));
+      entry_slots_.insert(p.slot);
       expr_[u] = name;
       return;
     }
@@ -311,7 +318,8 @@ class Writer {
   std::unordered_map<std::string, int> counts_;
   Prelude prelude_;
   std::string body_;
-  std::vector<std::tuple<std::string, std::string, std::string>> buffer_params_;  // (parameter, argument, entry parameter)
+  std::vector<std::pair<std::string, std::string>> buffer_params_;  // (parameter, argument)
+  std::set<int64_t> entry_slots_;                                   // the buffer slots read
   int depth_ = 0;
   std::unordered_set<const UOp*> vector_registers_;  // REG buffers written as one vector variable
   std::vector<std::unordered_set<const UOp*>> loop_accumulators_;  // per open loop, the REG buffers it stores to

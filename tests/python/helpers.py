@@ -109,3 +109,15 @@ def run_with_fold_reduce(program, fold):
     r = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def require_dtypes(*dts):
+    """Skips the calling test, naming the device and the dtype, when the default device lacks one of
+    `dts` (DTypes or names): float16 on an OpenCL device without cl_khr_fp16 is refused with a
+    TargetError (test_devices.py), not computed. conftest.py does this for dtype parameters."""
+    import pytest
+    from onegrad import Device
+    for dt in dts:
+        why = Device.lacks(dt)
+        if why:
+            pytest.skip(f"{why} (a TargetError: test_devices.py)")

@@ -105,11 +105,11 @@ def test_type_as_and_expand_as():
 
 @pytest.mark.parametrize("name,args", [("new_zeros", ((2, 3),)), ("new_ones", (2, 3)), ("new_full", ((2,), 7)),
                                        ("new_tensor", ([1, 2],))])
-def test_new_constructors(name, args):
-    for dt in ("int8", "float16", "float64"):
-        ours = getattr(Tensor([1], dtype=dt), name)(*args)
-        ref = getattr(torch.tensor([1], dtype=getattr(torch, dt)), name)(*args)
-        close(ours, ref)
+@pytest.mark.parametrize("dt", ["int8", "float16", "float64"])
+def test_new_constructors(name, args, dt):
+    ours = getattr(Tensor([1], dtype=dt), name)(*args)
+    ref = getattr(torch.tensor([1], dtype=getattr(torch, dt)), name)(*args)
+    close(ours, ref)
     ours = getattr(Tensor([1.0]), name)(*args, dtype=torch.int16, requires_grad=False)
     assert ours.dtype == dtypes.int16
     e = Tensor([1], dtype=dtypes.int8).new_empty(2, 3)
@@ -335,7 +335,19 @@ REPR_CASES = {
 }
 
 
+@pytest.fixture
+def on_cpu():
+    """The repr tests compare with torch's text on its CPU, which has no device= suffix (torch adds
+    one off its default device, as onegrad does: DEV=CL prints device='CL'), and measure the CPU
+    allocator's peak: their tensors are made on the CPU whatever the default device is."""
+    before = onegrad.Device.DEFAULT
+    onegrad.Device.DEFAULT = "CPU"
+    yield
+    onegrad.Device.DEFAULT = before
+
+
 @pytest.mark.parametrize("name", REPR_CASES)
+@pytest.mark.usefixtures("on_cpu")
 def test_repr_matches_torch(name):
     a = REPR_CASES[name]()
     t, r = Tensor(a), torch.from_numpy(a)
@@ -343,6 +355,7 @@ def test_repr_matches_torch(name):
     assert str(t) == str(r).replace("torch.", "onegrad.")
 
 
+@pytest.mark.usefixtures("on_cpu")
 def test_repr_suffixes():
     a = np.array([1.0, 2.0], np.float32)
     assert repr(Tensor(a, requires_grad=True)) == repr(torch.tensor(a, requires_grad=True))
@@ -351,12 +364,21 @@ def test_repr_suffixes():
     assert repr(Tensor(long)) == _torch_text(torch.from_numpy(long))
 
 
+@pytest.mark.usefixtures("on_cpu")
 def test_repr_realizes_only_the_corners():
     big = Tensor.ones(4000, 4000) * 2 + Tensor.arange(4000).reshape(1, 4000)  # 64 MB if realized whole
     onegrad.reset_peak_memory()
     text = repr(big)
     assert onegrad.device_memory_stats()["peak_bytes"] < 1 << 20
     assert text == repr(torch.ones(4000, 4000) * 2 + torch.arange(4000).reshape(1, 4000))
+
+
+def test_repr_off_the_cpu_names_the_device_first():
+    # torch's order off its default device: tensor(data, device='cuda:0', dtype=...)
+    if onegrad.Device.opencl_unavailable():
+        pytest.skip(onegrad.Device.opencl_unavailable())
+    a = np.array([1.0, 2.0], np.float32)
+    assert repr(Tensor(a, dtype=dtypes.int32, device="CL")) == "tensor([1, 2], device='CL', dtype=onegrad.int32)"
 
 
 # ---- top-level functions

@@ -95,7 +95,13 @@ class ClCompiler final : public Compiler {
 class ClProgram final : public Program {
  public:
   ClProgram(const ProgramSpec& spec, std::shared_ptr<Context> ctx, cl_program program, cl_kernel kernel)
-      : Program(spec, ctx->name), ctx_(std::move(ctx)), program_(program), kernel_(kernel) {}
+      : Program(spec, ctx->name), ctx_(std::move(ctx)), program_(program), kernel_(kernel) {
+    // The entry takes (buffer, offset) per slot up to the highest the kernel reads, then vars
+    // (render/opencl_dialect.h): slots above it, whose uses folded away, are not passed.
+    cl_uint args = 0;
+    check(clGetKernelInfo(kernel_, CL_KERNEL_NUM_ARGS, sizeof args, &args, nullptr), device() + ": the arguments of '" + name() + "'");
+    entry_buffers_ = args > 0 ? (args - 1) / 2 : 0;
+  }
   ~ClProgram() override {
     clReleaseKernel(kernel_);
     clReleaseProgram(program_);
@@ -119,8 +125,10 @@ class ClProgram final : public Program {
       check(err, device() + ": the variables of '" + name() + "'");
     }
     std::lock_guard lock(mu_);  // a kernel object's arguments are shared by every thread launching it
+    if (entry_buffers_ > bufs.size())
+      throw DeviceError(device() + ": '" + name() + "' takes " + std::to_string(entry_buffers_) + " buffers, got " + std::to_string(bufs.size()));
     cl_uint arg = 0;
-    for (Buffer* b : bufs) {
+    for (Buffer* b : bufs.first(entry_buffers_)) {
       auto [storage, offset] = b->handle();
       cl_mem m = static_cast<cl_mem>(storage);
       cl_ulong off = offset;
@@ -150,6 +158,7 @@ class ClProgram final : public Program {
   std::shared_ptr<Context> ctx_;
   cl_program program_;
   cl_kernel kernel_;
+  size_t entry_buffers_ = 0;  // the buffers the entry takes (the first ones passed)
   mutable std::mutex mu_;
   mutable std::atomic<double> last_seconds_{-1.0};
 };

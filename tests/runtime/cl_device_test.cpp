@@ -154,17 +154,13 @@ TEST(ClDevice, ACorruptBinaryIsBuiltAgain) {
   EXPECT_EQ(cache.stats().disk_hits, 0u);
 }
 
-CommandResult run_probe(const std::filesystem::path& cache_dir) {
-  return run_command("ONEGRAD_CACHE_DIR=" + shell_quote(cache_dir.string()) + " " + shell_quote(ONEGRAD_CACHE_PROBE) + " CL");
-}
-
 TEST(ClDevice, SecondProcessBuildsNothing) {
   SKIP_WITHOUT_OPENCL();
   TempDir dir;
-  CommandResult first = run_probe(dir.path);
+  CommandResult first = testing::run_cache_probe(dir.path, "CL");
   ASSERT_EQ(first.exit_code, 0) << first.output;
   EXPECT_EQ(first.output, "compiles=1 disk_hits=0 memory_hits=0 result=2,4,6\n");
-  CommandResult second = run_probe(dir.path);
+  CommandResult second = testing::run_cache_probe(dir.path, "CL");
   ASSERT_EQ(second.exit_code, 0) << second.output;
   EXPECT_EQ(second.output, "compiles=0 disk_hits=1 memory_hits=0 result=2,4,6\n");
   // the binary is the driver's, under the cl folder

@@ -100,16 +100,12 @@ TEST(RuntimeCache, CorruptObjectIsRecompiled) {
   }
 }
 
-CommandResult run_probe(const std::filesystem::path& cache_dir) {
-  return run_command("ONEGRAD_CACHE_DIR=" + shell_quote(cache_dir.string()) + " " + shell_quote(ONEGRAD_CACHE_PROBE));
-}
-
 TEST(RuntimeCache, SecondProcessCompilesNothing) {
   TempDir dir;
-  CommandResult first = run_probe(dir.path);
+  CommandResult first = testing::run_cache_probe(dir.path);
   ASSERT_EQ(first.exit_code, 0) << first.output;
   EXPECT_EQ(first.output, "compiles=1 disk_hits=0 memory_hits=0 result=2,4,6\n");
-  CommandResult second = run_probe(dir.path);
+  CommandResult second = testing::run_cache_probe(dir.path);
   ASSERT_EQ(second.exit_code, 0) << second.output;
   EXPECT_EQ(second.output, "compiles=0 disk_hits=1 memory_hits=0 result=2,4,6\n");
 }
@@ -129,7 +125,7 @@ TEST(RuntimeCache, ConcurrentProcessesShareOneFolder) {
     std::getline(f, line);
     EXPECT_NE(line.find("memory_hits=0 result=2,4,6"), std::string::npos) << line;
   }
-  CommandResult after = run_probe(dir.path);
+  CommandResult after = testing::run_cache_probe(dir.path);
   EXPECT_EQ(after.output, "compiles=0 disk_hits=1 memory_hits=0 result=2,4,6\n");
 }
 

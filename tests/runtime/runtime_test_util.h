@@ -8,8 +8,18 @@
 #include <string>
 
 #include "runtime/program.h"
+#include "runtime/subprocess.h"
 
 namespace onegrad::testing {
+
+#ifdef ONEGRAD_CACHE_PROBE
+// Runs runtime_cache_probe (it prints its compile, disk-hit and memory-hit counts and one result)
+// in a fresh process over cache_dir, on `device` (empty: the CPU).
+inline CommandResult run_cache_probe(const std::filesystem::path& cache_dir, const std::string& device = "") {
+  std::string command = "ONEGRAD_CACHE_DIR=" + shell_quote(cache_dir.string()) + " " + shell_quote(ONEGRAD_CACHE_PROBE);
+  return run_command(device.empty() ? command : command + " " + device);
+}
+#endif
 
 struct TempDir {
   std::filesystem::path path;

@@ -74,7 +74,7 @@ def jit(fn=None):
 
 class JitFunction:
     """A jitted function: call it like the function it wraps. .captured says later calls replay,
-    .kernels counts the captured launches, .reset() drops the capture."""
+    .kernels counts the captured kernel launches, .copies the device copies, .reset() drops the capture."""
 
     warmup_calls = _C.Jit.warmup_calls
 
@@ -112,6 +112,11 @@ class JitFunction:
     @property
     def kernels(self):
         return self._impl.kernels
+
+    @property
+    def copies(self):
+        """The copies between devices in the captured command buffer (a .to() in the function)."""
+        return self._impl.copies
 
     @property
     def calls(self):

@@ -39,6 +39,7 @@ void bind_function(py::module_& m) {
     d["kernels_lowered"] = s.kernels_lowered;
     d["kernel_hits"] = s.kernel_hits;
     d["kernels_run"] = s.kernels_run;
+    d["copies_run"] = s.copies_run;
     d["compiles"] = default_program_cache().stats().compiles;
     return d;
   });

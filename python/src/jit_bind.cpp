@@ -16,6 +16,7 @@ void bind_jit(py::module_& m) {
       .def_property_readonly("calls", &Jit::calls)
       .def_property_readonly("captured", &Jit::captured)
       .def_property_readonly("kernels", &Jit::kernels)
+      .def_property_readonly("copies", &Jit::copies)
       .def_property_readonly_static("warmup_calls", [](py::object) { return Jit::kWarmupCalls; });
 }
 

@@ -1,9 +1,9 @@
 #include "engine/device_copies.h"
 
-#include <atomic>
 #include <unordered_set>
 
 #include "engine/device_buffers.h"
+#include "engine/realize_graph.h"
 #include "runtime/device.h"
 #include "uop/errors.h"
 #include "uop/index_error.h"
@@ -26,8 +26,7 @@ bool is_device_copy(const UOp& u) {
   return device_name_of(from) != device_name_of(l->device);
 }
 
-std::vector<UOpRef> realize_copies(const std::vector<UOpRef>& graphs,
-                                   const std::function<RealizedGraphs(const std::vector<UOpRef>&, const std::string&)>& realize) {
+std::vector<UOpRef> DeviceCopies::plan(const std::vector<UOpRef>& graphs, ExecPlan& exec) {
   // the copies of every graph, inner ones first (a toposort lists sources before users)
   std::vector<const UOp*> copies;
   std::unordered_set<const UOp*> seen;
@@ -39,20 +38,23 @@ std::vector<UOpRef> realize_copies(const std::vector<UOpRef>& graphs,
   for (const UOp* c : copies) {
     UOpRef source = substitute(c->src[0], done);  // the copies inside it are buffers already
     std::string from = device_name_of(c->src[0]->device()), to = device_name_of(c->arg.get<LoadArg>().device);
-    RealizedGraphs got = realize({source}, from);
-    if (got.fault) throw IndexError(*got.fault);
-    const UOp* src_buffer = got.buffers.at(0).get();
-    const BufferArg& b = src_buffer->arg.get<BufferArg>();
-    // through host memory: every device so far copies to and from the host
-    std::vector<std::byte> bytes(size_t(b.size) * size_t(b.dtype.itemsize()));
-    read_buffer(src_buffer, bytes.data(), bytes.size());
-    auto buf = std::make_shared<Buffer>(to, b.dtype, size_t(b.size));
-    buf->copyin(bytes.data(), bytes.size());
-    done[c] = UOp::create(Ops::RESHAPE, {buffer_node(std::move(buf)), UOp::shape_operand(c->shape())});
+    // the source's index checks ride in its own realize, as in any realize (index_faults.h)
+    IndexChecks checks({source}, from);
+    std::vector<UOpRef> bufs = plan_realize(checks.to_realize(), from, exec);
+    std::shared_ptr<Buffer> src = device_buffer(bufs.at(0).get(), from);
+    auto dst = std::make_shared<Buffer>(to, src->dtype(), src->count());
+    exec.add_copy(dst, src);
+    sources_.push_back(Source{std::move(checks), std::move(bufs)});
+    done[c] = UOp::create(Ops::RESHAPE, {buffer_node(std::move(dst)), UOp::shape_operand(c->shape())});
   }
   std::vector<UOpRef> out;
   for (const UOpRef& g : graphs) out.push_back(substitute(g, done));
   return out;
+}
+
+void DeviceCopies::check_faults() {
+  for (Source& s : sources_)
+    if (std::optional<std::string> fault = s.checks.read_faults(s.buffers)) throw IndexError(*fault);
 }
 
 }  // namespace onegrad

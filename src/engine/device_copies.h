@@ -1,13 +1,14 @@
 // Copies between devices (spec README decision 7: LOAD replaces COPY; `to(device)` is a LOAD onto
-// another device). Each such LOAD is a step of the realize that needs it, ahead of the kernels that
-// read it: its source is realized on its own device (with its own copies first), its bytes move to
-// the LOAD's device, and the LOAD is replaced by the new buffer there. docs/engine.md, "Copies".
+// another device). Each such LOAD is an item of the realize that needs it, planned like a kernel
+// (engine/exec_plan.h): its source's kernels on the source's own device (with their own copies
+// first), then the copy into a new buffer on the LOAD's device, then the kernels that read it, all
+// in one command buffer. docs/engine.md, "Copies".
 #pragma once
-#include <functional>
 #include <string>
 #include <vector>
 
-#include "tensor/realize_hook.h"
+#include "engine/exec_plan.h"
+#include "engine/index_faults.h"
 #include "uop/uop.h"
 
 namespace onegrad {
@@ -16,11 +17,21 @@ namespace onegrad {
 // graph, is computed wherever it is loaded: no copy).
 bool is_device_copy(const UOp& u);
 
-// `graphs` with every device copy done and replaced by a BUFFER (reshaped to the LOAD's shape) on
-// the copy's device. `realize` runs a source graph on its device (the engine's realize hook, so
-// index checks and nested copies are handled as in any realize). Copies count in engine_stats.
-// Throws IndexError when a copied source depends on a failed index check.
-std::vector<UOpRef> realize_copies(const std::vector<UOpRef>& graphs,
-                                   const std::function<RealizedGraphs(const std::vector<UOpRef>&, const std::string&)>& realize);
+class DeviceCopies {
+ public:
+  // Appends to `exec`, for every device copy under `graphs` (inner ones first), its source's
+  // kernels on the source's device and the copy; returns `graphs` with each copy replaced by its
+  // BUFFER (reshaped to the LOAD's shape) on the copy's device, written when `exec` runs.
+  std::vector<UOpRef> plan(const std::vector<UOpRef>& graphs, ExecPlan& exec);
+  // After `exec` ran: throws IndexError when a copied source depends on a failed index check.
+  void check_faults();
+
+ private:
+  struct Source {
+    IndexChecks checks;
+    std::vector<UOpRef> buffers;
+  };
+  std::vector<Source> sources_;
+};
 
 }  // namespace onegrad

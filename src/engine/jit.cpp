@@ -1,10 +1,10 @@
 #include "engine/jit.h"
 
-#include <cstring>
 #include <map>
 
 #include "engine/device_buffers.h"
 #include "engine/launch_capture.h"
+#include "runtime/buffer_copy.h"
 #include "tensor/shape_util.h"
 #include "tensor/view_chain.h"
 #include "uop/errors.h"
@@ -21,24 +21,6 @@ std::shared_ptr<Buffer> buffer_of(const Tensor& t) {
   const UOp* b = whole_buffer(v.uop());
   if (!b) throw InternalError("jit: a realized tensor of shape " + shape_text(t.shape()) + " holds no whole buffer");
   return device_buffer(b, v.device());
-}
-
-bool in_host_memory(const Buffer& b) { return b.device().rfind("CPU", 0) == 0; }
-
-// Copies src's bytes into dst (the same size): in place where both live in host memory, else
-// through the host, which any device's Buffer supports.
-void copy_bytes(Buffer& dst, Buffer& src) {
-  if (&dst == &src) return;
-  if (dst.nbytes() != src.nbytes())
-    throw InternalError("jit: copy of " + std::to_string(src.nbytes()) + " bytes into " + std::to_string(dst.nbytes()));
-  if (dst.nbytes() == 0) return;
-  if (in_host_memory(dst) && in_host_memory(src)) {
-    std::memcpy(dst.data(), src.data(), dst.nbytes());
-    return;
-  }
-  std::vector<std::byte> host(src.nbytes());
-  src.copyout(host.data(), host.size());
-  dst.copyin(host.data(), host.size());
 }
 
 Tensor tensor_of(std::shared_ptr<Buffer> buf, const std::vector<int64_t>& shape, const std::string& device) {
@@ -97,7 +79,7 @@ std::vector<Tensor> Jit::capture(const std::vector<Tensor>& given) {
   for (const Tensor& t : given) {
     std::shared_ptr<Buffer> src = buffer_of(t);
     auto slot = std::make_shared<Buffer>(src->device(), t.dtype(), size_t(t.numel()));
-    copy_bytes(*slot, *src);
+    copy_buffer(*slot, *src);
     inputs.push_back({t.shape(), t.dtype(), t.device(), slot});
     args.push_back(tensor_of(slot, t.shape(), t.device()));
   }
@@ -112,7 +94,10 @@ std::vector<Tensor> Jit::capture(const std::vector<Tensor>& given) {
     steps = host_steps.take();
   }
   CommandBuffer commands;
-  for (CapturedLaunch& l : launches.launches) commands.add(std::move(l.program), std::move(l.bufs), std::move(l.vars));
+  for (CapturedLaunch& l : launches.launches) {
+    if (l.program) commands.add(std::move(l.program), std::move(l.bufs), std::move(l.vars));
+    else commands.add_copy(l.bufs.at(0), l.bufs.at(1));  // a copy between devices
+  }
   keep_ = std::move(launches.buffers);
   for (const Input& in : inputs) keep_.push_back(in.buffer);
   for (const Output& out : outputs) keep_.push_back(out.buffer);
@@ -129,7 +114,7 @@ std::vector<Tensor> Jit::output_copies() const {
   std::vector<Tensor> result;
   for (const Output& out : outputs_) {
     auto copy = std::make_shared<Buffer>(out.buffer->device(), out.buffer->dtype(), out.buffer->count());
-    copy_bytes(*copy, *out.buffer);
+    copy_buffer(*copy, *out.buffer);
     result.push_back(tensor_of(std::move(copy), out.shape, out.device));
   }
   return result;
@@ -155,7 +140,7 @@ void Jit::check_inputs(const std::vector<Tensor>& given) const {
 
 std::vector<Tensor> Jit::replay(const std::vector<Tensor>& given) {
   check_inputs(given);
-  for (size_t i = 0; i < given.size(); i++) copy_bytes(*inputs_[i].buffer, *buffer_of(given[i]));
+  for (size_t i = 0; i < given.size(); i++) copy_buffer(*inputs_[i].buffer, *buffer_of(given[i]));
   for (const ReplayStep& step : steps_) step(write_step_buffer);
   commands_.run();
   return output_copies();

@@ -44,7 +44,8 @@ class Jit {
 
   int calls() const { return calls_; }           // calls that completed
   bool captured() const { return captured_; }    // later calls replay
-  size_t kernels() const { return commands_.size(); }  // launches in the captured command buffer
+  size_t kernels() const { return commands_.size() - commands_.copies(); }  // launches in the captured command buffer
+  size_t copies() const { return commands_.copies(); }  // copies between devices in it
   // Drops the capture: the next call is a warm-up call again.
   void reset();
 

@@ -1,5 +1,5 @@
-// While a JIT captures (engine/jit.h), every kernel launch a realize makes on this thread is also
-// recorded here, with the buffers it used kept alive, so the launches can be replayed later without
+// While a JIT captures (engine/jit.h), every kernel launch and device copy a realize makes on this
+// thread is also recorded here (engine/exec_plan.h), with the buffers it used kept alive, so the launches can be replayed later without
 // scheduling anything again.
 #pragma once
 #include <cstdint>
@@ -12,7 +12,7 @@
 namespace onegrad {
 
 struct CapturedLaunch {
-  std::shared_ptr<const Program> program;
+  std::shared_ptr<const Program> program;  // null for a copy between devices: bufs is {dst, src}
   std::vector<Buffer*> bufs;
   std::vector<int64_t> vars;
 };

@@ -1,6 +1,5 @@
 #include "engine/realize_graph.h"
 
-#include <chrono>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -9,10 +8,8 @@
 #include "engine/device_buffers.h"
 #include "engine/kernel_compiler.h"
 #include "engine/kernel_stats.h"
-#include "engine/launch_capture.h"
 #include "engine/schedule_buffers.h"
 #include "render/lower_kernel.h"
-#include "runtime/command_buffer.h"
 #include "runtime/device.h"
 #include "schedule/callify.h"
 #include "schedule/memory_order.h"
@@ -85,9 +82,10 @@ const PlannedSchedule& cached_schedule(const UOpRef& function) {
 
 std::string shape_text(int64_t size, DType dt) { return std::to_string(size) + " " + dt.name(); }
 
-void print_schedule(const Schedule& s, const std::vector<const CompiledKernel*>& kernels) {
-  std::fprintf(stderr, "*** schedule: %zu kernel%s, %d input%s, %zu buffers\n", s.kernels.size(),
-               s.kernels.size() == 1 ? "" : "s", s.num_params, s.num_params == 1 ? "" : "s", s.buffers.size());
+void print_schedule(const Schedule& s, const std::vector<const CompiledKernel*>& kernels, const std::string& device) {
+  std::fprintf(stderr, "*** schedule: %zu kernel%s on %s, %d input%s, %zu buffers\n", s.kernels.size(),
+               s.kernels.size() == 1 ? "" : "s", device.c_str(), s.num_params, s.num_params == 1 ? "" : "s",
+               s.buffers.size());
   for (size_t i = 0; i < s.kernels.size(); i++) {
     const ScheduledKernel& k = s.kernels[i];
     int out = k.buffers[0];
@@ -103,7 +101,21 @@ EngineStats engine_stats() {
   return stats;
 }
 
+void run_plan(const ExecPlan& exec) {
+  exec.run();
+  std::lock_guard<std::mutex> lock(stats_mu);
+  stats.copies_run += exec.copies();
+  stats.kernels_run += exec.items().size() - exec.copies();
+}
+
 std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std::string& device) {
+  ExecPlan exec;
+  std::vector<UOpRef> result = plan_realize(outputs, device, exec);
+  run_plan(exec);
+  return result;
+}
+
+std::vector<UOpRef> plan_realize(const std::vector<UOpRef>& outputs, const std::string& device, ExecPlan& exec) {
   LoweringKeyScope settings_key_once;  // kernel-cache keys read the settings once per realize
   int64_t debug = debug_level();
   RuntimeDevice& dev = get_device(device);
@@ -136,7 +148,7 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
     std::lock_guard<std::mutex> lock(stats_mu);
     (lowered ? stats.kernels_lowered : stats.kernel_hits)++;
   }
-  if (debug >= 1) print_schedule(s, kernels);
+  if (debug >= 1) print_schedule(s, kernels, dev.name());
   if (debug >= 1 && plan) print_memory_plan(*plan);
   for (size_t i = 0; i < s.kernels.size(); i++) {
     if (kernels[i] == &kEmpty) continue;
@@ -154,44 +166,17 @@ std::vector<UOpRef> realize_graph(const std::vector<UOpRef>& outputs, const std:
   for (int k = 0; k < s.num_params; k++) inputs.push_back(device_buffer(c.buffers[size_t(k)].get(), dev.name()));
   std::vector<std::shared_ptr<Buffer>> bufs = schedule_buffers(s, plan, std::move(inputs), dev.name());
 
-  // Every kernel with elements to write, with its buffers. DEBUG>=2 runs them one at a time, timed;
-  // otherwise one command buffer runs the same launches in the same order.
-  struct Launch {
-    size_t kernel;
-    std::vector<Buffer*> bufs;
-    std::vector<int64_t> vars;  // the values of the kernel's variables, by slot
-  };
-  std::vector<Launch> launches;
+  // Every kernel with elements to write, with its buffers, appended to the plan in schedule order.
   for (size_t i = 0; i < s.kernels.size(); i++) {
     if (kernels[i] == &kEmpty) continue;
     std::vector<Buffer*> args;
     for (int b : s.kernels[i].buffers) args.push_back(bufs[size_t(b)].get());
     std::vector<int64_t> vars;
     for (const UOpRef& v : s.kernels[i].vars) vars.push_back(c.var_vals.at(v.get()));
-    launches.push_back(Launch{i, std::move(args), std::move(vars)});
+    KernelStats work = debug >= 2 ? kernel_stats(s.kernels[i], s.buffers) : KernelStats{};
+    exec.add_launch(ExecItem{kernels[i]->program, kernels[i]->name, std::move(args), std::move(vars), work});
   }
-  if (LaunchCapture* capture = open_launch_capture()) {
-    for (const auto& [i, args, vars] : launches) capture->launches.push_back({kernels[i]->program, args, vars});
-    capture->buffers.insert(capture->buffers.end(), bufs.begin(), bufs.end());
-  }
-  if (debug >= 2) {
-    for (const auto& [i, args, vars] : launches) {
-      auto t0 = std::chrono::steady_clock::now();
-      kernels[i]->program->run(args, vars);
-      double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      KernelStats ks = kernel_stats(s.kernels[i], s.buffers);
-      std::fprintf(stderr, "  run %-24s %10.3f ms  %8.2f GFLOP/s  %8.2f GB/s\n", kernels[i]->name.c_str(), sec * 1e3,
-                   ks.flops / sec / 1e9, ks.bytes / sec / 1e9);
-    }
-  } else {
-    CommandBuffer cb;
-    for (const auto& [i, args, vars] : launches) cb.add(kernels[i]->program, args, vars);
-    cb.run();
-  }
-  {
-    std::lock_guard<std::mutex> lock(stats_mu);
-    stats.kernels_run += launches.size();
-  }
+  exec.keep(bufs);
 
   std::vector<UOpRef> result;
   std::unordered_map<int, UOpRef> made;

@@ -12,12 +12,17 @@ namespace onegrad {
 namespace {
 
 // Index checks run in the same realize as the values they guard (docs/engine.md "Index faults").
-// Copies between devices come first, each realizing its source on its own device (device_copies.h).
+// Copies between devices are planned first, each after its source's kernels on its own device
+// (device_copies.h); one plan runs them all, in order.
 RealizedGraphs realize_graphs(const std::vector<UOpRef>& graphs_in, const std::string& device) {
-  std::vector<UOpRef> graphs = realize_copies(graphs_in, realize_graphs);
+  ExecPlan exec;
+  DeviceCopies copies;
+  std::vector<UOpRef> graphs = copies.plan(graphs_in, exec);
   IndexChecks checks(graphs, device);
   RealizedGraphs got;
-  got.buffers = realize_graph(checks.to_realize(), device);
+  got.buffers = plan_realize(checks.to_realize(), device, exec);
+  run_plan(exec);
+  copies.check_faults();
   got.fault = checks.read_faults(got.buffers);
   for (size_t i = 0; i < graphs.size(); i++) got.faulty.push_back(got.fault && checks.faulty(i));
   got.buffers.resize(graphs.size());  // the checks' counts follow the values

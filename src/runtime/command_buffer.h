@@ -1,5 +1,6 @@
-// A command buffer: a list of kernel launches built once and replayed in order. It is the unit the
-// scheduler hands the runtime (one per realize) and, later, what a JIT captures and replays.
+// A command buffer: a list of kernel launches and buffer copies built once and replayed in order.
+// It is the unit the engine hands the runtime (one per realize, copies between devices included)
+// and what a JIT captures and replays.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -14,15 +15,20 @@ class CommandBuffer {
   // Appends a launch. The arguments are checked now (Program::check_args), so a bad launch fails
   // while the list is built, not halfway through a run. The buffers must outlive the command buffer.
   void add(std::shared_ptr<const Program> program, std::vector<Buffer*> bufs, std::vector<int64_t> vars = {});
+  // Appends a copy of src's bytes into dst (runtime/buffer_copy.h), which may be on another
+  // device. Throws DeviceError now when a buffer is null or the sizes differ.
+  void add_copy(Buffer* dst, Buffer* src);
   // Runs every launch in order, each to completion before the next (later kernels read what earlier
   // ones wrote). Running twice runs every kernel twice.
   void run() const;
 
-  size_t size() const { return launches_.size(); }
+  size_t size() const { return launches_.size(); }  // launches and copies
+  size_t copies() const;
+
 
  private:
   struct Launch {
-    std::shared_ptr<const Program> program;
+    std::shared_ptr<const Program> program;  // null for a copy: bufs is {dst, src}
     std::vector<Buffer*> bufs;
     std::vector<int64_t> vars;
   };

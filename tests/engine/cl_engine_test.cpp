@@ -5,27 +5,15 @@
 #include <cmath>
 #include <vector>
 
-#include "runtime/opencl/cl_device.h"
+#include "engine/cl_test_util.h"
 #include "tensor/tensor.h"
 #include "uop/errors.h"
 
 namespace onegrad {
 namespace {
 
-#define SKIP_WITHOUT_OPENCL()                                                            \
-  do {                                                                                   \
-    if (std::string why = opencl_unavailable_reason(); !why.empty()) GTEST_SKIP() << why; \
-  } while (0)
-
-std::vector<float> values(const Tensor& t) {
-  std::vector<float> out(size_t(t.numel()));
-  t.copy_out(out.data(), out.size() * sizeof(float));
-  return out;
-}
-
-Tensor on(const std::string& device, const std::vector<float>& v, std::vector<int64_t> shape) {
-  return Tensor::from_data(v.data(), v.size() * sizeof(float), std::move(shape), dtypes::float32, device);
-}
+using testing::on;
+using testing::values;
 
 TEST(ClEngine, ElementwiseReduceMatmulSoftmaxMatchTheCpu) {
   SKIP_WITHOUT_OPENCL();

@@ -102,6 +102,32 @@ TEST(RuntimeProgram, CommandBufferRunsInOrderAndReplays) {
   EXPECT_EQ(read(total)[0], 12.0f);
 }
 
+// A copy is an item like a launch: it runs in its place in the order, on every run.
+TEST(RuntimeProgram, CommandBufferCopiesBetweenDevicesInOrder) {
+  TempDir dir;
+  ProgramCache cache(dir.path);
+  auto add = cache.get(get_device("CPU"), add_kernel());
+  Buffer a = floats({1, 2, 3}), b = floats({10, 10, 10});
+  Buffer other("CPU:1", ScalarType::FLOAT32, 3);
+  CommandBuffer cmds;
+  cmds.add(add, {&a, &a, &b}, {3});  // a += b
+  cmds.add_copy(&other, &a);         // then a's values to CPU:1
+  cmds.add(add, {&a, &a, &b}, {3});  // a += b again: the copy kept the values before it
+  EXPECT_EQ(cmds.size(), 3u);
+  EXPECT_EQ(cmds.copies(), 1u);
+  cmds.run();
+  EXPECT_EQ(read(other), (std::vector<float>{11, 12, 13}));
+  EXPECT_EQ(read(a), (std::vector<float>{21, 22, 23}));
+  Buffer small("CPU:1", ScalarType::FLOAT32, 2);
+  try {
+    cmds.add_copy(&small, &a);
+    FAIL() << "a copy into a smaller buffer did not throw";
+  } catch (const DeviceError& e) {
+    EXPECT_STREQ(e.what(), "command buffer: copy 3 of 12 bytes on CPU into 8 bytes on CPU:1");
+  }
+  EXPECT_THROW(cmds.add_copy(nullptr, &a), DeviceError);
+}
+
 TEST(RuntimeProgram, WrongArgumentsThrowClearly) {
   TempDir dir;
   ProgramCache cache(dir.path);

@@ -1,9 +1,9 @@
 // A JIT for a function of tensors (docs/jit.md), as tinygrad's TinyJit: the first call runs the
 // function as usual (it may create state: an optimizer's moments); the second runs it again while
-// recording every kernel launch its realizes make (program, buffers, variable values) into a
-// command buffer; every later call copies the new inputs into the captured input buffers, repeats
-// the host steps that feed kernels (tensor/replay_steps.h: random counters, optimizer scalars) and
-// runs the command buffer. A replay builds no graph, schedules, lowers and compiles nothing, and
+// recording every kernel launch its realizes make (program, buffers, variable values), and every
+// copy between devices, into a command buffer; every later call copies the new inputs into the
+// captured input buffers (on the inputs' devices), repeats the host steps that feed kernels
+// (tensor/replay_steps.h: random counters, optimizer scalars) and runs the command buffer. A replay builds no graph, schedules, lowers and compiles nothing, and
 // looks up no cache.
 //
 // Rules:

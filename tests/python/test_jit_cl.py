@@ -1,8 +1,10 @@
 """@onegrad.jit on the CL device (docs/jit.md): the MLP of test_jit.py trained 100 steps on CL equals
 the same training without the JIT bit for bit; copies between devices inside a jitted function are
 captured and replayed with its kernels (DEBUG=1 prints each copy between the schedules that write
-and read it); inputs of another shape, dtype or device are typed errors. Oracles: the function
+and read it), between CPU and CL and between two CL devices (PoCL's POCL_DEVICES makes two); inputs
+of another shape, dtype or device are typed errors. Oracles: the function
 without the JIT, numpy. Skips, naming why, without an OpenCL platform."""
+import json
 import os
 import re
 import subprocess
@@ -95,3 +97,37 @@ def test_debug_prints_each_copy_between_the_schedules_that_write_and_read_it():
         "*** schedule", "*** copy CPU -> CL", "*** schedule"], r.stderr
     assert "on CPU" in lines[0] and "on CL" in lines[2]
     assert lines[1] == "*** copy CPU -> CL: 3 float32 (12 bytes)"
+
+
+TWO_DEVICES = """
+import json, numpy as np, onegrad
+from onegrad import Device, Tensor, _C
+if len(Device.opencl()) < 2:
+    print(json.dumps({"skip": f"one OpenCL device only: {Device.opencl()}"}))
+    raise SystemExit(0)
+a = np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4)
+before = _C.engine_stats()["copies_run"]
+y = ((Tensor(a, device="CL") * 2.0).to("CL:1").exp() + 1.0).to("CL") - 1.0
+got = y.numpy()
+copies = _C.engine_stats()["copies_run"] - before
+want = (((Tensor(a, device="CPU") * 2.0).exp() + 1.0) - 1.0).numpy()
+jf = onegrad.jit(lambda t: (t.to("CL:1") * 3.0).to("CL").sum(0))
+replays = [jf(Tensor(a + i, device="CL")).numpy().tolist() for i in range(4)]
+print(json.dumps({"device": y.device, "equal": bool(np.array_equal(got, want)), "copies": copies,
+                  "jit_copies": jf.copies, "replays": replays}))
+"""
+
+
+def test_copies_between_two_cl_devices_run_and_replay():
+    # PoCL makes two devices of the CPU when asked (POCL_DEVICES); each CL device has its own
+    # context, so a copy between them goes through host memory
+    r = subprocess.run([sys.executable, "-c", TWO_DEVICES], capture_output=True, text=True, timeout=600,
+                       env={**os.environ, "POCL_DEVICES": "pthread pthread"})
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    if "skip" in got:
+        pytest.skip(got["skip"])
+    assert got["device"] == "CL" and got["equal"] and got["copies"] == 2 and got["jit_copies"] == 2
+    a = np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4)
+    for i, row in enumerate(got["replays"]):
+        np.testing.assert_array_equal(np.array(row, np.float32), ((a + i) * np.float32(3.0)).sum(0))

@@ -1,6 +1,7 @@
 #include "onnx/node.h"
 
 #include "onnx.pb.h"
+#include "onnx/host_reads.h"
 #include "onnx/tensor_proto.h"
 #include "uop/unsupported_error.h"
 
@@ -20,11 +21,13 @@ const Tensor& Node::in(size_t i) const {
 }
 
 std::vector<int64_t> ints_of(const Tensor& t) {
+  note_host_read(t);
   if (t.numel() == 0) return {};
   return t.cast(dtypes::int64).to_vector<int64_t>();
 }
 
 std::vector<double> floats_of(const Tensor& t) {
+  note_host_read(t);
   if (t.numel() == 0) return {};
   return t.cast(dtypes::float64).to_vector<double>();
 }

@@ -64,6 +64,7 @@ void bind_onnx(py::module_& m) {
         d["plain_calls"] = s.plain_calls;
         d["captures"] = s.captures;
         d["replays"] = s.replays;
+        d["kernels"] = s.kernels;
         d["value_inputs"] = s.value_inputs;
         d["not_jitted"] = s.not_jitted;
         d["not_symbolic"] = s.not_symbolic;

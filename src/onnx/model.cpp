@@ -33,8 +33,8 @@ ValueInfo value_info(const ::onnx::ValueInfoProto& v, const char* role) {
   std::vector<Dim> dims;
   for (const auto& d : tt.shape().dim()) {
     Dim dim;
-    if (d.has_dim_value()) dim.value = d.dim_value();
-    else if (d.has_dim_param()) dim.param = d.dim_param();
+    if (d.has_dim_value() && d.dim_value() >= 0) dim.value = d.dim_value();  // exporters write -1 for unknown
+    else if (d.has_dim_param() && d.dim_param() != "?") dim.param = d.dim_param();  // paddle2onnx's "?": unknown
     dims.push_back(dim);
   }
   info.shape = dims;

@@ -149,6 +149,7 @@ std::map<std::string, Tensor> ModelJit::call(const Model& m, const std::map<std:
 JitStats ModelJit::stats() const {
   JitStats s;
   s.signatures = captures_.size();
+  for (const auto& [key, jit] : captures_) s.kernels += jit->kernels();
   s.plain_calls = plain_calls_;
   s.captures = captures_done_;
   s.replays = replays_;

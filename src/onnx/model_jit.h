@@ -27,6 +27,7 @@ struct JitStats {
   uint64_t plain_calls = 0;     // calls that built the graph: warm-ups, and every call when not jitted
   uint64_t captures = 0;
   uint64_t replays = 0;
+  size_t kernels = 0;           // launches in the captures held, all signatures
   std::vector<std::string> value_inputs;  // inputs whose values key the captures
   std::string not_jitted;       // why calls run plain ("" when they do not)
   std::string not_symbolic;     // why named dims are static ("" when they are Variables)

@@ -7,6 +7,7 @@
 #include "onnx/op_table.h"
 #include "onnx/spatial.h"
 #include "tensor/shape_util.h"
+#include "tensor/view_chain.h"
 #include "uop/unsupported_error.h"
 
 namespace onegrad::onnx {
@@ -57,6 +58,10 @@ Tensor conv(const Node& n) {
   const Tensor& w = n.in(1);
   Spatial s = window_spatial(n, spatial_dims(x), kernel_of(n, w));
   Tensor xp = x.pad(spatial_padding(size_t(x.ndim()), s.pad_begin, s.pad_end));
+  // Each input element feeds every output channel and window tap: the elementwise ops that made it
+  // (a BatchNormalization, an activation) and the padding are computed once into a buffer, not
+  // again at each read inside the conv's reduce.
+  if (!whole_buffer(xp.uop())) xp = xp.contiguous();
   return xp.conv(w, n.opt(2), s.strides, std::vector<int64_t>{0}, s.dilations, n.attr_int("group", 1));
 }
 

@@ -6,6 +6,7 @@
 
 #include "nn/file_bytes.h"
 #include "onnx.pb.h"
+#include "onnx/constant_fold.h"
 #include "onnx/graph.h"
 #include "onnx/model_jit.h"
 #include "onnx/tensor_proto.h"
@@ -90,6 +91,7 @@ Model Model::parse(const void* data, size_t nbytes, const std::string& base_dir,
   for (const auto& out : g.output()) m.outputs_.push_back(value_info(out, "output"));
   m.proto_ = proto;
   m.jit_ = std::make_shared<ModelJit>();
+  m.folds_ = std::make_shared<ConstantFolds>();
   m.initializers_on("CPU");  // read every initializer (and external data file) now: errors show at load
   return m;
 }
@@ -109,7 +111,7 @@ const std::map<std::string, Tensor>& Model::initializers_on(const std::string& d
   if (it != initializers_->end()) return it->second;
   std::map<std::string, Tensor> inits;
   for (const auto& init : proto_->graph().initializer())
-    inits.insert_or_assign(init.name(), tensor_from_proto(init, base_dir_, device));
+    inits.insert_or_assign(init.name(), const_if_scalar(tensor_from_proto(init, base_dir_, device)));
   return initializers_->emplace(device, std::move(inits)).first->second;
 }
 
@@ -165,7 +167,10 @@ std::map<std::string, Tensor> Model::run(const std::map<std::string, Tensor>& in
     }
   }
   Scope scope;
-  for (const auto& [name, t] : initializers_on(device)) scope.values.insert_or_assign(name, t);
+  for (const auto& [name, t] : initializers_on(device)) {
+    scope.values.insert_or_assign(name, t);
+    if (!inputs.count(name)) scope.constants.insert(name);
+  }
   std::map<std::string, int64_t> bound;
   for (const auto& info : inputs_) {
     auto it = inputs.find(info.name);
@@ -175,7 +180,7 @@ std::map<std::string, Tensor> Model::run(const std::map<std::string, Tensor>& in
   }
   for (const auto& [name, t] : inputs)  // an initializer given as an input overrides its default
     if (!scope.values.count(name) || initializers_on(device).count(name)) scope.values.insert_or_assign(name, t.to(device));
-  GraphContext ctx{opsets_, device, base_dir_};
+  GraphContext ctx{opsets_, device, base_dir_, folds_.get()};
   auto outs = run_graph(proto_->graph(), scope, ctx);
   std::map<std::string, Tensor> result;
   for (size_t i = 0; i < outs.size(); ++i) result.insert_or_assign(outputs_[i].name, outs[i]);

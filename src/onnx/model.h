@@ -36,6 +36,7 @@ struct ValueInfo {
 
 class ModelJit;
 struct JitStats;
+class ConstantFolds;
 
 class Model {
  public:
@@ -84,6 +85,7 @@ class Model {
   std::shared_ptr<std::map<std::string, std::map<std::string, Tensor>>> initializers_;  // by device, by name
   const std::map<std::string, Tensor>& initializers_on(const std::string& device) const;
   std::shared_ptr<ModelJit> jit_;
+  std::shared_ptr<ConstantFolds> folds_;  // constant nodes' outputs, realized once (onnx/constant_fold.h)
   void check_input(const ValueInfo& info, const Tensor& t, std::map<std::string, int64_t>& bound) const;
   Tensor with_symbolic_dims(const ValueInfo& info, const Tensor& t) const;
   std::map<std::string, Tensor> by_position(const std::vector<Tensor>& inputs) const;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "onnx.pb.h"
+#include "uop/errors.h"
 
 namespace onegrad::onnx {
 
@@ -19,6 +20,16 @@ const std::vector<Tensor>& ConstantFolds::keep(const ::onnx::NodeProto* node, co
   Tensor::realize_all(ptrs);
   for (Tensor& t : outs) t = const_if_scalar(t);
   return folded_.insert_or_assign({node, device}, std::move(outs)).first->second;
+}
+
+const Tensor* ConstantFolds::find_derived(const ::onnx::NodeProto* node, const std::string& device, int slot) const {
+  auto it = derived_.find({node, device, slot});
+  return it == derived_.end() ? nullptr : &it->second;
+}
+
+Tensor ConstantFolds::keep_derived(const ::onnx::NodeProto* node, const std::string& device, int slot, Tensor t) {
+  t.realize();
+  return derived_.insert_or_assign({node, device, slot}, const_if_scalar(t)).first->second;
 }
 
 bool foldable_op(const ::onnx::NodeProto& node) {
@@ -57,7 +68,12 @@ std::optional<Scalar> scalar_value(const Tensor& t) {
 Tensor const_if_scalar(const Tensor& t) {
   if (t.numel() != 1) return t;
   auto v = scalar_value(t);
-  return v ? Tensor::full(t.shape(), *v, t.dtype(), t.device()) : t;
+  if (!v) return t;
+  try {
+    return Tensor::full(t.shape(), *v, t.dtype(), t.device());
+  } catch (const Error&) {
+    return t;  // a value full() does not take as a literal stays in its buffer
+  }
 }
 
 }  // namespace onegrad::onnx

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -26,9 +27,13 @@ class ConstantFolds {
   const std::vector<Tensor>* find(const ::onnx::NodeProto* node, const std::string& device) const;
   // Realizes the node's outputs and keeps them; returns them, one-element ones as CONSTs.
   const std::vector<Tensor>& keep(const ::onnx::NodeProto* node, const std::string& device, std::vector<Tensor> outs);
+  // A value an op derived from the node's constant inputs (Node::folded), by slot.
+  const Tensor* find_derived(const ::onnx::NodeProto* node, const std::string& device, int slot) const;
+  Tensor keep_derived(const ::onnx::NodeProto* node, const std::string& device, int slot, Tensor t);
 
  private:
   std::map<std::pair<const ::onnx::NodeProto*, std::string>, std::vector<Tensor>> folded_;
+  std::map<std::tuple<const ::onnx::NodeProto*, std::string, int>, Tensor> derived_;
 };
 
 // True when the node may be folded once its inputs are constants: no random draws, no subgraphs.

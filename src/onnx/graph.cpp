@@ -100,6 +100,14 @@ std::vector<Tensor> run_graph(const ::onnx::GraphProto& g, Scope& scope, const G
     node.run_subgraph = [&](const ::onnx::GraphProto& sub, const std::vector<Tensor>& args) {
       return onnx::run_subgraph(sub, args, scope, ctx);
     };
+    if (ctx.folds) {
+      std::vector<bool> constant;
+      for (const auto& name : n.input()) constant.push_back(!name.empty() && scope.is_constant(name));
+      node.set_constants(std::move(constant), [&](int slot, const std::function<Tensor()>& make) {
+        if (const Tensor* t = ctx.folds->find_derived(&n, ctx.device, slot)) return *t;
+        return ctx.folds->keep_derived(&n, ctx.device, slot, make());
+      });
+    }
     std::vector<Tensor> outs;
     try {
       outs = fn->second(node);

@@ -53,9 +53,23 @@ Tensor bias_add(Tensor y, const std::optional<Tensor>& bias) {
   return y.add(bias->reshape(shape));
 }
 
+// A constant weight (cout, cin, k...) kept with cout innermost and viewed back: the conv's kernel
+// then upcasts output channels over contiguous weights (vector loads) instead of reading one weight
+// per cin*k elements (3x on Silero VAD's 129-channel conv).
+Tensor weight_cout_inner(const Node& n, const Tensor& w) {
+  if (!n.constant(1) || w.ndim() < 3) return w;
+  std::vector<int64_t> to_inner, back{w.ndim() - 1};
+  for (int64_t i = 1; i < w.ndim(); ++i) {
+    to_inner.push_back(i);
+    back.push_back(i - 1);
+  }
+  to_inner.push_back(0);
+  return n.folded(0, [&] { return w.permute(to_inner).contiguous(); }).permute(back);
+}
+
 Tensor conv(const Node& n) {
   const Tensor& x = n.in(0);
-  const Tensor& w = n.in(1);
+  Tensor w = weight_cout_inner(n, n.in(1));
   Spatial s = window_spatial(n, spatial_dims(x), kernel_of(n, w));
   Tensor xp = x.pad(spatial_padding(size_t(x.ndim()), s.pad_begin, s.pad_end));
   // Each input element feeds every output channel and window tap: the elementwise ops that made it

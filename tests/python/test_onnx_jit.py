@@ -223,3 +223,64 @@ def test_returned_outputs_are_not_changed_by_later_calls():
     outs = [m(x) for x in xs]
     for x, out in zip(xs, outs):
         check(out, reference(x))
+
+
+def kernels_run():
+    return _C.engine_stats()["kernels_run"]
+
+
+def test_nodes_of_constant_inputs_run_once_per_model():
+    # y = x @ (w1 @ w2) + b ** 2: w1 @ w2 and b ** 2 read initializers only, so they are folded at
+    # the first call; later plain calls run the one kernel that reads x
+    w1, w2, b = rng_weights((4, 6), (6, 3), (3,), seed=3)
+    nodes = [helper.make_node("MatMul", ["w1", "w2"], ["w"]),
+             helper.make_node("Pow", ["b", "two"], ["b2"]),
+             helper.make_node("MatMul", ["x", "w"], ["h"]),
+             helper.make_node("Add", ["h", "b2"], ["y"])]
+    g = helper.make_graph(nodes, "fold", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 3])],
+                          [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2"),
+                           numpy_helper.from_array(b, "b"), numpy_helper.from_array(np.array(2, np.float32), "two")])
+    m = onegrad.onnx.load_bytes(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString(),
+                                jit=False)
+    for i in range(3):
+        x = data((5, 4), i)
+        before = kernels_run()
+        out = m(x)["y"].numpy()
+        if i > 0:
+            assert kernels_run() - before == 1
+        np.testing.assert_allclose(out, x @ (w1 @ w2) + b * b, rtol=1e-5, atol=1e-5)
+
+
+def test_pow_by_a_constant_two_is_exact_and_by_an_input_is_pow():
+    nodes = [helper.make_node("Pow", ["x", "two"], ["sq"]), helper.make_node("Pow", ["x", "e"], ["p"])]
+    g = helper.make_graph(nodes, "pow", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [6]),
+                                         helper.make_tensor_value_info("e", TensorProto.FLOAT, [])],
+                          [helper.make_tensor_value_info("sq", TensorProto.FLOAT, [6]),
+                           helper.make_tensor_value_info("p", TensorProto.FLOAT, [6])],
+                          [numpy_helper.from_array(np.array(2, np.float32), "two")])
+    m = onegrad.onnx.load_bytes(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
+    x = np.array([-3, -0.5, 0, 1.5, 7, 1e20], np.float32)
+    for e in (2.0, 3.0, 0.5):
+        out = m(x=x, e=np.array(e, np.float32))
+        np.testing.assert_array_equal(out["sq"].numpy(), x * x)
+        with np.errstate(invalid="ignore", over="ignore"):
+            np.testing.assert_allclose(out["p"].numpy(), np.power(x, np.float32(e)), rtol=1e-6)
+
+
+def test_conv_with_a_constant_weight_matches_torch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(4)
+    for groups, cin, cout, k in ((1, 5, 7, 3), (6, 6, 6, 5), (1, 9, 4, 1)):
+        w = rng.standard_normal((cout, cin // groups, k, k)).astype(np.float32)
+        b = rng.standard_normal((cout,)).astype(np.float32)
+        node = helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[k // 2] * 4, group=groups, strides=[2, 1])
+        g = helper.make_graph([node], "conv", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", cin, 9, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                              [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+        m = onegrad.onnx.load_bytes(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
+        for batch in (2, 2, 2, 3):
+            x = rng.standard_normal((batch, cin, 9, 8)).astype(np.float32)
+            want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), torch.from_numpy(b),
+                                              stride=(2, 1), padding=k // 2, groups=groups).numpy()
+            np.testing.assert_allclose(m(x)["y"].numpy(), want, rtol=1e-4, atol=1e-4)

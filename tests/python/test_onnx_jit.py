@@ -260,7 +260,7 @@ def test_pow_by_a_constant_two_is_exact_and_by_an_input_is_pow():
                            helper.make_tensor_value_info("p", TensorProto.FLOAT, [6])],
                           [numpy_helper.from_array(np.array(2, np.float32), "two")])
     m = onegrad.onnx.load_bytes(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
-    x = np.array([-3, -0.5, 0, 1.5, 7, 1e20], np.float32)
+    x = np.array([-3, -0.5, 0, 1.5, 7, 1e10], np.float32)
     for e in (2.0, 3.0, 0.5):
         out = m(x=x, e=np.array(e, np.float32))
         np.testing.assert_array_equal(out["sq"].numpy(), x * x)

@@ -21,11 +21,23 @@ std::vector<int64_t> spatial_dims(const Tensor& x) {
   return {s.begin() + 2, s.end()};
 }
 
+// An operand of a contraction (MatMul, Gemm, Conv) is read once per output column or channel:
+// when elementwise ops computed it (a BatchNormalization, an activation), they are computed once
+// into a buffer instead of again at every read inside the reduce (the recognition model's
+// classifier recomputed a swish 6625 times per element). Views of buffers and constants stay views.
+Tensor computed_once(const Tensor& t) {
+  const UOp* u = t.uop().get();
+  while (!u->src.empty() && (u->op == Ops::RESHAPE || u->op == Ops::PERMUTE || u->op == Ops::EXPAND ||
+                             u->op == Ops::SHRINK || u->op == Ops::FLIP))
+    u = u->src[0].get();
+  return u->op == Ops::BUFFER || u->op == Ops::CONST ? t : t.contiguous();
+}
+
 Tensor gemm(const Node& n) {
   Tensor a = n.attr_int("transA", 0) ? n.in(0).transpose(0, 1) : n.in(0);
   Tensor b = n.attr_int("transB", 0) ? n.in(1).transpose(0, 1) : n.in(1);
   double alpha = n.attr_float("alpha", 1.0), beta = n.attr_float("beta", 1.0);
-  Tensor y = a.matmul(b);
+  Tensor y = computed_once(a).matmul(computed_once(b));
   if (alpha != 1.0) y = y.mul(ConstValue::from_float(alpha));
   if (n.has(2)) y = y.add(beta == 1.0 ? n.in(2) : n.in(2).mul(ConstValue::from_float(beta)));
   return y;
@@ -72,9 +84,7 @@ Tensor conv(const Node& n) {
   Tensor w = weight_cout_inner(n, n.in(1));
   Spatial s = window_spatial(n, spatial_dims(x), kernel_of(n, w));
   Tensor xp = x.pad(spatial_padding(size_t(x.ndim()), s.pad_begin, s.pad_end));
-  // Each input element feeds every output channel and window tap: the elementwise ops that made it
-  // (a BatchNormalization, an activation) and the padding are computed once into a buffer, not
-  // again at each read inside the conv's reduce.
+  // the padding too: each input element feeds every output channel and window tap
   if (!whole_buffer(xp.uop())) xp = xp.contiguous();
   return xp.conv(w, n.opt(2), s.strides, std::vector<int64_t>{0}, s.dilations, n.attr_int("group", 1));
 }
@@ -274,7 +284,7 @@ Tensor det(const Tensor& m) {
 }  // namespace
 
 void add_nn_ops(OpTable& t) {
-  t["MatMul"] = [](const Node& n) { return Outs{n.in(0).matmul(n.in(1))}; };
+  t["MatMul"] = [](const Node& n) { return Outs{computed_once(n.in(0)).matmul(computed_once(n.in(1)))}; };
   t["Gemm"] = [](const Node& n) { return Outs{gemm(n)}; };
   t["Einsum"] = [](const Node& n) { return Outs{einsum(n)}; };
   t["Conv"] = [](const Node& n) { return Outs{conv(n)}; };

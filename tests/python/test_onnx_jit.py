@@ -182,6 +182,8 @@ def test_a_small_input_read_on_the_host_keys_the_captures_by_its_value():
     assert s["value_inputs"] == ["sr"] and s["not_jitted"] == "", s
     # 16000 (plain; its read puts sr in the key), 8000 (plain), 16000 (plain), 8000 (capture), ...
     assert (s["signatures"], s["plain_calls"], s["captures"], s["replays"]) == (2, 3, 2, 3), s
+    # each capture replays y = x * c alone: Equal(sr, 16000) ran for the host read, which a replay skips
+    assert s["kernels"] == 2, s
 
 
 def unique_bytes():
@@ -271,7 +273,8 @@ def test_pow_by_a_constant_two_is_exact_and_by_an_input_is_pow():
 def test_conv_with_a_constant_weight_matches_torch():
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(4)
-    for groups, cin, cout, k in ((1, 5, 7, 3), (6, 6, 6, 5), (1, 9, 4, 1)):
+    # cout 40: padded to 48 channels inside, cut back to 40
+    for groups, cin, cout, k in ((1, 5, 7, 3), (6, 6, 6, 5), (1, 9, 4, 1), (1, 3, 40, 3)):
         w = rng.standard_normal((cout, cin // groups, k, k)).astype(np.float32)
         b = rng.standard_normal((cout,)).astype(np.float32)
         node = helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[k // 2] * 4, group=groups, strides=[2, 1])
@@ -284,3 +287,25 @@ def test_conv_with_a_constant_weight_matches_torch():
             want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), torch.from_numpy(b),
                                               stride=(2, 1), padding=k // 2, groups=groups).numpy()
             np.testing.assert_allclose(m(x)["y"].numpy(), want, rtol=1e-4, atol=1e-4)
+
+
+def test_matmul_and_gemm_with_a_constant_weight_of_an_odd_width_match_numpy():
+    # 37 columns are computed as 48 (zero-padded weight) and cut back
+    rng = np.random.default_rng(5)
+    w = rng.standard_normal((6, 37)).astype(np.float32)
+    c = rng.standard_normal((37,)).astype(np.float32)
+    nodes = [helper.make_node("Relu", ["x"], ["r"]),
+             helper.make_node("MatMul", ["r", "w"], ["y"]),
+             helper.make_node("Gemm", ["x", "wt", "c"], ["z"], transB=1, alpha=0.5)]
+    g = helper.make_graph(nodes, "mm", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 6])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 37]),
+                           helper.make_tensor_value_info("z", TensorProto.FLOAT, ["batch", 37])],
+                          [numpy_helper.from_array(w, "w"), numpy_helper.from_array(np.ascontiguousarray(w.T), "wt"),
+                           numpy_helper.from_array(c, "c")])
+    m = onegrad.onnx.load_bytes(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
+    for batch in (3, 3, 3, 8):
+        x = rng.standard_normal((batch, 6)).astype(np.float32)
+        out = m(x)
+        assert out["y"].shape == (batch, 37)
+        np.testing.assert_allclose(out["y"].numpy(), np.maximum(x, 0) @ w, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(out["z"].numpy(), 0.5 * (x @ w) + c, rtol=1e-5, atol=1e-5)

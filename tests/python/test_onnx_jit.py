@@ -309,3 +309,17 @@ def test_matmul_and_gemm_with_a_constant_weight_of_an_odd_width_match_numpy():
         assert out["y"].shape == (batch, 37)
         np.testing.assert_allclose(out["y"].numpy(), np.maximum(x, 0) @ w, rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose(out["z"].numpy(), 0.5 * (x @ w) + c, rtol=1e-5, atol=1e-5)
+
+
+def test_resize_nearest_by_an_integer_factor_equals_numpy_repeat():
+    # asymmetric/floor and half_pixel/round_prefer_floor both read source o // 2 at scale 2
+    for coord, nearest in (("asymmetric", "floor"), ("half_pixel", "round_prefer_floor")):
+        node = helper.make_node("Resize", ["x", "", "scales"], ["y"], mode="nearest",
+                                coordinate_transformation_mode=coord, nearest_mode=nearest)
+        g = helper.make_graph([node], "up", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 2, 3, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                              [numpy_helper.from_array(np.array([1, 1, 2, 3], np.float32), "scales")])
+        m = onegrad.onnx.load_bytes(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
+        x = data((2, 2, 3, 4), 9)
+        for _ in range(3):  # plain, capture, replay
+            np.testing.assert_array_equal(m(x)["y"].numpy(), x.repeat(2, axis=2).repeat(3, axis=3))

@@ -33,7 +33,7 @@ def _as_tensor(name, value):
     if isinstance(value, Tensor):
         return value._t
     if isinstance(value, np.ndarray) or np.isscalar(value):
-        return Tensor(np.ascontiguousarray(value))._t
+        return Tensor(np.asarray(value))._t  # Tensor copies any layout; keeps 0-d arrays 0-d
     raise TypeError(f"onegrad.onnx: input '{name}' must be a numpy array or an onegrad Tensor, "
                     f"got {type(value).__name__}")
 

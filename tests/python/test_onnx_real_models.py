@@ -79,6 +79,43 @@ def test_silero_vad_streamed_over_speech_bursts_matches_onnxruntime(vad, ort):
     assert "If" in vad.model.op_types and "LSTM" in vad.model.op_types
 
 
+@pytest.mark.parametrize("name", ["silero_vad_16k_op15.onnx", "silero_vad_op18_ifless.onnx", "silero_vad_half.onnx",
+                                  "silero_vad_openvino_16k.onnx"])
+def test_the_packages_other_streaming_vad_files_match_onnxruntime(ort, name):
+    """24 chunks from a pause into a burst; each file streams its own state (the half one computes in
+    float16 inside, with float32 inputs and outputs)."""
+    _need("silero_vad", "silero-vad")
+    path = silero_vad_path(name)
+    session, model = _session(ort, path), onegrad.onnx.load(path)
+    names = [i.name for i in session.get_inputs()]
+    audio = speech_like_waveform(BURSTS)[int(0.4 * 16000):][:24 * CHUNK]
+    ours = np.zeros((2, 1, 128), np.float32)
+    theirs, context = ours, np.zeros((1, CONTEXT), np.float32)
+    for i in range(0, len(audio), CHUNK):
+        x = np.concatenate([context, audio[None, i:i + CHUNK]], axis=1)
+        context = x[:, -CONTEXT:]
+        feeds = {k: v for k, v in {"input": x, "sr": np.array(16000, np.int64)}.items() if k in names}
+        ref, theirs = session.run(None, dict(feeds, state=theirs))
+        out = model(dict(feeds, state=ours))
+        ours = out["stateN"].numpy()
+        assert_close_relative(out["output"].numpy(), ref, f"{name} output, chunk {i // CHUNK}")
+        assert_close_relative(ours, theirs, f"{name} stateN, chunk {i // CHUNK}")
+
+
+def test_the_sequence_vad_file_matches_onnxruntime(ort):
+    """silero_vad_16k_sequence.onnx takes every frame (with its 64 samples of context) in one call."""
+    _need("silero_vad", "silero-vad")
+    path = silero_vad_path("silero_vad_16k_sequence.onnx")
+    frames = speech_like_waveform(BURSTS)[int(0.4 * 16000):][:24 * CHUNK].reshape(-1, CHUNK)
+    contexts = np.concatenate([np.zeros((1, CONTEXT), np.float32), frames[:-1, -CONTEXT:]])
+    feeds = {"input": np.concatenate([contexts, frames], axis=1), "h": np.zeros((1, 1, 128), np.float32),
+             "c": np.zeros((1, 1, 128), np.float32)}
+    refs = _session(ort, path).run(None, feeds)
+    outs = onegrad.onnx.load(path)(feeds)
+    for (name, ours), ref in zip(outs.items(), refs):
+        assert_close_relative(ours.numpy(), ref, f"sequence {name}")
+
+
 def test_silero_vad_finds_the_bursts_as_segments(vad):
     segments = speech_segments(vad.probabilities(speech_like_waveform(BURSTS)))
     assert len(segments) == len(BURSTS), segments

@@ -35,8 +35,7 @@ def _as_tensor(name, value):
     if isinstance(value, Tensor):
         return value._t
     if isinstance(value, np.ndarray) or np.isscalar(value):
-        a = np.asarray(value)
-        return Tensor(np.ascontiguousarray(a).reshape(a.shape))._t  # ascontiguousarray makes a 0-d array 1-d
+        return Tensor(np.asarray(value))._t  # Tensor copies any layout; keeps 0-d arrays 0-d
     raise TypeError(f"onegrad.onnx: input '{name}' must be a numpy array or an onegrad Tensor, "
                     f"got {type(value).__name__}")
 

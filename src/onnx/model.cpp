@@ -34,8 +34,10 @@ ValueInfo value_info(const ::onnx::ValueInfoProto& v, const char* role) {
   std::vector<Dim> dims;
   for (const auto& d : tt.shape().dim()) {
     Dim dim;
-    if (d.has_dim_value() && d.dim_value() >= 0) dim.value = d.dim_value();  // exporters write -1 for unknown
-    else if (d.has_dim_param() && d.dim_param() != "?") dim.param = d.dim_param();  // paddle2onnx's "?": unknown
+    // paddle2onnx writes a dim it does not know as dim_value -1 or dim_param "?": both are unknown
+    // dims (a "?" in two places is not one shared size)
+    if (d.has_dim_value() && d.dim_value() >= 0) dim.value = d.dim_value();
+    else if (d.has_dim_param() && d.dim_param() != "?") dim.param = d.dim_param();
     dims.push_back(dim);
   }
   info.shape = dims;

@@ -1,8 +1,10 @@
 """ONNX models (docs/onnx.md): onegrad.onnx.load(path) returns a Model, a callable that takes the
 graph's inputs (numpy arrays or onegrad Tensors) by position or by name and returns its outputs as a
-dict {name: Tensor}. Each call builds the model's nodes from Tensor ops, so it compiles through the
-same pipeline as any onegrad program (kernels are cached by structure: a second call with the same
-shapes compiles nothing).
+dict {name: Tensor}. The model's nodes are built from Tensor ops, so it compiles through the same
+pipeline as any onegrad program, and it runs under the JIT: per input signature (shapes, dtypes)
+the first call builds the graph and runs it, the second captures its kernels, later calls replay
+them (no graph, schedule or cache look-up). Dims the file names (dim_param: "batch") are
+Variables, so a new batch size compiles nothing where the ops allow it (docs/onnx.md).
 
     m = onegrad.onnx.load("model.onnx")
     out = m(x)                    # or m(input=x), or m({"input": x})
@@ -33,7 +35,7 @@ def _as_tensor(name, value):
     if isinstance(value, Tensor):
         return value._t
     if isinstance(value, np.ndarray) or np.isscalar(value):
-        return Tensor(np.ascontiguousarray(value))._t
+        return Tensor(np.asarray(value))._t  # Tensor copies any layout; keeps 0-d arrays 0-d
     raise TypeError(f"onegrad.onnx: input '{name}' must be a numpy array or an onegrad Tensor, "
                     f"got {type(value).__name__}")
 
@@ -41,9 +43,10 @@ def _as_tensor(name, value):
 class Model:
     """An ONNX model loaded for running; see the module docstring."""
 
-    def __init__(self, model, device: str = "CPU"):
+    def __init__(self, model, device: str = "CPU", jit: bool = True):
         self._m = model
         self.device = device
+        model.set_jit(jit)
 
     @property
     def inputs(self):
@@ -82,8 +85,27 @@ class Model:
                 if k in named:
                     raise ArgumentError(f"onnx model: input '{k}' given twice")
                 named[k] = v
-        outs = self._m.run({k: _as_tensor(k, v) for k, v in named.items()}, self.device)
+        outs = self._m.call({k: _as_tensor(k, v) for k, v in named.items()}, self.device)
         return {name: Tensor._wrap(outs[name]) for name in self.output_names}
+
+    def run_lazy(self, inputs: dict):
+        """The outputs as lazy Tensors, without the JIT: {name: Tensor}, realized when read."""
+        outs = self._m.run({k: _as_tensor(k, v) for k, v in inputs.items()}, self.device)
+        return {name: Tensor._wrap(outs[name]) for name in self.output_names}
+
+    @property
+    def jit_stats(self):
+        """{signatures, plain_calls, captures, replays, value_inputs, not_jitted, not_symbolic}."""
+        return dict(self._m.jit_stats)
+
+    @property
+    def symbolic_dims(self):
+        """Named dims (dim_param) run as Variables (default True)."""
+        return self._m.symbolic_dims
+
+    @symbolic_dims.setter
+    def symbolic_dims(self, on):
+        self._m.symbolic_dims = bool(on)
 
     def __repr__(self):
         ins = ", ".join(f"{n}: {t}" for n, t, _ in self._m.inputs)
@@ -91,11 +113,12 @@ class Model:
         return f"onegrad.onnx.Model({ins} -> {outs})"
 
 
-def load(path, device: str = "CPU") -> Model:
-    """The ONNX model in the file at `path` (external data files are read from its folder)."""
-    return Model(_module().Model.load(str(path)), device)
+def load(path, device: str = "CPU", jit: bool = True) -> Model:
+    """The ONNX model in the file at `path` (external data files are read from its folder).
+    jit=False: every call builds and runs the graph."""
+    return Model(_module().Model.load(str(path)), device, jit)
 
 
-def load_bytes(data: bytes, base_dir: str = ".", device: str = "CPU") -> Model:
+def load_bytes(data: bytes, base_dir: str = ".", device: str = "CPU", jit: bool = True) -> Model:
     """The ONNX model serialized in `data`; external data is read relative to base_dir."""
-    return Model(_module().Model.parse(bytes(data), base_dir), device)
+    return Model(_module().Model.parse(bytes(data), base_dir), device, jit)

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include "onnx/model.h"
+#include "onnx/model_jit.h"
 
 namespace onegrad::python {
 
@@ -48,7 +49,27 @@ void bind_onnx(py::module_& m) {
            [](const onnx::Model& mo, const std::map<std::string, Tensor>& inputs, const std::string& device) {
              return mo.run(inputs, device);
            },
-           py::arg("inputs"), py::arg("device") = "CPU");
+           py::arg("inputs"), py::arg("device") = "CPU")
+      .def("call",
+           [](const onnx::Model& mo, const std::map<std::string, Tensor>& inputs, const std::string& device) {
+             return mo(inputs, device);
+           },
+           py::arg("inputs"), py::arg("device") = "CPU")
+      .def("set_jit", &onnx::Model::set_jit)
+      .def_property("symbolic_dims", &onnx::Model::symbolic_dims, &onnx::Model::set_symbolic_dims)
+      .def_property_readonly("jit_stats", [](const onnx::Model& mo) {
+        auto s = mo.jit_stats();
+        py::dict d;
+        d["signatures"] = s.signatures;
+        d["plain_calls"] = s.plain_calls;
+        d["captures"] = s.captures;
+        d["replays"] = s.replays;
+        d["kernels"] = s.kernels;
+        d["value_inputs"] = s.value_inputs;
+        d["not_jitted"] = s.not_jitted;
+        d["not_symbolic"] = s.not_symbolic;
+        return d;
+      });
 }
 
 }  // namespace onegrad::python

@@ -17,4 +17,8 @@ LaunchCapture::~LaunchCapture() { open_capture = nullptr; }
 
 LaunchCapture* open_launch_capture() { return open_capture; }
 
+LaunchCapturePause::LaunchCapturePause() : paused_(open_capture) { open_capture = nullptr; }
+
+LaunchCapturePause::~LaunchCapturePause() { open_capture = paused_; }
+
 }  // namespace onegrad

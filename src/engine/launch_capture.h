@@ -32,4 +32,18 @@ class LaunchCapture {
 // The capture open on this thread, or null: realize_graph records its launches into it.
 LaunchCapture* open_launch_capture();
 
+// While it lives, launches on this thread are not recorded: work whose result only the host reads
+// while a graph is built (an ONNX Reshape's shape) is frozen into the graph, so a replay need not
+// redo it.
+class LaunchCapturePause {
+ public:
+  LaunchCapturePause();
+  ~LaunchCapturePause();
+  LaunchCapturePause(const LaunchCapturePause&) = delete;
+  LaunchCapturePause& operator=(const LaunchCapturePause&) = delete;
+
+ private:
+  LaunchCapture* paused_;
+};
+
 }  // namespace onegrad

@@ -1,6 +1,7 @@
 #include "onnx/graph.h"
 
 #include "onnx.pb.h"
+#include "onnx/constant_fold.h"
 #include "onnx/op_table.h"
 #include "onnx/tensor_proto.h"
 #include "uop/unsupported_error.h"
@@ -37,6 +38,15 @@ namespace {
 
 bool is_onnx_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 
+void set_outputs(const ::onnx::NodeProto& n, const std::vector<Tensor>& outs, Scope& scope, bool constant) {
+  for (int o = 0; o < n.output_size(); ++o) {
+    if (n.output(o).empty()) continue;
+    scope.values.insert_or_assign(n.output(o), outs[size_t(o)]);
+    if (constant) scope.constants.insert(n.output(o));
+    else scope.constants.erase(n.output(o));
+  }
+}
+
 }  // namespace
 
 const Tensor* Scope::find(const std::string& name) const {
@@ -45,6 +55,12 @@ const Tensor* Scope::find(const std::string& name) const {
     if (it != s->values.end()) return &it->second;
   }
   return nullptr;
+}
+
+bool Scope::is_constant(const std::string& name) const {
+  for (const Scope* s = this; s; s = s->outer)
+    if (s->values.count(name)) return s->constants.count(name) > 0;
+  return false;
 }
 
 std::string node_label(const ::onnx::GraphProto& g, int i) {
@@ -64,6 +80,12 @@ std::vector<Tensor> run_graph(const ::onnx::GraphProto& g, Scope& scope, const G
     if (fn == table.end() && !onnx_domain)
       throw UnsupportedError(where + "op " + n.op_type() + " of domain '" + n.domain() + "' is not supported");
     if (fn == table.end()) throw UnsupportedError(where + "op " + n.op_type() + " is not supported");
+    bool fold = ctx.folds && foldable_op(n);
+    for (const auto& name : n.input()) fold = fold && (name.empty() || scope.is_constant(name));
+    if (const std::vector<Tensor>* done = fold ? ctx.folds->find(&n, ctx.device) : nullptr) {
+      set_outputs(n, *done, scope, true);
+      continue;
+    }
     std::vector<std::optional<Tensor>> inputs;
     for (const auto& name : n.input()) {
       if (name.empty()) {
@@ -78,17 +100,31 @@ std::vector<Tensor> run_graph(const ::onnx::GraphProto& g, Scope& scope, const G
     node.run_subgraph = [&](const ::onnx::GraphProto& sub, const std::vector<Tensor>& args) {
       return onnx::run_subgraph(sub, args, scope, ctx);
     };
+    if (ctx.folds) {
+      std::vector<bool> constant;
+      for (const auto& name : n.input()) constant.push_back(!name.empty() && scope.is_constant(name));
+      node.set_constants(std::move(constant), [&](int slot, const std::function<Tensor()>& make) {
+        if (const Tensor* t = ctx.folds->find_derived(&n, ctx.device, slot)) return *t;
+        return ctx.folds->keep_derived(&n, ctx.device, slot, make());
+      });
+    }
     std::vector<Tensor> outs;
     try {
       outs = fn->second(node);
     } catch (...) {
       rethrow_in(where);
     }
-    for (int o = 0; o < n.output_size(); ++o) {
-      if (n.output(o).empty()) continue;
-      if (size_t(o) >= outs.size())
+    for (int o = 0; o < n.output_size(); ++o)
+      if (!n.output(o).empty() && size_t(o) >= outs.size())
         throw UnsupportedError(where + "output " + std::to_string(o) + " ('" + n.output(o) + "') is not supported");
-      scope.values.insert_or_assign(n.output(o), outs[size_t(o)]);
+    if (fold) {
+      try {
+        set_outputs(n, ctx.folds->keep(&n, ctx.device, std::move(outs)), scope, true);
+      } catch (...) {
+        rethrow_in(where);
+      }
+    } else {
+      set_outputs(n, outs, scope, false);
     }
   }
   std::vector<Tensor> results;
@@ -104,7 +140,10 @@ std::vector<Tensor> run_subgraph(const ::onnx::GraphProto& g, const std::vector<
                                  const GraphContext& ctx) {
   Scope scope;
   scope.outer = &outer;
-  for (const auto& init : g.initializer()) scope.values.insert_or_assign(init.name(), tensor_from_proto(init, ctx.base_dir, ctx.device));
+  for (const auto& init : g.initializer()) {
+    scope.values.insert_or_assign(init.name(), tensor_from_proto(init, ctx.base_dir, ctx.device));
+    scope.constants.insert(init.name());
+  }
   if (size_t(g.input_size()) < inputs.size())
     throw FormatError("onnx: subgraph '" + g.name() + "' takes " + std::to_string(g.input_size()) + " inputs, given " +
                       std::to_string(inputs.size()));

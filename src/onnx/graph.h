@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "tensor/tensor.h"
@@ -19,14 +20,19 @@ namespace onegrad::onnx {
 
 struct Scope {
   std::unordered_map<std::string, Tensor> values;
+  std::unordered_set<std::string> constants;  // values the same at every run (onnx/constant_fold.h)
   const Scope* outer = nullptr;
   const Tensor* find(const std::string& name) const;
+  bool is_constant(const std::string& name) const;  // as find: the innermost scope holding the name decides
 };
+
+class ConstantFolds;
 
 struct GraphContext {
   std::map<std::string, int64_t> opsets;  // by domain ("" is ai.onnx)
   std::string device = "CPU";
   std::string base_dir;  // the model's folder (external data)
+  ConstantFolds* folds = nullptr;  // where constant nodes keep their outputs (null: no folding)
 };
 
 // Runs the nodes of `g` in `scope` (its inputs and initializers already there) and returns the

@@ -6,10 +6,13 @@
 
 #include "nn/file_bytes.h"
 #include "onnx.pb.h"
+#include "onnx/constant_fold.h"
 #include "onnx/graph.h"
+#include "onnx/model_jit.h"
 #include "onnx/tensor_proto.h"
 #include "tensor/shape_util.h"
 #include "uop/unsupported_error.h"
+#include "uop/variable.h"
 
 namespace onegrad::onnx {
 namespace {
@@ -31,8 +34,10 @@ ValueInfo value_info(const ::onnx::ValueInfoProto& v, const char* role) {
   std::vector<Dim> dims;
   for (const auto& d : tt.shape().dim()) {
     Dim dim;
-    if (d.has_dim_value()) dim.value = d.dim_value();
-    else if (d.has_dim_param()) dim.param = d.dim_param();
+    // paddle2onnx writes a dim it does not know as dim_value -1 or dim_param "?": both are unknown
+    // dims (a "?" in two places is not one shared size)
+    if (d.has_dim_value() && d.dim_value() >= 0) dim.value = d.dim_value();
+    else if (d.has_dim_param() && d.dim_param() != "?") dim.param = d.dim_param();
     dims.push_back(dim);
   }
   info.shape = dims;
@@ -87,6 +92,8 @@ Model Model::parse(const void* data, size_t nbytes, const std::string& base_dir,
     if (!initialized.count(in.name())) m.inputs_.push_back(value_info(in, "input"));
   for (const auto& out : g.output()) m.outputs_.push_back(value_info(out, "output"));
   m.proto_ = proto;
+  m.jit_ = std::make_shared<ModelJit>();
+  m.folds_ = std::make_shared<ConstantFolds>();
   m.initializers_on("CPU");  // read every initializer (and external data file) now: errors show at load
   return m;
 }
@@ -106,7 +113,7 @@ const std::map<std::string, Tensor>& Model::initializers_on(const std::string& d
   if (it != initializers_->end()) return it->second;
   std::map<std::string, Tensor> inits;
   for (const auto& init : proto_->graph().initializer())
-    inits.insert_or_assign(init.name(), tensor_from_proto(init, base_dir_, device));
+    inits.insert_or_assign(init.name(), const_if_scalar(tensor_from_proto(init, base_dir_, device)));
   return initializers_->emplace(device, std::move(inits)).first->second;
 }
 
@@ -136,6 +143,21 @@ void Model::check_input(const ValueInfo& info, const Tensor& t, std::map<std::st
   }
 }
 
+// The input with each dim the file names (dim_param) as that name's Variable bound to the size.
+Tensor Model::with_symbolic_dims(const ValueInfo& info, const Tensor& t) const {
+  if (!symbolic_dims() || !info.shape) return t;
+  auto shape = t.shape();
+  Shape dims;
+  bool any = false;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const Dim& d = (*info.shape)[i];
+    bool named = !d.param.empty() && shape[i] >= 1 && shape[i] <= kSymbolicDimMax;
+    dims.push_back(named ? bind_variable(UOp::variable(d.param, 1, kSymbolicDimMax), shape[i]) : UOp::index(shape[i]));
+    any |= named;
+  }
+  return any ? t.reshape_symbolic(dims) : t;
+}
+
 std::map<std::string, Tensor> Model::run(const std::map<std::string, Tensor>& inputs, const std::string& device) const {
   for (const auto& [name, t] : inputs) {
     bool known = false;
@@ -147,32 +169,55 @@ std::map<std::string, Tensor> Model::run(const std::map<std::string, Tensor>& in
     }
   }
   Scope scope;
-  for (const auto& [name, t] : initializers_on(device)) scope.values.insert_or_assign(name, t);
+  for (const auto& [name, t] : initializers_on(device)) {
+    scope.values.insert_or_assign(name, t);
+    if (!inputs.count(name)) scope.constants.insert(name);
+  }
   std::map<std::string, int64_t> bound;
   for (const auto& info : inputs_) {
     auto it = inputs.find(info.name);
     if (it == inputs.end()) throw ArgumentError("onnx model: input '" + info.name + "' (" + info.type_str() + ") is missing");
     check_input(info, it->second, bound);
-    scope.values.insert_or_assign(info.name, it->second.to(device));
+    scope.values.insert_or_assign(info.name, with_symbolic_dims(info, it->second.to(device)));
   }
   for (const auto& [name, t] : inputs)  // an initializer given as an input overrides its default
     if (!scope.values.count(name) || initializers_on(device).count(name)) scope.values.insert_or_assign(name, t.to(device));
-  GraphContext ctx{opsets_, device, base_dir_};
+  GraphContext ctx{opsets_, device, base_dir_, folds_.get()};
   auto outs = run_graph(proto_->graph(), scope, ctx);
   std::map<std::string, Tensor> result;
   for (size_t i = 0; i < outs.size(); ++i) result.insert_or_assign(outputs_[i].name, outs[i]);
   return result;
 }
 
-std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs, const std::string& device) const {
+std::map<std::string, Tensor> Model::by_position(const std::vector<Tensor>& inputs) const {
   if (inputs.size() != inputs_.size())
     throw ArgumentError("onnx model: takes " + std::to_string(inputs_.size()) + " inputs, given " + std::to_string(inputs.size()));
   std::map<std::string, Tensor> named;
   for (size_t i = 0; i < inputs.size(); ++i) named.insert_or_assign(inputs_[i].name, inputs[i]);
-  auto outs = run(named, device);
+  return named;
+}
+
+std::vector<Tensor> Model::in_output_order(const std::map<std::string, Tensor>& outs) const {
   std::vector<Tensor> result;
   for (const auto& o : outputs_) result.push_back(outs.at(o.name));
   return result;
 }
+
+std::vector<Tensor> Model::run(const std::vector<Tensor>& inputs, const std::string& device) const {
+  return in_output_order(run(by_position(inputs), device));
+}
+
+std::map<std::string, Tensor> Model::operator()(const std::map<std::string, Tensor>& inputs, const std::string& device) const {
+  return jit_->call(*this, inputs, device);
+}
+
+std::vector<Tensor> Model::operator()(const std::vector<Tensor>& inputs, const std::string& device) const {
+  return in_output_order((*this)(by_position(inputs), device));
+}
+
+JitStats Model::jit_stats() const { return jit_->stats(); }
+void Model::set_jit(bool on) { jit_->enabled = on; }
+void Model::set_symbolic_dims(bool on) { jit_->symbolic = on; }
+bool Model::symbolic_dims() const { return jit_->symbolic; }
 
 }  // namespace onegrad::onnx

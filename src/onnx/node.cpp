@@ -1,6 +1,8 @@
 #include "onnx/node.h"
 
+#include "engine/launch_capture.h"
 #include "onnx.pb.h"
+#include "onnx/host_reads.h"
 #include "onnx/tensor_proto.h"
 #include "uop/unsupported_error.h"
 
@@ -19,12 +21,17 @@ const Tensor& Node::in(size_t i) const {
   return *inputs_[i];
 }
 
+// A host read's kernels are not part of a JIT capture: the values are frozen into the graph.
 std::vector<int64_t> ints_of(const Tensor& t) {
+  note_host_read(t);
+  LaunchCapturePause pause;
   if (t.numel() == 0) return {};
   return t.cast(dtypes::int64).to_vector<int64_t>();
 }
 
 std::vector<double> floats_of(const Tensor& t) {
+  note_host_read(t);
+  LaunchCapturePause pause;
   if (t.numel() == 0) return {};
   return t.cast(dtypes::float64).to_vector<double>();
 }

@@ -62,12 +62,26 @@ class Node {
   using SubgraphRunner = std::function<std::vector<Tensor>(const ::onnx::GraphProto&, const std::vector<Tensor>&)>;
   SubgraphRunner run_subgraph;
 
+  // ---- constants (onnx/constant_fold.h)
+  // Input i is the same at every run: an initializer, a Constant's output, a folded value.
+  bool constant(size_t i) const { return i < constant_.size() && constant_[i]; }
+  // make(), a tensor computed from constant inputs only (a weight in another layout), realized once
+  // per model and device and kept under (this node, slot); make() itself where nothing keeps it.
+  using Folder = std::function<Tensor(int slot, const std::function<Tensor()>& make)>;
+  Tensor folded(int slot, const std::function<Tensor()>& make) const { return folder_ ? folder_(slot, make) : make(); }
+  void set_constants(std::vector<bool> constant, Folder folder) {
+    constant_ = std::move(constant);
+    folder_ = std::move(folder);
+  }
+
  private:
   const ::onnx::AttributeProto* find_attr(const std::string& name) const;
   const ::onnx::NodeProto& proto_;
   int64_t opset_;
   std::vector<std::optional<Tensor>> inputs_;
   std::string device_, base_dir_;
+  std::vector<bool> constant_;
+  Folder folder_;
 };
 
 // Values read from a tensor (realized).

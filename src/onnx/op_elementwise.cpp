@@ -1,6 +1,7 @@
 // Elementwise ONNX ops: arithmetic with numpy broadcasting, comparisons, logic, bit ops, Where,
 // the variadic Max/Min/Sum/Mean, Cast.
 #include <cmath>
+#include <optional>
 
 #include "onnx/op_table.h"
 #include "onnx/tensor_proto.h"
@@ -57,6 +58,14 @@ Tensor cast(const Node& n, DType to) {
   return x.cast(to);
 }
 
+// The value of a tensor that is one constant broadcast (a CONST under reshapes and expands).
+std::optional<double> const_scalar(const Tensor& t) {
+  const UOp* u = t.uop().get();
+  while ((u->op == Ops::RESHAPE || u->op == Ops::EXPAND) && !u->src.empty()) u = u->src[0].get();
+  if (u->op != Ops::CONST) return std::nullopt;
+  return u->const_value().as_double();
+}
+
 }  // namespace
 
 void add_elementwise_ops(OpTable& t) {
@@ -69,6 +78,8 @@ void add_elementwise_ops(OpTable& t) {
   t["Pow"] = [](const Node& n) {
     const Tensor& x = n.in(0);
     Tensor y = n.in(1);
+    // x ** 2 by a constant exponent is x * x (the same value, correctly rounded), not a pow per element
+    if (x.dtype().is_float() && y.numel() == 1 && y.ndim() <= x.ndim() && const_scalar(y) == 2.0) return std::vector<Tensor>{x.mul(x)};
     if (x.dtype().is_int() && y.dtype().is_float())
       return std::vector<Tensor>{x.cast(y.dtype()).pow(y).cast(x.dtype())};
     return std::vector<Tensor>{x.pow(y.cast(x.dtype()))};

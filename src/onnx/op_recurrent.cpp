@@ -99,7 +99,7 @@ Outs recurrent(const Node& n, Cell cell) {
   Tensor X = n.in(0);
   bool batch_first = n.attr_int("layout", 0) != 0;
   if (batch_first) X = X.transpose(0, 1);
-  const Tensor &W = n.in(1), &R = n.in(2);
+  const Tensor& R = n.in(2);
   int64_t hidden = n.attr_int("hidden_size", R.shape().back());
   std::string direction = n.attr_string("direction", "forward");
   int64_t dirs = direction == "bidirectional" ? 2 : 1;
@@ -115,6 +115,13 @@ Outs recurrent(const Node& n, Cell cell) {
   if (n.has_attr("clip")) clip = n.attr_float("clip", 0);
   std::vector<Tensor> xs = X.unbind(0);
   size_t per_dir = cell == Cell::Rnn ? 1 : cell == Cell::Gru ? 2 : 3;
+  // A constant W or R is kept transposed per direction (run_direction multiplies by its transpose),
+  // so the gates' matmul reads contiguous weights across the gates it upcasts.
+  auto weight = [&](size_t i, int64_t d) {
+    Tensor w = dir_row(n.in(i), d);
+    if (!n.constant(i)) return w;
+    return n.folded(int(10 * i + size_t(d)), [&] { return w.transpose(0, 1).contiguous(); }).transpose(0, 1);
+  };
   std::vector<DirResult> res;
   for (int64_t d = 0; d < dirs; ++d) {
     std::vector<Act> act;
@@ -128,7 +135,7 @@ Outs recurrent(const Node& n, Cell cell) {
                                                      : Tensor::zeros({batch, hidden}, X.dtype(), X.device());
     if (cell == Cell::Lstm && n.has(peep)) P = dir_row(n.in(peep), d);
     bool reverse = direction == "reverse" || d == 1;
-    res.push_back(run_direction(cell, xs, reverse, dir_row(W, d), dir_row(R, d), B, P, h0, c0, act, hidden,
+    res.push_back(run_direction(cell, xs, reverse, weight(1, d), weight(2, d), B, P, h0, c0, act, hidden,
                                 n.attr_int("linear_before_reset", 0) != 0, clip));
   }
   // Y (seq, dirs, batch, H); Y_h, Y_c (dirs, batch, H); layout 1 puts batch first

@@ -54,6 +54,25 @@ std::vector<double> cubic_coeffs(double t, double a) {
   return {far(t + 1), near(t), near(1 - t), far(2 - t)};
 }
 
+// r when nearest taps read source o / r for every output o (an integer upscale, 0 0 1 1 2 2 ...):
+// the axis is then a view that repeats each entry, which kernels read without a gather (the
+// detection model's FPN upsamples four levels deep); else 0.
+int64_t repeat_factor(const Taps& t, int64_t in, int64_t out) {
+  if (t.index.size() != 1 || in < 1 || out % in != 0) return 0;
+  int64_t r = out / in;
+  for (int64_t o = 0; o < out; ++o)
+    if (t.index[0][size_t(o)] != o / r) return 0;
+  return r;
+}
+
+Tensor repeat_each(const Tensor& y, int64_t a, int64_t r) {
+  std::vector<int64_t> shape = y.shape(), one = shape, wide = shape, out = shape;
+  one.insert(one.begin() + a + 1, 1);
+  wide.insert(wide.begin() + a + 1, r);
+  out[size_t(a)] *= r;
+  return y.reshape(one).expand(wide).reshape(out);
+}
+
 Taps axis_taps(const Settings& s, int64_t in, int64_t out, double out_len, double scale, double roi_start, double roi_end) {
   int ntaps = s.mode == "nearest" ? 1 : s.mode == "linear" ? 2 : 4;
   Taps t;
@@ -127,6 +146,10 @@ Tensor resize(const Node& n) {
     if (out == in[size_t(a)] && scale == 1.0 && s.coord != "tf_crop_and_resize") continue;
     double out_len = sizes.empty() ? double(in[size_t(a)]) * scale : double(out);
     Taps t = axis_taps(s, in[size_t(a)], out, out_len, scale, r0, r1);
+    if (int64_t r = repeat_factor(t, in[size_t(a)], out); r > 1 && s.coord != "tf_crop_and_resize") {
+      y = repeat_each(y, a, r);
+      continue;
+    }
     Tensor acc;
     for (size_t k = 0; k < t.index.size(); ++k) {
       Tensor idx = Tensor::from_vector(t.index[k], {out}, dtypes::int64).to(n.device());

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "onnx.pb.h"
+#include "onnx/model.h"
 
 namespace onegrad::onnx::test {
 
@@ -57,6 +58,17 @@ inline ::onnx::ModelProto mlp_model(int64_t opset = 13) {
   relu->add_input("z");
   relu->add_output("y");
   return m;
+}
+
+inline std::string serialized(const ::onnx::ModelProto& m) {
+  std::string s;
+  m.SerializeToString(&s);
+  return s;
+}
+
+inline Model parse(const ::onnx::ModelProto& m, const std::string& dir = ".") {
+  std::string s = serialized(m);
+  return Model::parse(s.data(), s.size(), dir);
 }
 
 }  // namespace onegrad::onnx::test

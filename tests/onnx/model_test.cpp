@@ -17,16 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string serialized(const ::onnx::ModelProto& m) {
-  std::string s;
-  m.SerializeToString(&s);
-  return s;
-}
-
-Model parse(const ::onnx::ModelProto& m, const std::string& dir = ".") {
-  std::string s = serialized(m);
-  return Model::parse(s.data(), s.size(), dir);
-}
+using test::parse;
+using test::serialized;
 
 template <class E>
 std::string message_of(const std::function<void()>& f) {

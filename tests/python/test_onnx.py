@@ -133,7 +133,10 @@ def test_cli_info_and_run(tmp_path):
     run = subprocess.run([onegrad_cli(), "onnx", "run", str(path), "--input", f"x={tmp_path / 'x.npy'}",
                           "--bench", "3", "--save", str(tmp_path / "out")], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert "y: float32 (2, 4)" in run.stdout and "bench: 3 runs, median" in run.stdout
+    assert "y: float32 (2, 4)" in run.stdout and "3 replays: median" in run.stdout
+    plain = subprocess.run([onegrad_cli(), "onnx", "run", str(path), "--input", f"x={tmp_path / 'x.npy'}",
+                            "--bench", "2", "--no-jit"], capture_output=True, text=True)
+    assert plain.returncode == 0 and "2 plain runs: median" in plain.stdout, plain.stdout + plain.stderr
     np.testing.assert_allclose(np.load(tmp_path / "out" / "y.npy"), np.maximum(x @ w + b, 0), rtol=1e-5)
     bad = subprocess.run([onegrad_cli(), "onnx", "run", str(path), "--input", f"x={tmp_path / 'x.npy'}x"],
                          capture_output=True, text=True)

@@ -6,7 +6,7 @@
 Per figure and device: the first call (lowering, opts, and the driver's build of each kernel; the
 cache folder is a fresh one, so nothing comes from disk) and the median of --repeat warm calls,
 each a realize() of the result (a CL launch waits for its event, so the time includes the
-kernels' run). The CL/CPU column is the ratio of the medians (> 1: CL is slower). The results of
+kernels' run). The CL first-call column minus the warm median is the build time of its kernels. The CL/CPU column is the ratio of the medians (> 1: CL is slower). The results of
 both devices are compared: they must be equal bit for bit (the same IEEE ops in the same order).
 Prints a Markdown table; `DEBUG=4` shows the OpenCL source of each kernel, `DEBUG=3` its opts.
 """
@@ -16,7 +16,9 @@ import sys
 import tempfile
 import time
 
-os.environ["ONEGRAD_CACHE_DIR"] = tempfile.mkdtemp(prefix="onegrad-cl-vs-cpu-")  # cold: every build counted
+# cold: every build counted (onegrad's binary cache and PoCL's own kernel cache both start empty)
+os.environ["ONEGRAD_CACHE_DIR"] = tempfile.mkdtemp(prefix="onegrad-cl-vs-cpu-")
+os.environ["POCL_CACHE_DIR"] = tempfile.mkdtemp(prefix="onegrad-cl-vs-cpu-pocl-")
 
 import numpy as np  # noqa: E402
 

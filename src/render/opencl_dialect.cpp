@@ -83,7 +83,7 @@ Capabilities opencl_capabilities(const std::string& device, const DeviceTraits& 
     if ((dt.scalar == ScalarType::FLOAT16 && !fp16) || (dt.scalar == ScalarType::FLOAT64 && !fp64)) continue;
     c.dtypes.push_back(dt);
   }
-  c.vectors = opencl_vector_unit(fp64);
+  c.vectors = opencl_vector_unit(fp64, traits.preferred_vector_bytes);
   c.threads = int(std::max<int64_t>(1, traits.compute_units) * 4);
   c.local_memory_bytes = traits.local_memory_bytes;
   for (int64_t m : traits.max_work_items) {

@@ -1,5 +1,7 @@
 #include "render/opencl_vectors.h"
 
+#include <algorithm>
+
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -34,9 +36,12 @@ bool casts(DType from, DType to, bool fp64) {
   return true;
 }
 
-std::vector<int64_t> widths(DType dt, bool fp64) {
+// The lanes of the device's preferred vector first (float16 on PoCL with AVX-512: a float4 matmul
+// block of 8 x 16 needed 64 registers of accumulators and ran at 0.6x the float16 one), capped at
+// OpenCL C's 16 lanes; then the others, widest first.
+std::vector<int64_t> widths(DType dt, bool fp64, int64_t preferred_bytes) {
   if (!(float_lanes(dt) || int_lanes(dt)) || (dt == dtypes::float64 && !fp64)) return {};
-  int64_t preferred = 16 / dt.itemsize();  // one 16-byte vector: float4, double2, char16
+  int64_t preferred = std::clamp<int64_t>(preferred_bytes / dt.itemsize(), 2, 16);
   std::vector<int64_t> out{preferred};
   for (int64_t k : {16, 8, 4, 2})
     if (k != preferred) out.push_back(k);
@@ -151,9 +156,10 @@ class Spelling {
 
 }  // namespace
 
-VectorUnit opencl_vector_unit(bool fp64) {
+VectorUnit opencl_vector_unit(bool fp64, int64_t preferred_bytes) {
   VectorUnit v;
-  v.widths = [fp64](DType dt) { return widths(dt, fp64); };
+  if (preferred_bytes <= 0) preferred_bytes = 16;
+  v.widths = [fp64, preferred_bytes](DType dt) { return widths(dt, fp64, preferred_bytes); };
   v.renders = renders;
   v.casts = [fp64](DType from, DType to) { return casts(from, to, fp64); };
   return v;

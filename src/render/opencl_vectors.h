@@ -15,11 +15,13 @@
 namespace onegrad {
 
 // The vector unit of an OpenCL device: 2, 4, 8 and 16 lanes of every int type, float32 and (with
-// cl_khr_fp64) float64, preferred first the lanes of 16 bytes (float4, double2, char16); on floats
+// cl_khr_fp64) float64, preferred first the lanes of the device's preferred vector of
+// `preferred_bytes` (its preferred float width x 4; 0: unknown, 16 bytes: float4, double2, char16),
+// at most 16; on floats
 // + - * / NEG RECIP MULACC MAX, on ints + - * NEG MULACC MAX AND OR XOR (signed ones wrap), on both
 // the comparisons and WHERE, and ADD/MUL/MAX reductions; casts between them where one conversion
 // rounds as C's route through double does.
-VectorUnit opencl_vector_unit(bool fp64);
+VectorUnit opencl_vector_unit(bool fp64, int64_t preferred_bytes = 0);
 
 // CDialect::vector_expr of the OpenCL dialect: the expression of the vector op `u` of `lanes` lanes.
 std::string opencl_vector_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, c_render::Prelude& prelude);

@@ -5,6 +5,7 @@ not multiples of 4; BEAM=2 on a CL tensor times its candidates on the device, pi
 gives the same results, and caches them under the CL device's key. Skips, naming why, without an
 OpenCL platform."""
 import os
+import re
 import subprocess
 import sys
 
@@ -41,7 +42,7 @@ def test_matmul_and_column_sums_match_the_cpu(dtype):
     c = (rng.standard_normal((33, 70)) * 9).astype(dtype)
     assert_bits_equal(*both(lambda d: Tensor(a, device=d) @ Tensor(b, device=d)))
     assert_bits_equal(*both(lambda d: Tensor(c, device=d).sum(0)))
-    assert_bits_equal(*both(lambda d: Tensor(c, device=d).max(0)))
+    assert_bits_equal(*both(lambda d: Tensor(c, device=d).max(0)[0]))
 
 
 def test_float_programs_match_the_cpu():
@@ -64,7 +65,9 @@ def test_cl_kernels_use_vector_types():
     out = subprocess.run([sys.executable, "-c", program], env=dict(os.environ, DEBUG="4"), capture_output=True, text=True,
                          timeout=600)
     assert out.returncode == 0, out.stderr
-    assert "float4 val" in out.stderr and "vload4(0, " in out.stderr and "vstore4(" in out.stderr, out.stderr[-3000:]
+    # the device's preferred vector (float16 on PoCL with AVX-512, float4 where it names none)
+    assert re.search(r"float(4|8|16) val\d+ = vload(4|8|16)\(0, ", out.stderr), out.stderr[-3000:]
+    assert re.search(r"vstore(4|8|16)\(", out.stderr), out.stderr[-3000:]
 
 
 BEAM_PROGRAM = """

@@ -224,11 +224,16 @@ TEST(OpenCLVectors, GoldenColumnSumWithAnUpcastAxis) {
       << k.spec.source;
 }
 
-TEST(OpenCLVectors, TheUnitPrefersSixteenBytes) {
+// The device's preferred vector first (16 bytes where it names none), at most 16 lanes.
+TEST(OpenCLVectors, TheUnitPrefersTheDevicesVector) {
   VectorUnit v = opencl_vector_unit(true);
   EXPECT_EQ(v.widths(dtypes::float32), (std::vector<int64_t>{4, 16, 8, 2}));
   EXPECT_EQ(v.widths(dtypes::float64), (std::vector<int64_t>{2, 16, 8, 4}));
   EXPECT_EQ(v.widths(dtypes::uint8), (std::vector<int64_t>{16, 8, 4, 2}));
+  VectorUnit avx512 = opencl_vector_unit(true, 64);
+  EXPECT_EQ(avx512.widths(dtypes::float32), (std::vector<int64_t>{16, 8, 4, 2}));
+  EXPECT_EQ(avx512.widths(dtypes::float64), (std::vector<int64_t>{8, 16, 4, 2}));
+  EXPECT_EQ(avx512.widths(dtypes::int8), (std::vector<int64_t>{16, 8, 4, 2}));
   EXPECT_TRUE(v.widths(dtypes::bool_).empty());       // a bool vector is a comparison's mask, never loaded
   EXPECT_TRUE(v.widths(dtypes::bfloat16).empty());    // computed in float, rounded per op: scalar
   EXPECT_TRUE(opencl_vector_unit(false).widths(dtypes::float64).empty());
@@ -244,7 +249,7 @@ TEST(OpenCLVectors, TheUnitPrefersSixteenBytes) {
 }
 
 // Every vector op on every dtype of the device, vectorized (UPCAST 16 over 64 elements: runs of the
-// preferred width), against the C target's scalar-or-vector results bit for bit.
+// device's preferred width), against the C target's scalar-or-vector results bit for bit.
 TEST(OpenCLVectors, EveryOpOnEveryDtypeMatchesC) {
   SKIP_WITHOUT_OPENCL();
   const DeviceTraits& traits = get_device("CL").traits();
@@ -255,7 +260,7 @@ TEST(OpenCLVectors, EveryOpOnEveryDtypeMatchesC) {
     std::vector<HostBuffer> zero(outs.size(), zeros(dt, kLanes));
     std::string src = expect_cl_matches_c(kernel_of(dt.name(), outs), {Opt::split(0, 16, AxisType::UPCAST)}, zero,
                                           {edge_values(dt, false), edge_values(dt, true)});
-    int64_t k = 16 / dt.itemsize();
+    int64_t k = opencl_capabilities("CL", traits).vectors.widths(dt)[0];  // the device's preferred lanes
     std::string v = opencl_dialect(false, true).value_type(dt) + std::to_string(k);
     EXPECT_NE(src.find(v + " val0 = vload" + std::to_string(k) + "(0, "), std::string::npos) << src;
     EXPECT_NE(src.find("select("), std::string::npos) << src;

@@ -35,7 +35,9 @@ struct TargetError : Error {
 // What a backend renders as vectors.
 struct VectorUnit {
   std::function<std::vector<int64_t>(DType dt)> widths;  // lane counts for dt, preferred first; empty: none
-  std::function<bool(Ops op, DType dt)> renders;         // an elementwise op on vectors of dt
+  std::function<bool(Ops op, DType dt)> renders;         // an elementwise op on vectors of dt (a comparison: of its operands)
+  // A CAST from vectors of `from` to vectors of `to` lane by lane; empty: casts stay scalar.
+  std::function<bool(DType from, DType to)> casts;
 };
 
 // One tensor-core instruction: a (m, n, k) matrix multiply-accumulate of `in` operands into `acc`.

@@ -73,7 +73,7 @@ class Zipper {
 
  private:
   bool vector_dtype(DType dt, int64_t k) const {
-    if (dt.is_ptr) return false;
+    if (dt.is_ptr || dt.is_bool()) return false;  // a bool vector is a comparison's result, never loaded
     std::vector<int64_t> w = unit_.widths(dt);
     return std::find(w.begin(), w.end(), k) != w.end();
   }
@@ -94,17 +94,31 @@ class Zipper {
           return UOp::create(Ops::REDUCE, a.dtype, std::move(src), a.arg);
         }
       }
-      if (is_alu(a.op) && unit_.renders(a.op, a.dtype)) {
-        bool same_dtype = true;
-        for (const UOpRef& s : a.src) same_dtype &= s->dtype == a.dtype;
-        if (same_dtype) {
-          std::vector<UOpRef> src;
-          for (size_t i = 0; i < a.src.size(); i++) src.push_back(zip(sources(lanes, i), depth + 1));
-          return UOp::create(a.op, a.dtype, std::move(src), a.arg);
-        }
-      }
+    }
+    if (depth < kMaxDepth && same_form(lanes) && lane_wise(a, k)) {
+      std::vector<UOpRef> src;
+      for (size_t i = 0; i < a.src.size(); i++) src.push_back(zip(sources(lanes, i), depth + 1));
+      return UOp::create(a.op, a.dtype, std::move(src), a.arg);
     }
     return UOp::create(Ops::STACK, a.dtype, lanes);  // devectorized: k scalars
+  }
+
+  // Whether k lanes of the elementwise op `a` become one vector op: an op on vectors of its own
+  // dtype; a comparison on vectors of its operands' dtype (a bool vector: the target's mask); WHERE
+  // choosing between vectors of its dtype by a bool vector; a CAST the target converts lane by lane.
+  bool lane_wise(const UOp& a, int64_t k) const {
+    if (a.op == Ops::CAST) {
+      DType from = a.src[0]->dtype;
+      return unit_.casts && vector_dtype(from, k) && vector_dtype(a.dtype, k) && unit_.casts(from, a.dtype);
+    }
+    if (!is_alu(a.op) || a.src.empty()) return false;
+    size_t first = a.op == Ops::WHERE ? 1 : 0;  // WHERE's condition is bool
+    DType operand = a.src[first]->dtype;
+    for (size_t i = first; i < a.src.size(); i++)
+      if (a.src[i]->dtype != operand) return false;
+    if (a.op == Ops::WHERE && (!a.src[0]->dtype.is_bool() || operand != a.dtype)) return false;
+    if (operand != a.dtype && !(a.dtype.is_bool() && is_comparison(a.op))) return false;
+    return vector_dtype(operand, k) && unit_.renders(a.op, operand);
   }
 
   const VectorUnit& unit_;

@@ -6,11 +6,12 @@
 //
 //   the same node in every lane           -> broadcast: STACK(x, ..., x) (a u-invariant scalar)
 //   k ungated LOADs of consecutive elements -> one vector LOAD (the adjacent accesses re-merged)
-//   k copies of an ALU op the backend has a vector form for, on its vector dtypes
-//                                         -> the op on the zipped sources
+//   k copies of an ALU op the backend has a vector form for, on its vector dtypes (a comparison:
+//   on its operands' dtype, giving a bool vector; WHERE choosing by one; a CAST the backend's
+//   VectorUnit::casts accepts)          -> the op on the zipped sources
 //   k REDUCEs (ADD, MUL, MAX) over the same ranges -> a (k,) REDUCE: lower_reduces gives it a vector
 //                                            accumulator (register blocking with vector registers)
-//   anything else (a gather, a gated load, a comparison, a cast, an op without a vector form)
+//   anything else (a gather, a gated load, an op or cast without a vector form on the target)
 //                                         -> devectorized: STACK of the k scalar nodes
 //
 // A run becomes a vector STORE only when its zipped value is a vector op (not a STACK of scalars)

@@ -12,10 +12,15 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "uop/uop.h"
 
 namespace onegrad {
+
+namespace c_render {
+class Prelude;
+}
 
 struct CDialect {
   std::string name;  // "C"
@@ -57,6 +62,15 @@ struct CDialect {
   // {bytes}; empty: built in), and a vector made of lanes: vector_open, lanes joined by ", ",
   // vector_close.
   std::string vector_name, vector_typedef, vector_open, vector_close;
+  // A vector of {n} lanes read from / written to the address {p} of its first element ({v}: the
+  // value); empty: C's unaligned og_load_/og_store_ helpers through memcpy.
+  std::string vector_load, vector_store;
+  // The element type of a bool vector (a comparison's lanes: -1 true, 0 false); empty: the dialect
+  // has no bool vectors (its vector unit declares no comparisons).
+  std::string vector_mask;
+  // The expression of a vector op where the dialect spells it its own way (OpenCL C's built-ins:
+  // render/opencl_vectors.h); null: C's (c_vector.cpp).
+  std::string (*vector_expr)(const UOp& u, int64_t lanes, const std::vector<std::string>& src, c_render::Prelude& prelude) = nullptr;
   // Workgroups (no C dialect lowers them yet): the qualifier of local memory and the barrier.
   std::string local_prefix, barrier;
 

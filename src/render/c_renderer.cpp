@@ -213,7 +213,8 @@ class Writer {
       return;
     }
     std::vector<std::string> lanes;
-    for (const UOpRef& s : u->src) lanes.push_back(ref(s));
+    // a bool vector's lanes are its mask's -1 (true) and 0 (false)
+    for (const UOpRef& s : u->src) lanes.push_back(u->dtype.is_bool() ? "-(" + d_.vector_mask + ")(" + ref(s) + ")" : ref(s));
     define(u, "vec", vector_literal(d_, type_of(u), lanes));
   }
 
@@ -264,7 +265,7 @@ class Writer {
   void load(const UOp* u) {
     if (through_memory(*u->src[0])) {
       if (u->src.size() != 1) throw InternalError("c renderer: a vector LOAD is not gated: " + u->brief());
-      define(u, "val", prelude_.vector_load(u->dtype, vector_lanes(*u)) + "(" + ref(u->src[0]) + ")");
+      define(u, "val", c_render::vector_load_expr(ref(u->src[0]), u->dtype, vector_lanes(*u), prelude_));
       return;
     }
     DType ptr = u->src[0]->dtype;
@@ -289,7 +290,7 @@ class Writer {
 
   void vector_store(const UOp* u) {
     if (u->src.size() != 2) throw InternalError("c renderer: a vector STORE is not gated: " + u->brief());
-    line(prelude_.vector_store(u->src[1]->dtype, vector_lanes(*u->src[0])) + "(" + ref(u->src[0]) + ", " + stored_value(u) + ");");
+    line(c_render::vector_store_stmt(ref(u->src[0]), stored_value(u), u->src[1]->dtype, vector_lanes(*u->src[0]), prelude_));
   }
 
   void store(const UOp* u) {
@@ -368,7 +369,7 @@ Capabilities c_capabilities() {
   return c;
 }
 
-VectorUnit c_vector_unit() { return {c_render::vector_widths, c_render::has_vector_form}; }
+VectorUnit c_vector_unit() { return {c_render::vector_widths, c_render::has_vector_form, {}}; }  // no vector casts
 
 RenderTarget c_style_target(const CDialect& dialect, Capabilities capabilities) {
   return {std::move(capabilities), [&dialect](const UOpRef& linear, const std::string& name) { return render_c_style(linear, name, dialect); }};

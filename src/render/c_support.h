@@ -58,8 +58,13 @@ class Prelude {
 // of dt's vector types, preferred first (empty: dt is not vectorized).
 bool has_vector_form(Ops op, DType dt);
 std::vector<int64_t> vector_widths(DType dt);
-// alu_expr for a vector of `lanes` lanes (InternalError for an op without a vector form).
+// alu_expr for a vector of `lanes` lanes (InternalError for an op without a vector form); the
+// dialect's vector_expr where it has one.
 std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude);
+// A vector read from the address of its first element, and the statement writing one there: the
+// dialect's vector_load / vector_store, or C's memcpy helpers.
+std::string vector_load_expr(const std::string& address, DType dt, int64_t lanes, Prelude& prelude);
+std::string vector_store_stmt(const std::string& address, const std::string& value, DType dt, int64_t lanes, Prelude& prelude);
 
 // The C expression of elementwise op `u` (ALU, CAST or BITCAST) over the expressions of its sources.
 std::string alu_expr(const UOp& u, const std::vector<std::string>& src, Prelude& prelude);

@@ -6,8 +6,12 @@
 
 namespace onegrad::c_render {
 
+// C's vectors are float32/float64 (GCC typedefs); a dialect with built-in vector types (OpenCL C)
+// has them for every int and float type, and a bool vector is a vector of its mask type.
 std::string Prelude::vector(DType dt, int64_t lanes) {
-  if (!dt.is_float() || dt.scalar == ScalarType::FLOAT16 || dt.scalar == ScalarType::BFLOAT16)
+  bool builtin = d_.vector_typedef.empty();
+  if (dt.is_bool() && !d_.vector_mask.empty()) return fill(d_.vector_name, {{"T", d_.vector_mask}, {"n", std::to_string(lanes)}, {"tag", "b"}});
+  if (dt.is_bool() || dt.scalar == ScalarType::BFLOAT16 || (!builtin && (!dt.is_float() || dt.scalar == ScalarType::FLOAT16)))
     throw InternalError("c renderer: no vector type for " + dt.name());
   return vector_type(dt, lanes);
 }
@@ -23,6 +27,18 @@ namespace {
 // The part of a vector helper's name after its family: "f32x8".
 std::string lanes_tag(DType dt, int64_t lanes) { return type_tag(dt) + "x" + std::to_string(lanes); }
 }  // namespace
+
+std::string vector_load_expr(const std::string& address, DType dt, int64_t lanes, Prelude& prelude) {
+  const CDialect& d = prelude.dialect();
+  if (!d.vector_load.empty()) return fill(d.vector_load, {{"n", std::to_string(lanes)}, {"p", address}});
+  return prelude.vector_load(dt, lanes) + "(" + address + ")";
+}
+
+std::string vector_store_stmt(const std::string& address, const std::string& value, DType dt, int64_t lanes, Prelude& prelude) {
+  const CDialect& d = prelude.dialect();
+  if (!d.vector_store.empty()) return fill(d.vector_store, {{"n", std::to_string(lanes)}, {"p", address}, {"v", value}});
+  return prelude.vector_store(dt, lanes) + "(" + address + ", " + value + ");";
+}
 
 std::string Prelude::vector_load(DType dt, int64_t lanes) {
   std::string v = vector(dt, lanes), t = d_.value_type(dt), name = "og_load_" + lanes_tag(dt, lanes);
@@ -48,6 +64,7 @@ std::string Prelude::vector_fmax(DType dt, int64_t lanes) {
 }
 
 std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude) {
+  if (prelude.dialect().vector_expr) return prelude.dialect().vector_expr(u, lanes, src, prelude);
   if (!has_vector_form(u.op, u.dtype)) throw InternalError("c renderer: no vector form of " + u.brief() + " (vectorize leaves it scalar)");
   if (u.op == Ops::MAX) return prelude.vector_fmax(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ")";
   return alu_expr(u, src, prelude);

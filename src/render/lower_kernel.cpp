@@ -89,6 +89,9 @@ LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name, const st
   k.linear = run.graphs[stage_index("linearize")];
   k.spec.source = std::move(run.source);
   k.spec.threads = int(thread_parts(k.optimized));
+  // On a target with workgroups the THREAD parts are work items: one per workgroup, so that a
+  // driver that runs a workgroup's items on one core (PoCL) spreads the parts over its cores.
+  if (k.spec.threads > 0 && target && !target->capabilities.local_max.empty()) k.spec.local = {1};
   return k;
 }
 

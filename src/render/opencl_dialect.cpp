@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "render/c_renderer.h"
+#include "render/opencl_vectors.h"
 
 namespace onegrad {
 
@@ -54,6 +55,10 @@ CDialect make_opencl(bool fp16, bool fp64) {
   d.vector_name = "{T}{n}";  // built in: float4, double8
   d.vector_open = "(({V})(";
   d.vector_close = "))";
+  d.vector_load = "vload{n}(0, {p})";  // any alignment of the element type
+  d.vector_store = "vstore{n}({v}, 0, {p});";
+  d.vector_mask = "int";
+  d.vector_expr = opencl_vector_expr;
   d.local_prefix = "__local ";
   d.barrier = "barrier(CLK_LOCAL_MEM_FENCE);";
   return d;
@@ -78,7 +83,7 @@ Capabilities opencl_capabilities(const std::string& device, const DeviceTraits& 
     if ((dt.scalar == ScalarType::FLOAT16 && !fp16) || (dt.scalar == ScalarType::FLOAT64 && !fp64)) continue;
     c.dtypes.push_back(dt);
   }
-  // no VectorUnit: UPCAST to OpenCL vector types comes with the GPU-style opts
+  c.vectors = opencl_vector_unit(fp64, traits.preferred_vector_bytes);
   c.threads = int(std::max<int64_t>(1, traits.compute_units) * 4);
   c.local_memory_bytes = traits.local_memory_bytes;
   for (int64_t m : traits.max_work_items) {

@@ -23,7 +23,8 @@ const CDialect& opencl_dialect(bool fp16, bool fp64);
 
 // What an OpenCL device declares: the ops of the C renderer (the same decompositions, so CL and CPU
 // compute the same functions), every dtype but float16 without cl_khr_fp16 and float64 without
-// cl_khr_fp64 (TargetError names the dtype, the node and the device), no vector unit yet, THREAD
+// cl_khr_fp64 (TargetError names the dtype, the node and the device), OpenCL C's vector types
+// (render/opencl_vectors.h), THREAD
 // parts as work items (4 per compute unit), and the launch dims and local memory it reports.
 // `device` is the runtime name ("CL:1"), for messages.
 Capabilities opencl_capabilities(const std::string& device, const DeviceTraits& traits);

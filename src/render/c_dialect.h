@@ -57,8 +57,10 @@ struct CDialect {
   // {bytes}; empty: built in), and a vector made of lanes: vector_open, lanes joined by ", ",
   // vector_close.
   std::string vector_name, vector_typedef, vector_open, vector_close;
-  // Workgroups (no C dialect lowers them yet): the qualifier of local memory and the barrier.
-  std::string local_prefix, barrier;
+  // Workgroups (C has none): the qualifier of local memory, the barrier, and the index of a launch
+  // axis in launch dim {dim}: a GLOBAL axis's (the workgroup's) and a local one's (the work item's
+  // in its group). Local buffers are declared in the entry ({locals}) and passed to the kernel.
+  std::string local_prefix, barrier, group_id, local_id;
 
   std::string value_type(DType dt) const;    // a value of dt in a kernel
   std::string storage_type(DType dt) const;  // one element of a buffer: bool as UINT8's, bfloat16 as UINT16's

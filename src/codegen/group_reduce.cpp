@@ -110,7 +110,15 @@ UOpRef reduce_in_group(const UOpRef& red, const std::vector<UOpRef>& src, LocalR
   c.bytes += c.slots.size * int64_t(dt.itemsize());
   // Inside a loop the buffer is written again next iteration: a first barrier makes every lane
   // finish reading the last iteration's slots before any lane overwrites its own.
-  bool in_loop = std::any_of(c.loops.begin(), c.loops.end(), [&](const UOpRef& r) { return depends_on(value, r.get()); });
+  std::vector<const UOp*> inside = value->toposort();
+  auto reduced_inside = [&](const UOp* r) {
+    return std::any_of(inside.begin(), inside.end(), [&](const UOp* u) {
+      return u->op == Ops::REDUCE && std::any_of(u->src.begin() + 1, u->src.end(), [&](const UOpRef& s) { return s.get() == r; });
+    });
+  };
+  bool in_loop = std::any_of(c.loops.begin(), c.loops.end(), [&](const UOpRef& r) {
+    return std::find(inside.begin(), inside.end(), r.get()) != inside.end() && !reduced_inside(r.get());
+  });
   UOpRef target = in_loop ? UOp::create(Ops::AFTER, buf->dtype, {buf, UOp::create(Ops::BARRIER, dtypes::void_, {value})}) : buf;
   UOpRef store = UOp::create(Ops::STORE, dtypes::void_, {UOp::create(Ops::INDEX, buf->dtype, {target, c.slots.index}), value});
   UOpRef written = UOp::create(Ops::AFTER, buf->dtype, {buf, UOp::create(Ops::BARRIER, dtypes::void_, {store})});

@@ -5,6 +5,8 @@
 // tests/engine/cl_axes_test.cpp runs the kernels on one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "codegen/gpu_heuristics.h"
 #include "codegen/kernel_axes.h"
 #include "codegen/kernels.h"
@@ -18,6 +20,24 @@
 
 namespace onegrad {
 namespace {
+
+// out[0] = sum of 1024 floats
+constexpr const char* kSum1024 = R"(
+%c1024 = CONST index 1024
+%c0 = CONST index 0
+%c1 = CONST index 1
+%s1 = STACK index (%c1)
+%s1024 = STACK index (%c1024)
+%out = PARAM ptr<float32, GLOBAL> (%s1) {slot=0}
+%in = PARAM ptr<float32, GLOBAL> (%s1024) {slot=1}
+%r0 = RANGE index (%c1024) {id=0, REDUCE}
+%ii = INDEX ptr<float32, GLOBAL> (%in, %r0)
+%x = LOAD float32 (%ii)
+%acc = REDUCE float32 (%x, %r0) {ADD, axes=[]}
+%oi = INDEX ptr<float32, GLOBAL> (%out, %c0)
+%st = STORE void (%oi, %acc)
+%sink = SINK void (%st)
+)";
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -83,7 +103,7 @@ TEST(Workgroups, GroupReduceGoesThroughLocalMemory) {
   EXPECT_TRUE(has(src, "__local float* restrict lds0")) << src;
   EXPECT_TRUE(has(src, "barrier(CLK_LOCAL_MEM_FENCE);")) << src;
   EXPECT_TRUE(has(src, "lds0[lidx0] = ")) << src;
-  EXPECT_TRUE(has(src, "(lidx0 == 0)")) << src;  // the store of the group's result
+  EXPECT_TRUE(has(src, "if (((lidx0 != 0) != 1)) {\n    b0[gidx0] = ")) << src;  // lane 0 stores the group's result
   // not in a loop: one barrier (the slots are written once)
   EXPECT_EQ(src.find("barrier("), src.rfind("barrier(")) << src;
   EXPECT_TRUE(has(opts_text(lk.opts), "SPLIT(1, 4, GROUP_REDUCE)")) << opts_text(lk.opts);
@@ -122,21 +142,7 @@ TEST(Workgroups, RefusalsNameTheRule) {
   EXPECT_TRUE(has(opt_error([&] { apply_opt(k, Opt::split(1, 4, AxisType::GLOBAL), std::nullopt, &gpu); }),
                   "GLOBAL splits a LOOP axis, not REDUCE"));
   // a workgroup larger than the device runs: 512 lanes of 256 at most
-  UOpRef big = parse_graph(R"(
-%c1024 = CONST index 1024
-%c1 = CONST index 1
-%s1 = STACK index (%c1)
-%s1024 = STACK index (%c1024)
-%out = PARAM ptr<float32, GLOBAL> (%s1) {slot=0}
-%in = PARAM ptr<float32, GLOBAL> (%s1024) {slot=1}
-%r0 = RANGE index (%c1024) {id=0, REDUCE}
-%ii = INDEX ptr<float32, GLOBAL> (%in, %r0)
-%x = LOAD float32 (%ii)
-%acc = REDUCE float32 (%x, %r0) {ADD, axes=[]}
-%oi = INDEX ptr<float32, GLOBAL> (%out, %c1)
-%st = STORE void (%oi, %acc)
-%sink = SINK void (%st)
-)");
+  UOpRef big = parse_graph(kSum1024);
   EXPECT_TRUE(has(opt_error([&] { apply_opt(big, Opt::split(0, 512, AxisType::GROUP_REDUCE), std::nullopt, &gpu); }),
                   "a workgroup of 512 work items (512 in one dim); target 'CL:test"));
 }
@@ -154,12 +160,33 @@ TEST(Workgroups, HeuristicsAndBeamMoves) {
     return false;
   };
   EXPECT_TRUE(has_move(AxisType::LOCAL));
-  EXPECT_TRUE(has_move(AxisType::GROUP_REDUCE));
   EXPECT_TRUE(has_move(AxisType::GLOBAL));
+  // lanes: 16..256 of a 1024-term sum, and the heuristics' 256 (padded when needed: 1000 -> 1024)
+  std::vector<Opt> sum_moves = opt_actions(parse_graph(kSum1024), &gpu);
+  EXPECT_TRUE(std::any_of(sum_moves.begin(), sum_moves.end(), [](const Opt& o) { return o.target == AxisType::GROUP_REDUCE && o.arg == 256; }));
+  EXPECT_EQ(opts_text(workgroup_opts(parse_graph(kSum1024), gpu)), "[SPLIT(0, 256, GROUP_REDUCE)]");
+  EXPECT_TRUE(opt_actions(parse_graph(kSum1024)).size() < sum_moves.size());
   // on the C target none of them
   moves = opt_actions(small);
   EXPECT_FALSE(has_move(AxisType::LOCAL));
+  EXPECT_FALSE(has_move(AxisType::GLOBAL));
   EXPECT_FALSE(has_move(AxisType::GROUP_REDUCE));
+  // an elementwise kernel of 4096: GLOBAL x LOCAL
+  UOpRef e = parse_graph(R"(
+%c4096 = CONST index 4096
+%s = STACK index (%c4096)
+%out = PARAM ptr<float32, GLOBAL> (%s) {slot=0}
+%in = PARAM ptr<float32, GLOBAL> (%s) {slot=1}
+%r0 = RANGE index (%c4096) {id=0, LOOP}
+%ii = INDEX ptr<float32, GLOBAL> (%in, %r0)
+%x = LOAD float32 (%ii)
+%y = ADD float32 (%x, %x)
+%oi = INDEX ptr<float32, GLOBAL> (%out, %r0)
+%st = STORE void (%oi, %y)
+%e = END void (%st, %r0)
+%sink = SINK void (%e)
+)");
+  EXPECT_EQ(kernel_shape(apply_opts(e, workgroup_opts(e, gpu), &gpu)), "g32 l128");
 }
 
 }  // namespace

@@ -35,6 +35,9 @@ int64_t group_lanes(int64_t n, const Capabilities& target) {
 // A long reduction into few outputs: its innermost reduce axis as GROUP_REDUCE lanes.
 bool group_reduce(UOpRef& k, std::vector<Opt>& opts, const Capabilities& target) {
   std::vector<UOpRef> axes = kernel_axes(k);
+  int64_t reduces = 0;
+  for (const UOp* u : k->toposort()) reduces += u->op == Ops::REDUCE;
+  if (reduces != 1) return false;  // a softmax's second reduction would wait for every lane's first
   int64_t outputs = product(axes, AxisType::LOOP);
   int64_t last = -1;
   for (size_t i = 0; i < axes.size(); i++)
@@ -52,12 +55,28 @@ bool group_reduce(UOpRef& k, std::vector<Opt>& opts, const Capabilities& target)
   return false;
 }
 
+bool depends_on(const UOp* expr, const UOp* r) {
+  for (const UOp* u : expr->toposort())
+    if (u == r) return true;
+  return false;
+}
+
+// Whether every REDUCE of the kernel depends on the output axis: a reduction that does not runs
+// once outside its loop (a softmax's row maximum, shared by the row's outputs), while as a launch
+// axis every work item would compute it again.
+bool reductions_depend_on(const UOpRef& k, const UOpRef& axis) {
+  for (const UOp* u : k->toposort())
+    if (u->op == Ops::REDUCE && !depends_on(u->src[0].get(), axis.get())) return false;
+  return true;
+}
+
 // The output axes as launch axes: the innermost LOOP axis's inner part LOCAL, the rest GLOBAL.
 void launch_output(UOpRef& k, std::vector<Opt>& opts, const Capabilities& target, int64_t group) {
   std::vector<UOpRef> axes = kernel_axes(k);
   std::vector<int64_t> loops;  // positions, innermost first
   for (size_t i = axes.size(); i-- > 0;)
-    if (axis_type(axes[i]) == AxisType::LOOP && const_bound(axes[i]).value_or(1) > 1) loops.push_back(int64_t(i));
+    if (axis_type(axes[i]) == AxisType::LOOP && const_bound(axes[i]).value_or(1) > 1 && reductions_depend_on(k, axes[i]))
+      loops.push_back(int64_t(i));
   if (loops.empty()) return;
   int64_t room = target.workgroup_max > 0 ? target.workgroup_max / group : 128;
   int64_t a = loops[0], n = *const_bound(axes[size_t(a)]);

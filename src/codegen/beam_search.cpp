@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "codegen/beam_progress.h"
+#include "codegen/gpu_heuristics.h"
 #include "codegen/heuristics.h"
 #include "codegen/kernel_axes.h"
 #include "codegen/opt_actions.h"
@@ -32,13 +33,13 @@ struct Candidate {
 
 class Search {
  public:
-  Search(const UOpRef& ast, const std::string& name, KernelTimer& timer, double slice_seconds)
-      : slice_seconds_(slice_seconds), ast_(ast), name_(name), timer_(timer), progress_(name) {}
+  Search(const UOpRef& ast, const std::string& name, KernelTimer& timer, double slice_seconds, const Capabilities* target)
+      : slice_seconds_(slice_seconds), ast_(ast), name_(name), timer_(timer), progress_(name), target_(target) {}
 
   BeamResult run(int64_t width) {
     // The heuristics' kernel first, whole: its time decides how much of each candidate is run.
-    std::vector<Opt> hand = hand_coded_opts(ast_);
-    std::vector<Candidate> heuristic{{hand, apply_opts(ast_, hand)}}, start{{{}, ast_}};
+    std::vector<Opt> hand = target_ && !target_->global_max.empty() ? workgroup_opts(ast_, *target_) : hand_coded_opts(ast_);
+    std::vector<Candidate> heuristic{{hand, apply_opts(ast_, hand, target_)}}, start{{{}, ast_}};
     compile(heuristic);
     if (!heuristic[0].run) throw InternalError("BEAM: kernel " + name_ + " does not compile with the heuristics' opts");
     BeamResult r;
@@ -54,8 +55,8 @@ class Search {
     for (int round = 1; round <= kMaxBeamRounds; round++) {
       std::vector<Candidate> next;
       for (const Candidate& b : beam)
-        for (const Opt& a : opt_actions(b.kernel)) {
-          UOpRef k = apply_opt(b.kernel, a, false);  // opt_actions has none for a kernel that runs in order
+        for (const Opt& a : opt_actions(b.kernel, target_)) {
+          UOpRef k = apply_opt(b.kernel, a, false, target_);  // opt_actions has none for a kernel that runs in order
           if (!seen.emplace(k.get(), k).second) continue;  // reached by another order of the same opts
           std::vector<Opt> opts = b.opts;
           opts.push_back(a);
@@ -141,6 +142,7 @@ class Search {
   std::string name_;
   KernelTimer& timer_;
   BeamProgress progress_;
+  const Capabilities* target_;
   int64_t timed_ = 0;
   int64_t slice_ = 1;
 };
@@ -148,9 +150,9 @@ class Search {
 }  // namespace
 
 BeamResult search_opts(const UOpRef& ast, const std::string& name, KernelTimer& timer, int64_t width,
-                       double slice_seconds) {
+                       double slice_seconds, const Capabilities* target) {
   if (width < 1) throw InternalError("beam_search: width must be at least 1, got " + std::to_string(width));
-  return Search(ast, name, timer, slice_seconds).run(width);
+  return Search(ast, name, timer, slice_seconds, target).run(width);
 }
 
 }  // namespace onegrad

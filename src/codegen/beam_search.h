@@ -48,7 +48,9 @@ class KernelTimer {
 
 // Searches `ast` (a kernel in kernel form whose every address follows from its loop indices) with
 // beam `width` >= 1, timing through `timer`. `name` is the kernel's, for the progress bar and DEBUG.
+// `target`: the capabilities the moves must fit (opt_actions) and whose heuristics are the baseline
+// (workgroup_opts for a target with launch dims); null: the C target's loop nests.
 BeamResult search_opts(const UOpRef& ast, const std::string& name, KernelTimer& timer, int64_t width,
-                       double slice_seconds = kSliceSeconds);
+                       double slice_seconds = kSliceSeconds, const Capabilities* target = nullptr);
 
 }  // namespace onegrad

@@ -63,6 +63,7 @@ struct Capabilities {
   int64_t local_memory_bytes = 0;     // per workgroup; 0: no local memory
   std::vector<int64_t> global_max;    // the largest GLOBAL size per launch dim; empty: no GLOBAL axes
   std::vector<int64_t> local_max;     // the largest LOCAL size per launch dim; empty: no LOCAL axes
+  int64_t workgroup_max = 0;          // work items per workgroup (the product of its local sizes); 0: no limit
   std::vector<TensorCore> tensor_cores;
 
   bool has_dtype(DType dt) const;  // dt's scalar type is declared (INDEX and VOID always)

@@ -10,6 +10,7 @@
 
 #include "codegen/iteration_rows.h"
 #include "codegen/kernel_axes.h"
+#include "codegen/launch_dims.h"
 #include "codegen/reduce_to_acc.h"
 
 namespace onegrad {
@@ -23,18 +24,18 @@ std::string where(const UOpRef& sink, const Opt& opt) { return opt.text() + " on
 // Who the target is in an error.
 std::string target_name(const Capabilities* target) { return target ? "target '" + target->name + "'" : "the target (none given)"; }
 
-// Why the target cannot hold an axis of kind `t` (empty: it can). THREAD axes need threads; the
-// launch axes need their dims declared, and then still wait for a pipeline that lowers them
-// (Linearize and the C renderer make loops, not launches).
+// Why the target cannot hold an axis of kind `t` (empty: it can). THREAD axes need threads, GLOBAL
+// and LOCAL axes the launch dims the target declares; WARP axes wait for a pipeline that lowers them.
 std::string missing_axis(const Capabilities* target, AxisType t) {
   std::string kind(axis_type_name(t));
   auto undeclared = [&](const std::string& fact) { return target_name(target) + " declares no " + fact; };
   switch (t) {
     case AxisType::THREAD: return target && target->threads < 1 ? undeclared("threads (Capabilities::threads is 0)") : "";
     case AxisType::GLOBAL:
-      if (!target || target->global_max.empty()) return undeclared("GLOBAL launch dims (Capabilities::global_max)");
-      break;
-    case AxisType::LOCAL: case AxisType::WARP:
+      return !target || target->global_max.empty() ? undeclared("GLOBAL launch dims (Capabilities::global_max)") : "";
+    case AxisType::LOCAL:
+      return !target || target->local_max.empty() ? undeclared("LOCAL launch dims (Capabilities::local_max)") : "";
+    case AxisType::WARP:
       if (!target || target->local_max.empty()) return undeclared(kind + " launch dims (Capabilities::local_max)");
       break;
     default: return "";
@@ -69,6 +70,14 @@ void check_split_target(const UOpRef& sink, const Opt& opt, AxisType from, const
     case AxisType::GROUP_REDUCE:
       if (from != AxisType::REDUCE && from != AxisType::GROUP_REDUCE) fail("GROUP_REDUCE splits a REDUCE or GROUP_REDUCE axis, not " + from_name);
       return;
+    case AxisType::GLOBAL:
+      if (from != AxisType::LOOP) fail("GLOBAL splits a LOOP axis, not " + from_name);
+      if (std::string why = missing_axis(target, opt.target); !why.empty()) fail(why);
+      return;
+    case AxisType::LOCAL:
+      if (from != AxisType::LOOP && from != AxisType::GLOBAL) fail("LOCAL splits a GLOBAL or LOOP axis, not " + from_name);
+      if (std::string why = missing_axis(target, opt.target); !why.empty()) fail(why);
+      return;
     default: fail(missing_axis(target, opt.target));
   }
 }
@@ -78,11 +87,68 @@ void check_split_target(const UOpRef& sink, const Opt& opt, AxisType from, const
 // axis, and its iterations must touch elements of their own (codegen/iteration_rows.h: every store
 // depends on it, and a memory the kernel reads back is touched only in the iteration's own rows),
 // or two threads would race.
-void check_thread_split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt) {
+bool local_kind(AxisType t, const Capabilities& target);
+
+void check_thread_split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt, const Capabilities* target) {
   auto fail = [&](const std::string& why) { throw OptError(where(sink, opt) + ": " + why); };
-  for (size_t i = 0; i < axes.size(); i++)
+  for (size_t i = 0; i < axes.size(); i++) {
     if (axis_type(axes[i]) == AxisType::THREAD)
       fail("the kernel already has a THREAD axis (axis " + std::to_string(i) + "); at most one per kernel");
+    if (is_launch_axis(sink, axes[i]) || (target && local_kind(axis_type(axes[i]), *target)))
+      fail("the kernel has launch axes (axis " + std::to_string(i) + " is " + std::string(axis_type_name(axis_type(axes[i]))) +
+           "): its work items are the launch's, not THREAD parts");
+  }
+  std::string conflict = iteration_rows_conflict(sink, axes[size_t(opt.axis)].get(), "axis " + std::to_string(opt.axis));
+  if (!conflict.empty()) fail(conflict);
+}
+
+// Whether an axis of kind t runs as a work item's index inside its workgroup: LOCAL, and a
+// GROUP_REDUCE on a target with local memory (a lane of the group's reduction, codegen/group_reduce.h).
+bool local_kind(AxisType t, const Capabilities& target) {
+  return t == AxisType::LOCAL || (t == AxisType::GROUP_REDUCE && target.local_memory_bytes > 0);
+}
+
+// spec: AxisType GLOBAL, LOCAL, GROUP_REDUCE (on a target with local memory). Launch axes are the
+// work items of one launch: at most one GLOBAL and one local axis per launch dim the target
+// declares, a workgroup of at most Capabilities::workgroup_max work items, none beside a THREAD
+// axis (whose parts are a launch of their own); GLOBAL and LOCAL iterations run at once, so they
+// follow THREAD's race rule. NOLOCALS (earlier in the same opts) forbids local axes.
+void check_launch_split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt, const Capabilities& target,
+                        bool nolocals) {
+  auto fail = [&](const std::string& why) { throw OptError(where(sink, opt) + ": " + why); };
+  bool local = local_kind(opt.target, target);
+  if (nolocals && local)
+    fail(opt.target == AxisType::LOCAL ? "NOLOCALS: the kernel has no LOCAL axes"
+                                       : "NOLOCALS: the kernel uses no local memory, and a GROUP_REDUCE on " + target_name(&target) +
+                                             " reduces through it (without NOLOCALS, or on a target without local memory, it is a level of partial sums)");
+  size_t globals = 0, locals = 0;
+  int64_t group = 1, widest = 1;
+  auto count = [&](AxisType t, int64_t bound) {
+    if (t == AxisType::GLOBAL) globals++;
+    if (local_kind(t, target)) locals++, group *= bound, widest = std::max(widest, bound);
+  };
+  for (size_t i = 0; i < axes.size(); i++) {
+    AxisType t = axis_type(axes[i]);
+    if (t == AxisType::THREAD) fail("the kernel has a THREAD axis (axis " + std::to_string(i) + "), whose parts are launches of their own");
+    int64_t n = const_bound(axes[i]).value_or(1);
+    if (i != size_t(opt.axis)) {
+      count(t, n);
+      continue;
+    }
+    if (n != opt.arg) count(t, n / opt.arg);
+    count(opt.target, opt.arg);
+  }
+  if (globals > target.global_max.size())
+    fail("the kernel would have " + std::to_string(globals) + " GLOBAL axes; " + target_name(&target) + " has " +
+         std::to_string(target.global_max.size()) + " launch dims");
+  if (locals > target.local_max.size())
+    fail("the kernel would have " + std::to_string(locals) + " LOCAL/GROUP_REDUCE axes; " + target_name(&target) + " has " +
+         std::to_string(target.local_max.size()) + " launch dims");
+  int64_t per_dim = target.local_max.empty() ? 0 : *std::max_element(target.local_max.begin(), target.local_max.end());
+  if ((target.workgroup_max > 0 && group > target.workgroup_max) || (locals > 0 && widest > per_dim))
+    fail("a workgroup of " + std::to_string(group) + " work items (" + std::to_string(widest) + " in one dim); " + target_name(&target) +
+         " runs at most " + std::to_string(target.workgroup_max) + " (" + std::to_string(per_dim) + " per dim)");
+  if (opt.target == AxisType::GROUP_REDUCE) return;
   std::string conflict = iteration_rows_conflict(sink, axes[size_t(opt.axis)].get(), "axis " + std::to_string(opt.axis));
   if (!conflict.empty()) fail(conflict);
 }
@@ -131,7 +197,7 @@ std::vector<UOpRef> make_ranges(const std::vector<std::pair<UOpRef, AxisType>>& 
   return out;
 }
 
-UOpRef split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt, const Capabilities* target) {
+UOpRef split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt, const Capabilities* target, bool nolocals) {
   const UOpRef& r = axes[size_t(opt.axis)];
   std::optional<int64_t> n = const_bound(r);
   if (!n) throw OptError(where(sink, opt) + ": axis " + std::to_string(opt.axis) + " has a symbolic bound");
@@ -139,7 +205,8 @@ UOpRef split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt
   if (k < 2 || *n % k != 0)
     throw OptError(where(sink, opt) + ": the factor " + std::to_string(k) + " must be at least 2 and divide the axis's bound " + std::to_string(*n));
   check_split_target(sink, opt, axis_type(r), target);
-  if (opt.target == AxisType::THREAD) check_thread_split(sink, axes, opt);
+  if (opt.target == AxisType::THREAD) check_thread_split(sink, axes, opt, target);
+  if (target && (opt.target == AxisType::GLOBAL || local_kind(opt.target, *target))) check_launch_split(sink, axes, opt, *target, nolocals);
   // A THREAD part is always the outer one: each thread gets a contiguous block of the axis.
   bool top = opt.top || opt.target == AxisType::THREAD;
   if (opt.target == AxisType::UPCAST || opt.target == AxisType::UNROLL) {
@@ -314,7 +381,7 @@ void check_in_order(const UOpRef& sink, const std::vector<UOpRef>& axes, const O
     throw OptError(where(sink, opt) + ": the kernel runs in order (a scan or a store to an address read from memory)");
 }
 
-UOpRef apply_one(const UOpRef& sink, const Opt& opt, std::optional<bool>& in_order, const Capabilities* target) {
+UOpRef apply_one(const UOpRef& sink, const Opt& opt, std::optional<bool>& in_order, const Capabilities* target, bool nolocals = false) {
   if (!sink || sink->op != Ops::SINK) throw InternalError("apply_opt: expects a kernel SINK, got " + (sink ? sink->brief() : "null"));
   std::vector<UOpRef> axes = kernel_axes(sink);
   bool takes_axis = opt.op == OptOp::SPLIT || opt.op == OptOp::PADTO || opt.op == OptOp::SWAP;
@@ -323,9 +390,16 @@ UOpRef apply_one(const UOpRef& sink, const Opt& opt, std::optional<bool>& in_ord
                    std::to_string(axes.size()) + " axes)");
   check_in_order(sink, axes, opt, in_order);
   switch (opt.op) {
-    case OptOp::SPLIT: return split(sink, axes, opt, target);
+    case OptOp::SPLIT: return split(sink, axes, opt, target, nolocals);
     case OptOp::SWAP: return swap(sink, axes, opt);
-    case OptOp::NOLOCALS: return sink;  // the pipeline makes no LOCAL axes or local memory of its own yet
+    case OptOp::NOLOCALS:
+      // It changes no loop: apply_opts refuses local axes after it, and the pipeline then keeps
+      // GROUP_REDUCE axes as levels of partial sums (no local memory).
+      for (size_t i = 0; i < axes.size(); i++)
+        if (axis_type(axes[i]) == AxisType::LOCAL || (target && local_kind(axis_type(axes[i]), *target)))
+          throw OptError(where(sink, opt) + ": the kernel has a " + std::string(axis_type_name(axis_type(axes[i]))) + " axis (axis " +
+                         std::to_string(i) + ") in its workgroup; NOLOCALS comes before any");
+      return sink;
     case OptOp::PADTO: return padto(sink, axes, opt);
     case OptOp::TC:
       if (!target || target->tensor_cores.empty())
@@ -362,7 +436,11 @@ UOpRef apply_opt(const UOpRef& sink, const Opt& opt, std::optional<bool> in_orde
 UOpRef apply_opts(const UOpRef& sink, const std::vector<Opt>& opts, const Capabilities* target) {
   std::optional<bool> in_order;  // opts make no scan or scatter and remove none: asked once
   UOpRef k = sink;
-  for (const Opt& o : opts) k = apply_one(k, o, in_order, target);
+  bool nolocals = false;
+  for (const Opt& o : opts) {
+    k = apply_one(k, o, in_order, target, nolocals);
+    nolocals = nolocals || o.op == OptOp::NOLOCALS;
+  }
   return k;
 }
 

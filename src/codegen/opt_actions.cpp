@@ -25,9 +25,13 @@ const std::vector<ActionRow>& action_table() {
       {OptOp::SPLIT, AxisType::UNROLL, {2, 3, 4, 8, 16}, {false}},
       // a THREAD part outermost gives each worker one contiguous block of the axis
       {OptOp::SPLIT, AxisType::THREAD, {2, 4, 8, 16}, {true}},
-      {OptOp::SPLIT, AxisType::LOCAL, {2, 4, 8, 16}, {false}},
-      // No GROUP_REDUCE row: levels of partial sums are the precision rule's (codegen/reduce_precision.h),
-      // cut after the search's opts whatever they are; a search over them would trade only precision.
+      {OptOp::SPLIT, AxisType::LOCAL, {2, 4, 8, 16, 32, 64, 128}, {false}},
+      // a GLOBAL part outermost: each workgroup one contiguous block of the axis
+      {OptOp::SPLIT, AxisType::GLOBAL, {2, 4, 16, 64, 256}, {true}},
+      // GROUP_REDUCE lanes where the target has local memory (row_opts drops the row elsewhere:
+      // without it a GROUP_REDUCE is a level of partial sums, the precision rule's, cut after the
+      // search's opts; a search over levels would trade only precision)
+      {OptOp::SPLIT, AxisType::GROUP_REDUCE, {16, 32, 64, 128, 256}, {false}},
       {OptOp::PADTO, AxisType::LOOP, {8, 16, 32}, {false}},
       {OptOp::SWAP, AxisType::LOOP, {}, {false}},
       {OptOp::NOLOCALS, AxisType::LOOP, {}, {false}},
@@ -58,16 +62,17 @@ std::vector<Opt> row_opts(const ActionRow& row, int64_t naxes) {
 
 }  // namespace
 
-std::vector<Opt> opt_actions(const UOpRef& sink) {
+std::vector<Opt> opt_actions(const UOpRef& sink, const Capabilities* target) {
   if (runs_in_order(sink)) return {};  // its loops stay whole and in order: nothing to choose
   int64_t naxes = int64_t(kernel_axes(sink).size());
   std::vector<Opt> out;
   std::unordered_set<const UOp*> made{sink.get()};  // interned nodes: one pointer per kernel
   std::vector<UOpRef> alive;  // a freed kernel's address can be reused by the next one: keep them until the end
   for (const ActionRow& row : action_table()) {
+    if (row.target == AxisType::GROUP_REDUCE && (!target || target->local_memory_bytes <= 0)) continue;
     for (const Opt& o : row_opts(row, naxes)) {
       try {
-        UOpRef k = apply_opt(sink, o, false);
+        UOpRef k = apply_opt(sink, o, false, target);
         if (made.insert(k.get()).second) out.push_back(o);
         alive.push_back(std::move(k));
       } catch (const OptError&) {

@@ -13,7 +13,9 @@ namespace onegrad {
 // Every opt of the table tried on every axis of `sink` (SPLITs by each factor of their row, top
 // and not, SWAPs of every pair, PADTOs by each multiple): those apply_opt accepts, in table order,
 // without duplicates of the kernel they make. `sink` is a kernel in kernel form.
-std::vector<Opt> opt_actions(const UOpRef& sink);
+// `target`: the capabilities apply_opt checks the moves against (LOCAL, GLOBAL and GROUP_REDUCE
+// lanes only where it declares launch dims and local memory); null: the C target's loop nests.
+std::vector<Opt> opt_actions(const UOpRef& sink, const Capabilities* target = nullptr);
 
 // The opts written by opts_text ("[SPLIT(1, 4, UPCAST), SWAP(0, 2), SPLIT(0, 2, LOOP, top)]"),
 // parsed back. Throws OptError naming the text on anything else.

@@ -2,7 +2,11 @@
 
 #include <cstdio>
 
+#include <algorithm>
+
 #include "codegen/expand.h"
+#include "codegen/group_reduce.h"
+#include "codegen/launch_dims.h"
 #include "codegen/isel.h"
 #include "codegen/linearize.h"
 #include "codegen/reduce_precision.h"
@@ -20,12 +24,19 @@ namespace {
 UOpRef optimize(const UOpRef& in, KernelLowering& k) {
   const Capabilities& caps = k.target->capabilities;
   UOpRef out = apply_opts(in, k.opts, &caps);
+  // On a target with local memory the opts' GROUP_REDUCE axes are a workgroup's lanes (unless
+  // NOLOCALS said otherwise: then they are levels, as on the CPU).
+  bool nolocals = std::any_of(k.opts.begin(), k.opts.end(), [](const Opt& o) { return o.op == OptOp::NOLOCALS; });
+  if (caps.local_memory_bytes > 0 && !nolocals) out = reduce_through_local(out, caps);
   // Float sums in levels of partial sums, whatever chose the opts (NOOPT and BEAM included),
-  // unless the caller needs each sum's terms added in order (a TIR program's own sum).
+  // unless the caller needs each sum's terms added in order (a TIR program's own sum). The levels
+  // are loops on every target: applied as for one without local memory.
   if (k.in_order_sums) return out;
   std::vector<Opt> precision = precision_opts(out);
   k.opts.insert(k.opts.end(), precision.begin(), precision.end());
-  return apply_opts(out, precision, &caps);
+  Capabilities levels = caps;
+  levels.local_memory_bytes = 0;
+  return apply_opts(out, precision, &levels);
 }
 
 UOpRef expand_stage(const UOpRef& in, KernelLowering&) { return expand(in); }
@@ -45,7 +56,8 @@ UOpRef isel(const UOpRef& in, KernelLowering& k) {
 
 UOpRef memory_plan(const UOpRef& in, KernelLowering&) { return lower_reduces(in); }
 
-UOpRef linearize_stage(const UOpRef& in, KernelLowering&) { return linearize(in); }
+// The launch axes (GLOBAL, LOCAL, GROUP_REDUCE lanes) are work item indices, not loops.
+UOpRef linearize_stage(const UOpRef& in, KernelLowering&) { return linearize(lower_launch_axes(in)); }
 
 void verify_after(const UOpRef& g, Stage as, std::string_view after) {
   std::vector<std::string> found = check(g, as);

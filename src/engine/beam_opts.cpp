@@ -86,13 +86,14 @@ class CompilingTimer : public KernelTimer {
 
 // The stored opts of `ast`, if there are any and they still apply (an entry from an older
 // version whose rules changed does not).
-std::optional<BeamResult> replay(const UOpRef& ast, const std::string& key, const std::string& device, int64_t width, OptCacheDb& db) {
+std::optional<BeamResult> replay(const UOpRef& ast, const std::string& key, const std::string& device, int64_t width, OptCacheDb& db,
+                                 const Capabilities& target) {
   std::optional<OptCacheEntry> e = db.lookup(key, device, width);
   if (!e) return std::nullopt;
   try {
     BeamResult r;
     r.opts = parse_opts(e->opts);
-    apply_opts(ast, r.opts);
+    apply_opts(ast, r.opts, &target);
     r.seconds = e->seconds;
     r.from_cache = true;
     return r;
@@ -112,8 +113,9 @@ std::string beam_device_key(const RuntimeDevice& device) {
 BeamResult beam_search(const UOpRef& ast, RuntimeDevice& device, int64_t width, OptCacheDb* db, double slice_seconds) {
   std::string key = db ? beam_kernel_key(ast) : "", dev = db ? beam_device_key(device) : "";
   std::string name = kernel_name(ast);
+  const Capabilities caps = device_target(device).capabilities;
   if (db)
-    if (std::optional<BeamResult> r = replay(ast, key, dev, width, *db)) {
+    if (std::optional<BeamResult> r = replay(ast, key, dev, width, *db, caps)) {
       replays++;
       if (debug_level() >= 2) std::fprintf(stderr, "BEAM %s: %s from the cache\n", name.c_str(), opts_text(r->opts).c_str());
       return *r;
@@ -121,7 +123,7 @@ BeamResult beam_search(const UOpRef& ast, RuntimeDevice& device, int64_t width, 
   std::lock_guard lock(search_mutex());
   auto t0 = std::chrono::steady_clock::now();
   CompilingTimer timer(ast, device, name);
-  BeamResult r = search_opts(ast, name, timer, width, slice_seconds);
+  BeamResult r = search_opts(ast, name, timer, width, slice_seconds, &caps);
   searches++;
   timed_total += r.timed;
   if (db) db->store(key, dev, width, {opts_text(r.opts), r.seconds});
@@ -140,11 +142,12 @@ std::vector<Opt> kernel_opts(const UOpRef& ast, RuntimeDevice& device, const Cap
     if (debug_level() >= 2) std::fprintf(stderr, "BEAM %s: not searched (%s)\n", kernel_name(ast).c_str(), why.c_str());
     return default_opts(ast, &target);
   }
-  if (opt_actions(ast).empty()) return default_opts(ast, &target);  // nothing to choose (no axes): no timing
+  if (opt_actions(ast, &target).empty()) return default_opts(ast, &target);  // nothing to choose (no axes): no timing
   // the search times kernels as they run on one thread; the split over the CPU's threads comes after,
   // as for the heuristics' opts (unless the search chose a THREAD split itself)
   std::vector<Opt> opts = beam_search(ast, device, width, &default_opt_cache_db()).opts;
-  for (const Opt& o : thread_opts(apply_opts(ast, opts), target.threads)) opts.push_back(o);
+  if (target.global_max.empty())  // a target with workgroups takes the search's launch axes as they are
+    for (const Opt& o : thread_opts(apply_opts(ast, opts), target.threads)) opts.push_back(o);
   return opts;
 }
 

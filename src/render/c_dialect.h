@@ -71,8 +71,10 @@ struct CDialect {
   // The expression of a vector op where the dialect spells it its own way (OpenCL C's built-ins:
   // render/opencl_vectors.h); null: C's (c_vector.cpp).
   std::string (*vector_expr)(const UOp& u, int64_t lanes, const std::vector<std::string>& src, c_render::Prelude& prelude) = nullptr;
-  // Workgroups (no C dialect lowers them yet): the qualifier of local memory and the barrier.
-  std::string local_prefix, barrier;
+  // Workgroups (C has none): the qualifier of local memory, the barrier, and the index of a launch
+  // axis in launch dim {dim}: a GLOBAL axis's (the workgroup's) and a local one's (the work item's
+  // in its group). Local buffers are declared in the entry ({locals}) and passed to the kernel.
+  std::string local_prefix, barrier, group_id, local_id;
 
   std::string value_type(DType dt) const;    // a value of dt in a kernel
   std::string storage_type(DType dt) const;  // one element of a buffer: bool as UINT8's, bfloat16 as UINT16's

@@ -97,6 +97,8 @@ class Writer {
       case Ops::LOAD: return load(u);
       case Ops::STORE: return through_memory(*u->src[0]) ? vector_store(u) : store(u);
       case Ops::GROUP: case Ops::SINK: return;
+      case Ops::SPECIAL: return launch_index(u);
+      case Ops::BARRIER: line(d_.barrier); return;
       default: break;
     }
     if (!is_alu(u->op) && u->op != Ops::CAST && u->op != Ops::BITCAST)
@@ -143,11 +145,17 @@ class Writer {
       for (int64_t slot = 0; slot <= *entry_slots_.rbegin(); slot++)
         entry_params += fill(d_.entry_param, {{"slot", std::to_string(slot)}}) + ", ";
     const std::string& thread_id = d_.entry_thread_id.empty() ? d_.thread_id : d_.entry_thread_id;
+    std::string locals;
+    for (const LocalBuffer& b : local_buffers_) {
+      locals += "  " + d_.local_prefix + b.type + " " + b.name + "[" + std::to_string(b.size) + "];\n";
+      params += d_.local_prefix + b.type + "* restrict " + b.name + ", ";
+      args += b.name + ", ";
+    }
     std::string out = d_.header + prelude_.text() + (several_accumulators_in_a_loop_ ? d_.no_loop_vectorize : "") +
                       d_.kernel_prefix + kernel + "(" + params + d_.vars_param + thread + ") {\n" + body_ + "}\n";
     if (wrapped)
       out += fill(d_.entry, {{"name", name}, {"kernel", kernel}, {"args", args}, {"params", entry_params}, {"thread", thread},
-                             {"thread_arg", thread.empty() ? "" : ", " + thread_id}});
+                             {"thread_arg", thread.empty() ? "" : ", " + thread_id}, {"locals", locals}});
     return out;
   }
 
@@ -251,9 +259,27 @@ class Writer {
     expr_[u] = name;
   }
 
+  // spec: SPECIAL, a launch axis's index (codegen/launch_dims.h): gidx<d> the workgroup's in dim d,
+  // lidx<d> the work item's inside it.
+  void launch_index(const UOp* u) {
+    const std::string& name = u->arg.get<std::string>();
+    const std::string& tmpl = name.rfind("gidx", 0) == 0 ? d_.group_id : d_.local_id;
+    if (tmpl.empty()) throw InternalError(d_.name + " renderer: no launch dims (" + u->brief() + ")");
+    line("const " + d_.value_type(dtypes::index) + " " + name + " = " + fill(tmpl, {{"dim", name.substr(4)}}) + ";");
+    expr_[u] = name;
+  }
+
   void buffer(const UOp* u) {
     const BufferArg& b = u->arg.get<BufferArg>();
     if (b.addrspace == AddrSpace::GLOBAL) throw InternalError("c renderer: a kernel takes GLOBAL memory as PARAMs: " + u->brief());
+    // local memory lives in the entry (OpenCL allows it at kernel scope only), passed as a pointer
+    if (b.addrspace == AddrSpace::LOCAL) {
+      if (d_.local_prefix.empty()) throw InternalError(d_.name + " renderer: no local memory (" + u->brief() + ")");
+      std::string name = "lds" + std::to_string(b.id);
+      local_buffers_.push_back({d_.value_type(b.dtype), name, b.size});
+      expr_[u] = name;
+      return;
+    }
     std::string name = "acc" + std::to_string(b.id);
     // zeroed where declared: a TIR allocation starts as zeros (the interpreter's semantics), and
     // a flag or scratch element read before its first store reads 0, never stack garbage
@@ -321,6 +347,11 @@ class Writer {
   std::string body_;
   std::vector<std::pair<std::string, std::string>> buffer_params_;  // (parameter, argument)
   std::set<int64_t> entry_slots_;                                   // the buffer slots read
+  struct LocalBuffer {
+    std::string type, name;
+    int64_t size;
+  };
+  std::vector<LocalBuffer> local_buffers_;  // declared in the entry, passed to the kernel
   int depth_ = 0;
   std::unordered_set<const UOp*> vector_registers_;  // REG buffers written as one vector variable
   std::vector<std::unordered_set<const UOp*>> loop_accumulators_;  // per open loop, the REG buffers it stores to

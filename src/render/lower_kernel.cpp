@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "codegen/gpu_heuristics.h"
 #include "codegen/heuristics.h"
 #include "codegen/kernel_axes.h"
+#include "codegen/launch_dims.h"
 #include "codegen/opt.h"
 #include "codegen/pipeline.h"
 #include "codegen/threefry.h"
@@ -73,6 +75,7 @@ std::vector<Opt> default_opts(const UOpRef& sink, const Capabilities* target) {
   if (setting("NOOPT", 0) != 0) return {};
   if (runs_in_order(sink)) return {};  // a scan's or a scatter's loops run whole and in order (codegen/opt.h)
   if (int64_t seed = setting("OPT_RANDOM", 0); seed != 0) return random_opts(sink, uint64_t(seed) ^ sink->hash());
+  if (target && !target->global_max.empty()) return workgroup_opts(sink, *target);  // a target with workgroups
   return default_kernel_opts(sink, target ? target->threads : c_capabilities().threads);
 }
 
@@ -89,9 +92,13 @@ LoweredKernel lower_kernel(const UOpRef& sink, const std::string& name, const st
   k.linear = run.graphs[stage_index("linearize")];
   k.spec.source = std::move(run.source);
   k.spec.threads = int(thread_parts(k.optimized));
-  // On a target with workgroups the THREAD parts are work items: one per workgroup, so that a
-  // driver that runs a workgroup's items on one core (PoCL) spreads the parts over its cores.
-  if (k.spec.threads > 0 && target && !target->capabilities.local_max.empty()) k.spec.local = {1};
+  LaunchDims dims = launch_dims(k.optimized);
+  k.spec.global = std::move(dims.global);
+  if (!k.spec.global.empty()) k.spec.local = std::move(dims.local);
+  // Without launch axes, on a target with workgroups the THREAD parts are work items: one per
+  // workgroup, so that a driver that runs a workgroup's items on one core (PoCL) spreads the parts
+  // over its cores.
+  else if (k.spec.threads > 0 && target && !target->capabilities.local_max.empty()) k.spec.local = {1};
   return k;
 }
 

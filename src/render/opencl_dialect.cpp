@@ -37,7 +37,7 @@ CDialect make_opencl(bool fp16, bool fp64) {
   d.var_value = "vars[{slot}]";
   d.thread_param = "long thread";
   d.thread_id = "thread";
-  d.entry = "__kernel void {name}({params}__global const long* vars) {\n  {kernel}({args}vars{thread_arg});\n}\n";
+  d.entry = "__kernel void {name}({params}__global const long* vars) {\n{locals}  {kernel}({args}vars{thread_arg});\n}\n";
   d.entry_arg = "(__global {T}*)(p{slot} + o{slot})";
   d.entry_param = "__global uchar* p{slot}, ulong o{slot}";
   d.entry_thread_id = "(long)get_global_id(0)";
@@ -61,6 +61,8 @@ CDialect make_opencl(bool fp16, bool fp64) {
   d.vector_expr = opencl_vector_expr;
   d.local_prefix = "__local ";
   d.barrier = "barrier(CLK_LOCAL_MEM_FENCE);";
+  d.group_id = "(long)get_group_id({dim})";
+  d.local_id = "(long)get_local_id({dim})";
   return d;
 }
 
@@ -86,6 +88,7 @@ Capabilities opencl_capabilities(const std::string& device, const DeviceTraits& 
   c.vectors = opencl_vector_unit(fp64, traits.preferred_vector_bytes);
   c.threads = int(std::max<int64_t>(1, traits.compute_units) * 4);
   c.local_memory_bytes = traits.local_memory_bytes;
+  c.workgroup_max = traits.max_workgroup_size;
   for (int64_t m : traits.max_work_items) {
     c.local_max.push_back(std::min(m, traits.max_workgroup_size));
     c.global_max.push_back(int64_t(1) << 31);

@@ -8,7 +8,7 @@
 namespace onegrad {
 
 Program::Program(const ProgramSpec& spec, std::string device)
-    : name_(spec.name), device_(std::move(device)), num_buffers_(spec.num_buffers), num_vars_(spec.num_vars), threads_(spec.threads), local_(spec.local) {}
+    : name_(spec.name), device_(std::move(device)), num_buffers_(spec.num_buffers), num_vars_(spec.num_vars), threads_(spec.threads), local_(spec.local), global_(spec.global) {}
 
 void Program::check_args(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const {
   if (bufs.size() != size_t(num_buffers_))

@@ -30,6 +30,9 @@ struct ProgramSpec {
   // A workgroup size per launch dim for a backend with workgroups (OpenCL); empty: the driver picks.
   // A launch of a kernel with a THREAD axis covers `threads` work items in dim 0.
   std::vector<int64_t> local;
+  // The work items per launch dim of a kernel with launch axes (codegen/launch_dims.h: workgroups
+  // times `local`); empty: none (the THREAD rule above, or one work item).
+  std::vector<int64_t> global;
 };
 
 class Program {
@@ -44,6 +47,7 @@ class Program {
   int num_vars() const { return num_vars_; }
   int threads() const { return threads_; }
   const std::vector<int64_t>& local() const { return local_; }
+  const std::vector<int64_t>& global() const { return global_; }
   // The seconds the device itself measured for the last launch (OpenCL profiling events); none
   // where the backend measures nothing (the CPU: time the call).
   virtual std::optional<double> device_seconds() const { return std::nullopt; }
@@ -74,6 +78,7 @@ class Program {
   int num_vars_;
   int threads_;
   std::vector<int64_t> local_;
+  std::vector<int64_t> global_;
 };
 
 // True if `name` is a C identifier (letters, digits, '_'; not starting with a digit).

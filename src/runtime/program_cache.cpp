@@ -31,6 +31,8 @@ std::shared_ptr<Program> ProgramCache::get(RuntimeDevice& device, const ProgramS
   // So are the workgroup sizes.
   std::string memory_key = device.name() + '\0' + spec.name + '\0' + std::string(key) + '\0' + std::to_string(spec.threads);
   for (int64_t l : spec.local) memory_key += "," + std::to_string(l);
+  memory_key += "/";
+  for (int64_t g : spec.global) memory_key += "," + std::to_string(g);
   bool built = false;
   std::shared_ptr<Program> program = loaded_.get(memory_key, [&] { return load_or_compile(device, spec, key); }, &built);
   if (!built) ++memory_hits_;

@@ -3,7 +3,8 @@
 //
 // Launch convention (render/opencl_dialect.h): the entry kernel takes, per buffer, its cl_mem and a
 // byte offset (a view inside a larger allocation), then a `vars` buffer of int64 values (null when
-// the kernel has none). A kernel with a THREAD axis runs as `threads` work items in dim 0.
+// the kernel has none). A kernel with a THREAD axis runs as `threads` work items in dim 0; one with
+// launch axes as ProgramSpec::global work items in workgroups of ProgramSpec::local.
 #ifdef ONEGRAD_HAVE_OPENCL
 #include <algorithm>
 #include <atomic>
@@ -138,8 +139,9 @@ class ClProgram final : public Program {
     check(clSetKernelArg(kernel_, arg, sizeof var_mem, &var_mem), device() + ": variables argument of '" + name() + "'");
     const std::vector<int64_t>& group = local();
     size_t global[3] = {size_t(threads() > 0 ? threads() : 1), 1, 1}, sizes[3] = {1, 1, 1};
-    cl_uint dims = cl_uint(std::clamp<size_t>(group.size(), 1, 3));
+    cl_uint dims = cl_uint(std::clamp<size_t>(std::max(group.size(), this->global().size()), 1, 3));
     for (size_t i = 0; i < group.size() && i < 3; i++) sizes[i] = size_t(group[i]);
+    for (size_t i = 0; i < this->global().size() && i < 3; i++) global[i] = size_t(this->global()[i]);
     cl_event ev = nullptr;
     err = clEnqueueNDRangeKernel(ctx_->queue, kernel_, dims, nullptr, global, group.empty() ? nullptr : sizes, 0, nullptr, &ev);
     if (err == CL_SUCCESS) err = clWaitForEvents(1, &ev);

@@ -22,7 +22,7 @@ bool is_device_copy(const UOp& u) {
   const LoadArg* l = u.arg.get_if<LoadArg>();
   if (!l || l->device.is_null() || l->device.is_tuple) return false;
   const Device& from = u.src[0]->device();
-  if (from.is_null() || from.is_tuple) return false;
+  if (from.is_null() || from.is_tuple || from == l->device) return false;  // equal: no names to canonicalize
   return device_name_of(from) != device_name_of(l->device);
 }
 

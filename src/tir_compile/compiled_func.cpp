@@ -48,12 +48,12 @@ ProgramSpec render(const LoweredPrimFunc& l, const std::string& name, const std:
 
 // The interpreter's error for the fault the kernel reported.
 [[noreturn]] void raise_fault(const FaultRecord& f, const std::array<int64_t, kStatusWords>& status) {
+  std::string message = f.text.at(0);
+  for (size_t k = 1; k < f.text.size(); k++) message += std::to_string(status[kDetail + k - 1]) + f.text[k];
   switch (f.kind) {
-    case FaultRecord::Kind::DivisionByZero:
-      throw TirDivisionByZero(f.text + std::to_string(status[kDetail]) + f.suffix, f.line);
-    case FaultRecord::Kind::Assertion: throw TirAssertionError(f.text, f.line);
-    case FaultRecord::Kind::IndexOutOfBounds:
-      throw TirIndexError(f.text + std::to_string(status[kDetail]) + f.suffix, f.buffer, f.line);
+    case FaultRecord::Kind::DivisionByZero: throw TirDivisionByZero(message, f.line);
+    case FaultRecord::Kind::Assertion: throw TirAssertionError(message, f.line);
+    case FaultRecord::Kind::IndexOutOfBounds: throw TirIndexError(message, f.buffer, f.line);
   }
   throw InternalError("compiled PrimFunc: unknown fault kind");
 }
@@ -152,7 +152,8 @@ std::string structural_key(const PrimFunc& f, const std::vector<PrimFunc>& calle
 std::shared_ptr<const CompiledStructure> compile_structure(const PrimFunc& f, const IRModule& module, const std::string& name) {
   BlockSchedule scheduled = schedule_blocks_as_opts(f);  // the same params and buffers: var_slots are f's Vars
   LoweredPrimFunc l = lower_prim_func(*scheduled.func, name, &module, false, scheduled.upcast);
-  if (l.unreported_bounds) l = lower_prim_func(*scheduled.func, name, &module, /*report_bounds=*/true, scheduled.upcast);
+  if (l.unreported_bounds)
+    l = lower_prim_func(*scheduled.func, name, &module, /*report_bounds=*/true, scheduled.upcast, l.bounds_loops);
   ProgramSpec spec;
   try {
     spec = render(l, name, tir_kernel_opts(l));

@@ -115,14 +115,16 @@ UOpRef function_running(LowerState& s) {
   return UOp::alu(Ops::CMPEQ, {state, UOp::const_int(dtypes::int64, 0)});
 }
 
-void raise_fault(LowerState& s, const UOpRef& cond, FaultRecord r, const UOpRef& detail) {
+void raise_fault(LowerState& s, const UOpRef& cond, FaultRecord r, const std::vector<UOpRef>& details) {
+  if (details.size() + 1 != r.text.size() || details.size() > size_t(kMaxDetails))
+    throw InternalError("tir lowering: a fault with " + std::to_string(details.size()) + " details");
   if (!s.status) throw InternalError("tir lowering: a fault at line " + std::to_string(r.line) + " the pre-scan did not see");
   std::vector<FaultRecord>& table = *s.faults;
   size_t k = 0;
   while (k < table.size() && !(table[k] == r)) k++;
   if (k == table.size()) table.push_back(std::move(r));
   const UOpRef gate = and_gate(and_gate(s.gate, loops_running(s)), cond);
-  if (detail) store_element(s, s.status.get(), status_word(kDetail), detail, gate);
+  for (size_t k = 0; k < details.size(); k++) store_element(s, s.status.get(), status_word(StatusWord(kDetail + k)), details[k], gate);
   store_element(s, s.status.get(), status_word(kState), UOp::const_int(dtypes::int64, int64_t(k) + 1), gate);
 }
 
@@ -130,8 +132,8 @@ void check_divisor(LowerState& s, ExprKind kind, const UOpRef& a, const UOpRef& 
   if (b->is_const() && b->const_value().truthy()) return;
   UOpRef zero = lower_binary(ExprKind::EQ, b, lower_int_const(0, t.element()), t.element(), line);
   MessageAround m = division_by_zero_message(kind, t);
-  FaultRecord r{FaultRecord::Kind::DivisionByZero, m.before, m.after, line};
-  raise_fault(s, zero, std::move(r), UOp::create(Ops::CAST, dtypes::int64, {a}));
+  FaultRecord r{FaultRecord::Kind::DivisionByZero, {m.before, m.after}, line};
+  raise_fault(s, zero, std::move(r), {UOp::create(Ops::CAST, dtypes::int64, {a})});
 }
 
 void lower_return(LowerState& s, const CallNode& ret) {

@@ -176,9 +176,13 @@ std::vector<const VarNode*> variable_slots(const PrimFuncNode& f) {
 namespace {
 
 LoweredPrimFunc lower(const PrimFuncNode& f, const std::string& name, const IRModule* module, bool report_bounds,
-                      const std::vector<const ForNode*>& upcast, bool share_thread) {
+                      const std::vector<const ForNode*>& upcast, const std::unordered_set<const StmtNode*>& bounds_loops,
+                      bool share_thread) {
   LoweredPrimFunc out;
   LowerState s;
+  // the first lowering collects the loops, the second reads them (report_bounds never adds any)
+  s.bounds_loops = &out.bounds_loops;
+  if (report_bounds) out.bounds_loops = bounds_loops;
   s.upcast = &upcast;
   s.upcast_ranges = &out.upcast_ranges;
   s.module = module;
@@ -197,6 +201,7 @@ LoweredPrimFunc lower(const PrimFuncNode& f, const std::string& name, const IRMo
     UOpRef param = UOp::create(Ops::PARAM, dt.ptr(), {UOp::shape_operand(std::vector<int64_t>{std::max<int64_t>(size, 1)})},
                                ParamArg{slot, dt.ptr(), Device(), std::nullopt, "", {}, {}});
     s.memory[b->data.get()] = Memory{param, b->dtype.element()};
+    s.bound_buffers.insert(b.get());
     out.buffer_params.push_back(p);
   }
   std::unordered_set<std::string> names;
@@ -215,6 +220,7 @@ LoweredPrimFunc lower(const PrimFuncNode& f, const std::string& name, const IRMo
     if (!b) continue;
     ArrayShape a{{}, buffer_layout(s, *b), b->strides.empty()};
     for (const PrimExpr& d : b->shape) a.shape.push_back(lower_index(s, d));
+    s.memory.at(b->data.get()).capacity = array_capacity(a, b->dtype.lanes);
     s.arrays[b->data.get()] = std::move(a);
   }
   s.report_bounds = report_bounds;
@@ -247,15 +253,16 @@ LoweredPrimFunc lower(const PrimFuncNode& f, const std::string& name, const IRMo
   out.sink = UOp::create(Ops::SINK, dtypes::void_, effects);
   out.unreported_bounds = s.unreported_bounds;
   if (s.shared_thread && !iteration_rows_conflict(out.sink, s.shared_thread.get()).empty())
-    return lower(f, name, module, report_bounds, upcast, /*share_thread=*/false);
+    return lower(f, name, module, report_bounds, upcast, bounds_loops, /*share_thread=*/false);
   return out;
 }
 
 }  // namespace
 
 LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module,
-                                bool report_bounds, const std::vector<const ForNode*>& upcast) {
-  return lower(f, name, module, report_bounds, upcast, /*share_thread=*/true);
+                                bool report_bounds, const std::vector<const ForNode*>& upcast,
+                                const std::unordered_set<const StmtNode*>& bounds_loops) {
+  return lower(f, name, module, report_bounds, upcast, bounds_loops, /*share_thread=*/true);
 }
 
 int64_t encode_variable(const RuntimeValue& v) {

@@ -4,6 +4,7 @@
 // `PARAM index` variable slot. Throws TirNotLowerable naming the first construct it cannot lower.
 #pragma once
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "tir/interpret/interpret_value.h"
@@ -13,11 +14,13 @@
 namespace onegrad::tir {
 
 // A run-time error the kernel reports through its status buffer (docs/tir.md, "Compiling: faults"):
-// the kernel writes k + 1 to the state word for faults[k]; run() rebuilds the interpreter's error.
+// the kernel writes k + 1 to the state word for faults[k] and the values its message needs to the
+// detail words; run() rebuilds the interpreter's error.
 struct FaultRecord {
   enum class Kind { DivisionByZero, Assertion, IndexOutOfBounds } kind;
-  std::string text;    // an assertion's message; for a division (an index), the message before the dividend (index)
-  std::string suffix;  // for a division (an index), the message after the dividend (index)
+  // The message: text[0], then each detail word's value followed by the next piece of text
+  // (text.size() - 1 details: a division's dividend, an index tuple, a view's extent).
+  std::vector<std::string> text;
   int line = 0;
   std::string buffer;  // an index fault's buffer
   bool operator==(const FaultRecord&) const = default;
@@ -25,9 +28,9 @@ struct FaultRecord {
 
 // The hidden last buffer slot, int64[kStatusWords], zeroed before each launch: kState is 0 while
 // the function runs, k > 0 once faults[k - 1] happened, kReturned once it returned (the first of
-// them: a stopped function does nothing more); kDetail holds a division fault's dividend,
-// kReturnValue the returned value (as encode_variable writes it).
-enum StatusWord : int64_t { kState = 0, kDetail = 1, kReturnValue = 2, kStatusWords = 3 };
+// them: a stopped function does nothing more); kReturnValue holds the returned value (as
+// encode_variable writes it), the kMaxDetails words from kDetail the fault's details.
+enum StatusWord : int64_t { kState = 0, kReturnValue = 1, kDetail = 2, kMaxDetails = 16, kStatusWords = kDetail + kMaxDetails };
 constexpr int64_t kReturned = -1;
 
 struct StatusChannel {
@@ -45,6 +48,9 @@ struct LoweredPrimFunc {
   // An access the compiler could not prove in bounds was lowered without a status buffer to
   // report it in: compile_prim_func lowers again with report_bounds.
   bool unreported_bounds = false;
+  // The bodies of the loops around such an access: lowered again with report_bounds, each such loop
+  // reads the state word afresh per iteration, so the first bad index stops the function.
+  std::unordered_set<const StmtNode*> bounds_loops;
   std::vector<UOpRef> upcast_ranges;  // the RANGEs of the loops lower_prim_func was asked to upcast
 };
 
@@ -57,8 +63,10 @@ std::vector<const VarNode*> variable_slots(const PrimFuncNode& f);
 // With report_bounds, the kernel has the status buffer and an out-of-bounds index is a fault
 // (TirIndexError) like a division by zero; without, such an access is only skipped.
 // `upcast`: loops of f (schedule_blocks_as_opts) whose RANGEs the result lists in upcast_ranges.
+// `bounds_loops`: the first lowering's (report_bounds only).
 LoweredPrimFunc lower_prim_func(const PrimFuncNode& f, const std::string& name, const IRModule* module = nullptr,
-                                bool report_bounds = false, const std::vector<const ForNode*>& upcast = {});
+                                bool report_bounds = false, const std::vector<const ForNode*>& upcast = {},
+                                const std::unordered_set<const StmtNode*>& bounds_loops = {});
 
 // The PrimFuncs of `module` that f calls, directly or not (each once): their bodies are inlined, so
 // the compiled kernel depends on them too (lower_call.cpp).

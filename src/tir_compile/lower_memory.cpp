@@ -10,6 +10,7 @@
 // A STORE already runs in all its loops (its ENDs place it), and within one iteration Codegen keeps
 // the edges, so a loop-carried value (the previous iteration's store) is seen by program order.
 #include "tir/interpret/interpret_errors.h"
+#include "tir/interpret/interpret_memory.h"
 #include "tir/print/printer.h"
 #include "tir_compile/lower_func.h"
 #include "tir_compile/lower_ops.h"
@@ -40,6 +41,9 @@ UOpRef index_add(const UOpRef& a, const UOpRef& b) { return UOp::alu(Ops::ADD, {
 Layout buffer_layout(LowerState& s, const BufferNode& b) {
   if (auto v = s.views.find(&b); v != s.views.end()) return v->second;
   const size_t n = b.shape.size();
+  if (!b.strides.empty() && b.strides.size() != n)  // the type checker's Buffer rule; unchecked input
+    throw TirNotLowerable("buffer " + b.name, "it declares " + std::to_string(b.strides.size()) + " strides for " +
+                                                  std::to_string(n) + " dimensions", b.loc.line);
   Layout l{b.elem_offset ? lower_index(s, b.elem_offset) : UOp::index(0), std::vector<UOpRef>(n)};
   if (!b.strides.empty()) {
     for (size_t k = 0; k < n; k++) l.strides[k] = lower_index(s, b.strides[k]);
@@ -74,29 +78,71 @@ UOpRef index_in_bounds(const UOpRef& i, const UOpRef& extent) {
   return UOp::alu(Ops::AND, {UOp::alu(Ops::CMPLT, {UOp::index(-1), i}), UOp::alu(Ops::CMPLT, {i, extent})});
 }
 
-// An index outside dimension k of b is the interpreter's TirIndexError: a fault (lower_fault.cpp)
-// when the kernel has a status buffer for it, else noted so compile_prim_func lowers again with one.
-void report_out_of_bounds(LowerState& s, const BufferNode& b, size_t k, const UOpRef& i, const UOpRef& inside, int line) {
-  if (!s.status || !s.report_bounds) {
-    s.unreported_bounds = true;
-    return;
-  }
-  std::string shape;
-  for (const PrimExpr& d : b.shape) shape += (shape.empty() ? "" : ", ") + print_expr(d);
-  const bool one_dim = b.shape.size() == 1;
-  MessageAround m = out_of_bounds_message(b.name, "(" + shape + (one_dim ? ",)" : ")"));
-  // a 1-D index prints as the interpreter's tuple; otherwise the failing dimension's index alone
-  FaultRecord r = one_dim ? FaultRecord{FaultRecord::Kind::IndexOutOfBounds, m.before + "(", ",)" + m.after, line, b.name}
-                          : FaultRecord{FaultRecord::Kind::IndexOutOfBounds, m.before,
-                                        " of dimension " + std::to_string(k) + m.after, line, b.name};
-  raise_fault(s, lower_not(inside), std::move(r), UOp::create(Ops::CAST, dtypes::int64, {i}));
+// An index outside its dimension of b is the interpreter's TirIndexError: a fault (lower_fault.cpp)
+// when the kernel has a status buffer for it, else noted so compile_prim_func lowers again with
+// one, reading the state afresh in every loop around the access. The message carries the lane's
+// whole index tuple, as the interpreter's does.
+bool bounds_reported(LowerState& s) {
+  if (s.status && s.report_bounds) return true;
+  s.unreported_bounds = true;
+  for (const OpenLoop& l : s.loops) s.bounds_loops->insert(l.body);
+  if (s.reduction_nest) s.bounds_loops->insert(s.reduction_nest);
+  return false;
 }
 
-// The flat element index of each lane: elem_offset + sum(index_k * stride_k) (buffer_layout), and
-// in `in_bounds` whether every index of the lane is inside its dimension (null: known to be). The
-// interpreter raises TirIndexError for an index out of bounds; compiled code never touches memory
-// there: the load gives 0, the store does not happen.
-Lanes flat_indices(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line, Lanes& in_bounds) {
+// A fault message of text and values the kernel stores in the status buffer's detail words.
+struct MessageBuilder {
+  std::vector<std::string> text{""};
+  std::vector<UOpRef> details;
+  void add(const std::string& t) { text.back() += t; }
+  void add(const UOpRef& value) {
+    details.push_back(UOp::create(Ops::CAST, dtypes::int64, {value}));
+    text.push_back("");
+  }
+};
+
+void report_out_of_bounds(LowerState& s, const BufferNode& b, const std::vector<UOpRef>& index, const UOpRef& inside, int line) {
+  if (!bounds_reported(s)) return;
+  if (index.size() > size_t(kMaxDetails))
+    throw TirNotLowerable("buffer " + b.name, "an index of more than " + std::to_string(kMaxDetails) + " dimensions", line);
+  // the interpreter's "index (i, j) is out of bounds of buffer B with shape (m, n)", with the
+  // values of a symbolic shape where detail words are left for them (else their names)
+  size_t symbolic = 0;
+  for (const PrimExpr& d : b.shape) symbolic += !as_int_imm(d);
+  const bool shape_values = index.size() + symbolic <= size_t(kMaxDetails);
+  auto tuple = [](MessageBuilder& m, size_t n, const auto& item) {
+    m.add("(");
+    for (size_t k = 0; k < n; k++) {
+      if (k > 0) m.add(", ");
+      item(k);
+    }
+    m.add(n == 1 ? ",)" : ")");
+  };
+  const MessageAround around = out_of_bounds_message(b.name, "");  // the shape follows
+  MessageBuilder m;
+  m.add(around.before);
+  tuple(m, index.size(), [&](size_t k) { m.add(index[k]); });
+  m.add(around.after);
+  tuple(m, b.shape.size(), [&](size_t k) {
+    if (shape_values && !as_int_imm(b.shape[k])) m.add(lower_index(s, b.shape[k]));
+    else m.add(print_expr(b.shape[k]));
+  });
+  raise_fault(s, lower_not(inside), FaultRecord{FaultRecord::Kind::IndexOutOfBounds, std::move(m.text), line, b.name}, m.details);
+}
+
+// Where one lane of an access goes: its flat element index, elem_offset + sum(index_k * stride_k)
+// (buffer_layout), its index tuple, and whether every index is inside its dimension (null: known
+// to be).
+struct LaneAccess {
+  UOpRef flat;
+  std::vector<UOpRef> index;
+  UOpRef inside;
+};
+
+// Each lane of an access (a vector element type, float32x4, holds its lanes consecutively: scalar
+// index flat * L + l, one LaneAccess per scalar). The interpreter raises TirIndexError for an index
+// out of bounds; compiled code never touches memory there: the load gives 0, the store does not happen.
+std::vector<LaneAccess> lane_accesses(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line) {
   if (!b.axis_separators.empty()) throw TirNotLowerable("buffer " + b.name, "axis_separators make it multi-dimensional memory", line);
   const size_t n = indices.size();
   Layout layout = buffer_layout(s, b);
@@ -112,23 +158,20 @@ Lanes flat_indices(LowerState& s, const BufferNode& b, const std::vector<PrimExp
   }
   std::vector<UOpRef> extents;
   for (const PrimExpr& e : b.shape) extents.push_back(lower_index(s, e));
-  UOpRef offset = layout.offset;
-  // a vector element type (float32x4) holds its lanes consecutively: scalar index flat * L + l
   const int64_t per_element = b.dtype.lanes;
-  Lanes out;
+  std::vector<LaneAccess> out;
   for (int lane = 0; lane < lanes; lane++) {
-    UOpRef flat = offset, inside;
+    LaneAccess a{layout.offset, {}, nullptr};
     for (size_t k = 0; k < n; k++) {
       const UOpRef i = broadcast_lanes(idx[k], lanes)[size_t(lane)];
-      flat = index_add(flat, index_mul(i, strides[k]));
-      if (k >= extents.size()) continue;
-      UOpRef check = index_in_bounds(i, extents[k]);
-      if (check) report_out_of_bounds(s, b, k, i, check, line);
-      inside = and_gate(inside, check);
+      a.flat = index_add(a.flat, index_mul(i, strides[k]));
+      a.index.push_back(i);
+      if (k < extents.size()) a.inside = and_gate(a.inside, index_in_bounds(i, extents[k]));
     }
     for (int64_t l = 0; l < per_element; l++) {
-      out.push_back(per_element == 1 ? flat : index_add(index_mul(flat, UOp::index(per_element)), UOp::index(l)));
-      in_bounds.push_back(inside);
+      LaneAccess scalar = a;
+      if (per_element > 1) scalar.flat = index_add(index_mul(a.flat, UOp::index(per_element)), UOp::index(l));
+      out.push_back(std::move(scalar));
     }
   }
   return out;
@@ -173,26 +216,52 @@ void store_element(LowerState& s, const VarNode* root, const UOpRef& flat, const
   s.body->push_back(st);
 }
 
+// Lane by lane, as the interpreter accesses them: the lane's bounds fault, then the access, gated
+// by the function still running (so a store of lane 1 does not happen after lane 2... faulted, and
+// lane 0's does before it).
 Lanes load_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line) {
   memory_of(s, b, line);
-  Lanes in_bounds;
-  Lanes flat = flat_indices(s, b, indices, line, in_bounds);
-  const UOpRef gate = and_gate(s.gate, loops_running(s));
+  check_view(s, b, line);
+  std::vector<LaneAccess> lanes = lane_accesses(s, b, indices, line);
   Lanes out;
-  for (size_t lane = 0; lane < flat.size(); lane++)
-    out.push_back(load_element(s, s.root(b.data.get()), flat[lane], and_gate(gate, in_bounds[lane]), line));
+  for (size_t lane = 0; lane < lanes.size(); lane++) {
+    const LaneAccess& a = lanes[lane];
+    if (a.inside && (lane % size_t(b.dtype.lanes)) == 0) report_out_of_bounds(s, b, a.index, a.inside, line);
+    const UOpRef gate = and_gate(s.gate, loops_running(s));
+    out.push_back(load_element(s, s.root(b.data.get()), a.flat, and_gate(gate, a.inside), line));
+  }
   return out;
 }
 
 void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const Lanes& value, int line) {
   memory_of(s, b, line);
-  Lanes in_bounds;
-  Lanes flat = flat_indices(s, b, indices, line, in_bounds);
-  Lanes v = broadcast_lanes(value, int(flat.size()));
-  const UOpRef gate = and_gate(s.gate, loops_running(s));
-  for (size_t lane = 0; lane < flat.size(); lane++)
-    store_element(s, s.root(b.data.get()), flat[lane], v[lane], and_gate(gate, in_bounds[lane]));
+  std::vector<LaneAccess> lanes = lane_accesses(s, b, indices, line);
+  Lanes v = broadcast_lanes(value, int(lanes.size()));
+  for (size_t lane = 0; lane < lanes.size(); lane++) {
+    const LaneAccess& a = lanes[lane];
+    if (a.inside && (lane % size_t(b.dtype.lanes)) == 0) report_out_of_bounds(s, b, a.index, a.inside, line);
+    const UOpRef gate = and_gate(s.gate, loops_running(s));
+    store_element(s, s.root(b.data.get()), a.flat, v[lane], and_gate(gate, a.inside));
+  }
 }
+
+namespace {
+
+// The register BUFFER for `data`, `count` scalars of `elem` (its lanes counted in), with the array
+// it is for the calls that pass it on.
+void register_memory(LowerState& s, const Var& data, DataType elem, int64_t count, ArrayShape array, const char* construct,
+                     int line) {
+  if (count * (elem.bits < 8 ? 1 : elem.bits / 8) > kMaxRegisterBytes)
+    throw TirNotLowerable(construct, "more than " + std::to_string(kMaxRegisterBytes) + " bytes of local storage", line);
+  DType dt = uop_dtype(elem.element(), line);
+  UOpRef buf = UOp::create(Ops::BUFFER, dt.ptr(AddrSpace::REG), {},
+                           BufferArg{s.next_buffer++, std::max<int64_t>(count, 1), dt, Device(), AddrSpace::REG});
+  s.memory[data.get()] = Memory{buf, elem.element(), UOp::index(count)};
+  s.effects.erase(data.get());
+  s.arrays[data.get()] = std::move(array);
+}
+
+}  // namespace
 
 void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line) {
   int64_t count = elem.lanes;
@@ -203,11 +272,6 @@ void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<P
     if (count * (elem.bits < 8 ? 1 : elem.bits / 8) > kMaxRegisterBytes)
       throw TirNotLowerable(construct, "more than " + std::to_string(kMaxRegisterBytes) + " bytes of local storage", line);
   }
-  DType dt = uop_dtype(elem.element(), line);
-  UOpRef buf = UOp::create(Ops::BUFFER, dt.ptr(AddrSpace::REG), {},
-                           BufferArg{s.next_buffer++, std::max<int64_t>(count, 1), dt, Device(), AddrSpace::REG});
-  s.memory[data.get()] = Memory{buf, elem.element()};
-  s.effects.erase(data.get());
   ArrayShape a{{}, Layout{UOp::index(0), std::vector<UOpRef>(extents.size())}, true};
   int64_t stride = 1;
   for (size_t k = extents.size(); k-- > 0;) {
@@ -215,7 +279,82 @@ void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<P
     stride *= std::max<int64_t>(as_int_imm(extents[k])->value, 1);
   }
   for (const PrimExpr& e : extents) a.shape.push_back(UOp::index(as_int_imm(e)->value));
-  s.arrays[data.get()] = std::move(a);
+  register_memory(s, data, elem, count, std::move(a), construct, line);
+}
+
+void allocate_buffer(LowerState& s, const BufferNode& b, const char* construct, int line) {
+  if (b.strides.empty()) {
+    allocate(s, b.data, b.dtype, b.shape, construct, line);
+    return;
+  }
+  auto constants = [&](const std::vector<PrimExpr>& es, const char* what) {
+    std::vector<int64_t> out;
+    for (const PrimExpr& e : es) {
+      const IntImmNode* k = as_int_imm(e);
+      if (!k) throw TirNotLowerable(construct, std::string("its ") + what + " must be constants (the kernel's local arrays have a fixed size)", line);
+      out.push_back(k->value);
+    }
+    return out;
+  };
+  const std::vector<int64_t> shape = constants(b.shape, "extents"), strides = constants(b.strides, "strides");
+  if (strides.size() != shape.size())
+    throw TirNotLowerable(construct, "buffer " + b.name + " declares " + std::to_string(strides.size()) + " strides for " +
+                                         std::to_string(shape.size()) + " dimensions", line);
+  const IntImmNode* offset = b.elem_offset ? as_int_imm(b.elem_offset) : nullptr;  // a Var: the allocator's, 0
+  AllocationLayout layout = allocation_layout(shape, strides, offset ? offset->value : 0);
+  if (layout.elements * b.dtype.lanes * std::max(1, b.dtype.bits / 8) > kMaxRegisterBytes)
+    throw TirNotLowerable(construct, "more than " + std::to_string(kMaxRegisterBytes) + " bytes of local storage", line);
+  ArrayShape a{{}, Layout{UOp::index(layout.elem_offset), {}}, false};
+  for (size_t k = 0; k < shape.size(); k++) {
+    a.shape.push_back(UOp::index(shape[k]));
+    a.layout.strides.push_back(UOp::index(layout.strides[k]));
+  }
+  s.views[&b] = a.layout;
+  register_memory(s, b.data, b.dtype, int64_t(layout.elements) * b.dtype.lanes, std::move(a), construct, line);
+}
+
+UOpRef array_capacity(const ArrayShape& a, int64_t lanes) {
+  UOpRef last = a.layout.offset, empty;
+  for (size_t k = 0; k < a.shape.size(); k++) {
+    const UOpRef& extent = a.shape[k];
+    UOpRef reach = index_mul(UOp::alu(Ops::ADD, {extent, UOp::index(-1)}), a.layout.strides[k]);
+    last = index_add(last, UOp::alu(Ops::MAX, {reach, UOp::index(0)}));
+    UOpRef is_empty = UOp::alu(Ops::CMPLT, {extent, UOp::index(1)});
+    empty = empty ? UOp::alu(Ops::OR, {empty, is_empty}) : is_empty;
+  }
+  UOpRef scalars = index_mul(index_add(last, UOp::index(1)), UOp::index(lanes));
+  return empty ? UOp::create(Ops::WHERE, dtypes::index, {empty, UOp::index(0), scalars}) : scalars;
+}
+
+void check_view(LowerState& s, const BufferNode& b, int line) {
+  if (s.views.count(&b) || s.bound_buffers.count(&b)) return;
+  const Memory& m = memory_of(s, b, line);
+  if (!m.capacity) return;  // the lowering's own registers
+  // the view's first and last element: elem_offset plus the negative and the positive reaches
+  Layout layout = buffer_layout(s, b);
+  UOpRef first = layout.offset, last = layout.offset, empty;
+  for (size_t k = 0; k < b.shape.size(); k++) {
+    UOpRef extent = lower_index(s, b.shape[k]);
+    UOpRef reach = index_mul(UOp::alu(Ops::ADD, {extent, UOp::index(-1)}), layout.strides[k]);
+    first = index_add(first, UOp::create(Ops::WHERE, dtypes::index, {UOp::alu(Ops::CMPLT, {reach, UOp::index(0)}), reach, UOp::index(0)}));
+    last = index_add(last, UOp::alu(Ops::MAX, {reach, UOp::index(0)}));
+    UOpRef is_empty = UOp::alu(Ops::CMPLT, {extent, UOp::index(1)});
+    empty = empty ? UOp::alu(Ops::OR, {empty, is_empty}) : is_empty;
+  }
+  const int64_t lanes = b.dtype.lanes;
+  UOpRef past = index_mul(index_add(last, UOp::index(1)), UOp::index(lanes));
+  UOpRef outside = UOp::alu(Ops::OR, {UOp::alu(Ops::CMPLT, {first, UOp::index(0)}), UOp::alu(Ops::CMPLT, {m.capacity, past})});
+  if (empty) outside = UOp::alu(Ops::AND, {lower_not(empty), outside});
+  if (outside->vmax().as_int() == 0 || !bounds_reported(s)) return;  // known to fit; or lowered again to report it
+  MessageBuilder message;
+  message.add("buffer " + b.name + " (elements ");
+  message.add(first);
+  message.add(" to ");
+  message.add(last);
+  message.add(" of " + b.dtype.name() + ") does not fit the ");
+  message.add(index_mul(m.capacity, UOp::index(element_bytes(b.dtype.element()))));
+  message.add(" bytes its pointer points to");
+  raise_fault(s, outside, FaultRecord{FaultRecord::Kind::IndexOutOfBounds, std::move(message.text), line, b.name}, message.details);
 }
 
 std::unordered_map<const VarNode*, Effects> summarize_loop(const std::unordered_map<const VarNode*, Effects>& before,

@@ -47,6 +47,7 @@ bool uses(const LowerState& s, const PrimExpr& e, const VarNode* var, const VarN
 }  // namespace
 
 bool lower_reduction_nest(LowerState& s, const ForNode& f) {
+  if (s.report_bounds && s.bounds_loops->count(f.body.get())) return false;  // a check inside: loops
   std::vector<const ForNode*> loops;
   const StmtNode* cur = &f;
   while (const ForNode* loop = cur->as<ForNode>()) {
@@ -81,6 +82,12 @@ bool lower_reduction_nest(LowerState& s, const ForNode& f) {
   const VarNode* root = s.root(red->update->buffer->data.get());
   if (uses(s, red->value, nullptr, root)) return false;  // through another buffer viewing C's memory
   std::vector<std::unique_ptr<ScopedValue>> binds;
+  struct Nest {  // what a bounds check records (LowerState::reduction_nest)
+    LowerState& s;
+    const StmtNode* saved;
+    ~Nest() { s.reduction_nest = saved; }
+  } nest{s, s.reduction_nest};
+  s.reduction_nest = f.body.get();
   std::vector<UOpRef> src{nullptr};
   for (const ForNode* l : loops) {
     src.push_back(UOp::range(UOp::index(as_int_imm(l->extent)->value), s.next_range++, AxisType::REDUCE));

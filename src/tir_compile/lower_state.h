@@ -19,7 +19,8 @@ using Lanes = std::vector<UOpRef>;
 // Where a data pointer's elements live in the kernel: a buffer PARAM or a register BUFFER.
 struct Memory {
   UOpRef base;
-  DataType elem;  // the element type (lanes 1)
+  DataType elem;     // the element type (lanes 1)
+  UOpRef capacity;   // scalars from base the array reaches (index; null: not an array a view may take)
 };
 
 // The side effects on one memory that a later access must be ordered after (docs/tir.md,
@@ -33,6 +34,7 @@ struct Effects {
 struct OpenLoop {
   UOpRef range;
   std::unordered_set<const VarNode*>* stores;  // root data vars the loop's body stores to
+  const StmtNode* body;                        // the TIR loop's body (LoweredPrimFunc::bounds_loops)
 };
 
 // Per loop being lowered (RANGE or expanded), innermost last: its break/continue flags, a register
@@ -68,7 +70,18 @@ struct LowerState {
   std::unordered_map<const VarNode*, const VarNode*> alias;  // match_buffer data -> source data
   std::unordered_map<const VarNode*, Memory> memory;  // root data Vars with storage
   std::unordered_map<const VarNode*, Effects> effects;
-  std::unordered_map<const BufferNode*, Layout> views;  // match_buffers in scope
+  // match_buffers, a callee's parameter buffers and allocated buffers in scope: their layout
+  std::unordered_map<const BufferNode*, Layout> views;
+  // the function's parameter buffers: with `views`, the buffers bound to an array; any other
+  // (DeclBuffer, T.Buffer(data=...)) is checked against the array it points to (check_view)
+  std::unordered_set<const BufferNode*> bound_buffers;
+  // loops (their bodies) around an access with a bounds check (LoweredPrimFunc::bounds_loops):
+  // written by the first lowering, read by the one with report_bounds
+  std::unordered_set<const StmtNode*>* bounds_loops = nullptr;
+  // the body of the reduce loop nest being lowered as a REDUCE (lower_reduction.cpp), if any: a
+  // bounds check inside it makes the lowering with report_bounds lower the nest as loops, whose
+  // iterations can stop at the first bad index
+  const StmtNode* reduction_nest = nullptr;
   std::vector<OpenLoop> loops;                        // outermost first (RANGE loops only)
   std::vector<LoopControl> controls;                  // every loop, outermost first
   UOpRef gate;                                        // the condition around the statement; null: none
@@ -149,9 +162,17 @@ UOpRef load_element(LowerState& s, const VarNode* root, const UOpRef& flat, cons
 void store_element(LowerState& s, const VarNode* root, const UOpRef& flat, const UOpRef& value, const UOpRef& gate);
 void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const Lanes& value, int line);
 Layout buffer_layout(LowerState& s, const BufferNode& b);
-// Storage for a buffer the function allocates (Allocate, alloc_buffer, BufferRealize): a register
-// BUFFER of `extents`' constant product elements.
+// Storage for an Allocate (and the lowering's own flags): a register BUFFER of `extents`' constant
+// product elements.
 void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line);
+// Storage for a buffer the function allocates (alloc_buffer, BufferRealize), laid out by its
+// declared strides as the interpreter lays it out (allocation_layout).
+void allocate_buffer(LowerState& s, const BufferNode& b, const char* construct, int line);
+// The scalars an array of `lanes`-lane elements reaches from its base (the interpreter's array_reach).
+UOpRef array_capacity(const ArrayShape& a, int64_t lanes);
+// A buffer declared over a pointer (not bound to an array) must lie inside the array the pointer
+// points to: the interpreter's check at every access of it, as a fault.
+void check_view(LowerState& s, const BufferNode& b, int line);
 // ---- break and continue (lower_control.cpp) ----
 // The condition that no enclosing loop has broken or continued and the function has not stopped
 // (lower_fault.cpp) (null: none can), open/close around a loop, the per-iteration reset, and the statements themselves.
@@ -183,7 +204,7 @@ void lower_return(LowerState& s, const CallNode& ret);
 // The condition that the function has not stopped (null: it cannot), read afresh here.
 UOpRef function_running(LowerState& s);
 // Records a fault where `cond` holds under the current gate (and the function is still running).
-void raise_fault(LowerState& s, const UOpRef& cond, FaultRecord r, const UOpRef& detail);
+void raise_fault(LowerState& s, const UOpRef& cond, FaultRecord r, const std::vector<UOpRef>& details);
 // Integer Div/Mod/FloorDiv/FloorMod of lanes a by b of type t (its lanes named in the message): a
 // division fault where b is 0 (none for a nonzero literal b).
 void check_divisor(LowerState& s, ExprKind kind, const UOpRef& a, const UOpRef& b, DataType t, int line);

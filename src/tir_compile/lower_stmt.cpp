@@ -73,7 +73,9 @@ void lower_for(LowerState& s, const ForNode& f) {
   auto [stores, fresh] = s.stores_in_loop.try_emplace(&f);
   if (fresh) {
     collect_stores(s, f.body, stores->second);
-    if (s.status && can_stop(s, f.body)) stores->second.insert(s.status.get());  // its state is read afresh per iteration
+    // its state is read afresh per iteration
+    if (s.status && (can_stop(s, f.body) || (s.report_bounds && s.bounds_loops->count(f.body.get()))))
+      stores->second.insert(s.status.get());
     // a called PrimFunc may store to any memory the caller has; a return stops the call's (or
     // function's) work, read afresh per iteration
     if (calls_prim_func(f.body))
@@ -106,7 +108,7 @@ void lower_for(LowerState& s, const ForNode& f) {
   const std::unordered_map<const VarNode*, Effects> before = s.effects;
   std::vector<UOpRef> inner, *outer = s.body;
   s.body = &inner;
-  for (const UOpRef& r : ranges) s.loops.push_back(OpenLoop{r, &stores->second});
+  for (const UOpRef& r : ranges) s.loops.push_back(OpenLoop{r, &stores->second, f.body.get()});
   {
     ScopedValue bind(s, f.loop_var.get(), {loop_value(s, f, iteration)});
     ScopedGate in_range(s, tail);
@@ -195,7 +197,7 @@ void lower_block_realize(LowerState& s, const BlockRealizeNode& br) {
     binds.push_back(std::make_unique<ScopedValue>(s, b.iter_vars[i]->var.get(), values[i]));
   for (const MatchBufferRegion& m : b.match_buffers) bind_match_buffer(s, m, binds);
   ScopedGate where(s, is_true(br.predicate) ? UOpRef() : lower_scalar(s, br.predicate));
-  for (const Buffer& a : b.alloc_buffers) allocate(s, a->data, a->dtype, a->shape, "T.alloc_buffer", a->loc.line ? a->loc.line : line);
+  for (const Buffer& a : b.alloc_buffers) allocate_buffer(s, *a, "T.alloc_buffer", a->loc.line ? a->loc.line : line);
   if (b.init) {
     ScopedGate first(s, init_condition(s, b));
     lower_stmt(s, b.init);
@@ -227,16 +229,18 @@ void lower_stmt(LowerState& s, const Stmt& st) {
       const AssertStmtNode& a = *st->as<AssertStmtNode>();
       const auto* text = a.message ? a.message->as<StringImmNode>() : nullptr;
       raise_fault(s, lower_not(lower_scalar(s, a.condition)),
-                  FaultRecord{FaultRecord::Kind::Assertion, text ? text->value : "(no message)", "", line}, nullptr);
+                  FaultRecord{FaultRecord::Kind::Assertion, {text ? text->value : "(no message)"}, line}, {});
       return lower_stmt(s, a.body);
     }
     case StmtKind::BufferStore: {
       const BufferStoreNode& b = *st->as<BufferStoreNode>();
-      return store_buffer(s, *b.buffer, b.indices, lower_expr(s, b.value), line);
+      check_view(s, *b.buffer, line);  // first, as the interpreter finds the buffer's memory first
+      Lanes value = lower_expr(s, b.value);
+      return store_buffer(s, *b.buffer, b.indices, value, line);
     }
     case StmtKind::BufferRealize: {
       const BufferRealizeNode& r = *st->as<BufferRealizeNode>();
-      if (!s.memory.count(s.root(r.buffer->data.get()))) allocate(s, r.buffer->data, r.buffer->dtype, r.buffer->shape, "BufferRealize", line);
+      if (!s.memory.count(s.root(r.buffer->data.get()))) allocate_buffer(s, *r.buffer, "BufferRealize", line);
       ScopedGate cond(s, is_true(r.condition) ? UOpRef() : lower_scalar(s, r.condition));
       return lower_stmt(s, r.body);
     }

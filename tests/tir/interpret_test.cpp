@@ -491,5 +491,56 @@ TEST(InterpretErrors, MutatedLiteralsOnlyRaiseTypedErrors) {
   EXPECT_GT(ran, 50);
 }
 
+// spec/README decision 10: T.realize on a parameter's buffer is an annotation (the stores reach
+// the parameter, as in compiled code); on a buffer of its own it allocates a fresh one.
+TEST(Interpret, RealizeOnAParameterIsAnAnnotation) {
+  IRModule m = parse_script(R"(from tvm.script import tir as T
+
+@T.prim_func
+def f(A: T.Buffer((4,), "int32"), B: T.Buffer((4,), "int32")):
+    T.realize(A[0:4], "")
+    for i in range(4):
+        A[i] = i * 3
+    R = T.Buffer((4,), "int32")
+    with T.realize(R[0:4], "global"):
+        for i in range(4):
+            R[i] = A[i] + 1
+        for i in range(4):
+            B[i] = R[3 - i]
+)");
+  std::vector<int32_t> a(4, -1), b(4, -1);
+  interpret(m, "f", {array(a, DataType::int_(32), {4}), array(b, DataType::int_(32), {4})});
+  EXPECT_EQ(a, (std::vector<int32_t>{0, 3, 6, 9}));
+  EXPECT_EQ(b, (std::vector<int32_t>{10, 7, 4, 1}));
+}
+
+// A local buffer with declared strides is laid out by them (allocation_layout): a view of the same
+// pointer sees element (i, j) at i * 5 + j, and the allocation holds all 19 elements it reaches.
+TEST(Interpret, AllocatedBuffersFollowTheirStrides) {
+  IRModule m = parse_script(R"(from tvm.script import tir as T
+
+@T.prim_func
+def f(A: T.Buffer((19,), "int32")):
+    L = T.alloc_buffer((4, 4), "int32", strides=(5, 1))
+    for i, j in T.grid(4, 4):
+        L[i, j] = i * 10 + j
+    F = T.Buffer((19,), "int32", data=L.data)
+    for k in range(19):
+        A[k] = F[k]
+    G = T.Buffer((20,), "int32", data=L.data)
+    A[0] = G[0]
+)");
+  std::vector<int32_t> a(19, -1);
+  try {
+    interpret(m, "f", {array(a, DataType::int_(32), {19})});
+    FAIL() << "expected TirIndexError";
+  } catch (const TirIndexError& e) {
+    EXPECT_STREQ(e.what(), "line 12: buffer G (elements 0 to 19 of int32) does not fit the 76 bytes its pointer points to");
+  }
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++) EXPECT_EQ(a[size_t(i * 5 + j)], i * 10 + j) << i << "," << j;
+  EXPECT_EQ(a[4], 0);  // the gaps are the allocation's zeros
+}
+
 }  // namespace
 }  // namespace onegrad::tir

@@ -4,6 +4,7 @@
 
 #include "corpus.h"
 #include "tir/parse/parser.h"
+#include "tir/check/module_issues.h"
 #include "tir/check/well_formed.h"
 
 namespace onegrad::tir {
@@ -69,9 +70,53 @@ TEST(TirWellFormed, OpaqueBlocksAndPredicatesMayUseLoopVars) {
   EXPECT_TRUE(well_formed_issues(parse_script(wrap(body))).empty());
 }
 
-TEST(TirWellFormed, CheckWellFormedFalseSkipsTheFunction) {
-  EXPECT_FALSE(well_formed_issues(parse_script(wrap("    T.evaluate(k)\n"))).empty());
-  EXPECT_TRUE(well_formed_issues(parse_script(wrap("    T.evaluate(k)\n", "@T.prim_func(check_well_formed=False)"))).empty());
+// As in TVM, the decorator's flag skips only the check the parser would run (`onegrad tir run`'s,
+// WellFormedness::AsParsed); the verifier (`onegrad tir check`, Module.check()) still reports.
+TEST(TirWellFormed, CheckWellFormedFalseSkipsOnlyTheParseTimeCheck) {
+  const std::string loop_var =
+      "    for i in range(8):\n        with T.block(\"b\"):\n            vi = T.axis.spatial(8, i)\n            A[i] = T.float32(1)\n";
+  const std::string after_scope = "    with T.LetStmt(m, var=k):\n        T.evaluate(k)\n    T.evaluate(k + 1)\n";
+  for (const std::string& body : {loop_var, after_scope}) {
+    SCOPED_TRACE(body);
+    IRModule m = parse_script(wrap(body.c_str(), "@T.prim_func(check_well_formed=False)"));
+    std::vector<TypeIssue> verified = module_issues(m);
+    ASSERT_EQ(verified.size(), 1u);
+    EXPECT_EQ(verified[0].to_string(), well_formed_issues(m).at(0).to_string());
+    EXPECT_TRUE(module_issues(m, WellFormedness::AsParsed).empty());
+    // without the flag both report it
+    EXPECT_EQ(module_issues(parse_script(wrap(body.c_str())), WellFormedness::AsParsed).size(), 1u);
+  }
+  EXPECT_EQ(well_formed_issues(parse_script(wrap(loop_var.c_str(), "@T.prim_func(check_well_formed=False)")))[0].to_string(),
+            "line 7, column 13: BlockVars: Loop iterator var i is defined outside of any block, but is used inside the "
+            "non-opaque current block \"b\".");
+  EXPECT_EQ(well_formed_issues(parse_script(wrap(after_scope.c_str(), "@T.prim_func(check_well_formed=False)")))[0].to_string(),
+            "line 6, column 18: Scope: Invalid use of undefined variable k. While this variable was previously defined at "
+            "line 4, column 10, this definition is no longer in-scope.");
+}
+
+// Shape vars bound by any parameter's match_buffer may be used by every other: the buffer map is
+// bound first, then read.
+TEST(TirWellFormed, MatchBuffersMayUseShapeVarsALaterOneBinds) {
+  IRModule m = parse_script(R"(@T.prim_func
+def f(a: T.handle, b: T.handle):
+    m = T.int32()
+    A = T.match_buffer(a, (m * 2,), "int32")
+    B = T.match_buffer(b, (m,), "int32")
+    for i in range(m):
+        B[i] = A[i * 2]
+)");
+  EXPECT_TRUE(module_issues(m).empty());
+  // a Var nothing binds is still reported
+  std::vector<TypeIssue> issues = module_issues(parse_script(R"(@T.prim_func
+def f(a: T.handle, b: T.handle):
+    m = T.int32()
+    n = T.int32()
+    A = T.match_buffer(a, (m * 2,), "int32")
+    B = T.match_buffer(b, (n,), "int32")
+    B[0] = A[0]
+)"));
+  ASSERT_EQ(issues.size(), 1u) << issues[0].to_string() << "\n" << issues.back().to_string();
+  EXPECT_EQ(issues[0].message, "Invalid use of undefined variable m: nothing binds it");
 }
 
 TEST(TirWellFormed, CorpusIsWellFormed) {

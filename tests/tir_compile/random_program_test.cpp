@@ -2,9 +2,11 @@
 // kind, ifs on loaded values, break and continue, lets, loads and stores at computed indices), compiled and compared
 // with the interpreter: the memory-ordering edges (docs/tir.md, "Ordering through memory") must
 // keep every program's result, whatever its mix of read-after-write, write-after-read and
-// loop-carried accesses. With `stops`, the programs also divide by loaded values, assert and
-// return (docs/tir.md, "Faults", "Returns"): the first fault or return must leave memory, the
-// error and the returned value as the interpreter does.
+// loop-carried accesses, vector (Ramp) loads and stores and if_then_else arms. With `stops`, the
+// programs also divide by loaded values, assert, return, and index out of bounds (in loops, in
+// vector lanes, in conditional arms) (docs/tir.md, "Faults", "Returns", "Bounds"): the first fault
+// or return must leave memory, the error (the same access and index) and the returned value as
+// the interpreter does.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -34,18 +36,27 @@ class ProgramGenerator {
   std::string buffer() { return std::string(1, "ABL"[pick(3)]); }
   std::string pad(int depth) { return std::string(size_t(4 * depth), ' '); }
 
-  // An index in [0, 8): an affine form of the variables in scope, floor-mod 8.
-  std::string index() {
+  // An affine form of the variables in scope floor-mod `m`: an index in [0, m). With stops, one
+  // in six is in [-1, 9): out of bounds of the 8-element buffers on either side.
+  std::string affine(int m) {
     std::string e = std::to_string(pick(8));
     for (const std::string& v : vars_)
       if (pick(2)) e += " + " + v + (pick(2) ? " * " + std::to_string(1 + pick(3)) : "");
-    return "(" + e + ") % 8";
+    if (stops_ && pick(6) == 0) return "(" + e + ") % 10 - 1";
+    return "(" + e + ") % " + std::to_string(m);
+  }
+  std::string index() { return affine(8); }
+  // Four lanes from a base in [0, 5) with stride 1, or (with stops) any base and stride 1..2.
+  std::string ramp() {
+    if (stops_ && pick(3) == 0) return "T.Ramp(" + affine(8) + ", " + std::to_string(1 + pick(2)) + ", 4)";
+    return "T.Ramp(" + affine(5) + ", 1, 4)";
   }
   std::string load() { return buffer() + "[" + index() + "]"; }
   std::string value() {
-    switch (pick(stops_ ? 6 : 4)) {
-      case 4: return load() + " // " + load();
-      case 5: return "T.truncmod(" + load() + ", " + load() + ")";
+    switch (pick(stops_ ? 7 : 5)) {
+      case 4: return "T.if_then_else(" + load() + " > " + std::to_string(pick(4)) + ", " + load() + ", " + load() + ")";
+      case 5: return load() + " // " + load();
+      case 6: return "T.truncmod(" + load() + ", " + load() + ")";
       case 0: return load() + " + " + std::to_string(pick(5));
       case 1: return load() + " - " + load();
       case 2: return load() + " * " + std::to_string(pick(3)) + " + " + (vars_.empty() ? "1" : vars_[size_t(pick(int(vars_.size())))]);
@@ -65,6 +76,8 @@ class ProgramGenerator {
       out_ << pad(depth) << "if " << load() << " > " << pick(5) << ":\n" << pad(depth + 1) << "return " << value() << "\n";
     } else if (loops > 0 && pick(8) == 0) {  // leave the iteration or the loop on a loaded value
       out_ << pad(depth) << "if " << load() << " > " << pick(5) << ":\n" << pad(depth + 1) << (pick(2) ? "break" : "continue") << "\n";
+    } else if (kind <= 1 && pick(5) == 0) {  // a vector store of a vector load, lane by lane
+      out_ << pad(depth) << buffer() << "[" << ramp() << "] = " << buffer() << "[" << ramp() << "] + T.Broadcast(" << pick(3) << ", 4)\n";
     } else if (kind <= 1) {
       out_ << pad(depth) << buffer() << "[" << index() << "] = " << value() << "\n";
     } else if (kind <= 3 && loops < 3) {
@@ -105,6 +118,8 @@ class ProgramGenerator {
 // TIR_RANDOM_PROGRAMS=N runs seeds 1..N instead of 1..40 (a longer search after a change to the
 // lowering or the codegen passes).
 uint32_t program_count() { return testing::case_count("TIR_RANDOM_PROGRAMS", 40); }
+// How many of the programs must show a feature (5 of the default 40, in proportion for fewer).
+int expected_at_least() { return std::max(1, int(5 * program_count() / 40)); }
 
 TEST(TirCompileRandomPrograms, MatchTheInterpreter) {
   const DataType i32 = DataType::int_(32);
@@ -118,15 +133,15 @@ TEST(TirCompileRandomPrograms, MatchTheInterpreter) {
     testing::expect_same_as_interpreter(text, "f", {testing::random_array(i32, {8}, data), testing::random_array(i32, {8}, data)});
     if (HasFailure()) break;  // one program's listing is enough to debug
   }
-  EXPECT_GE(breaks, 5);
-  EXPECT_GE(continues, 5);
+  EXPECT_GE(breaks, expected_at_least());
+  EXPECT_GE(continues, expected_at_least());
 }
 
 TEST(TirCompileRandomPrograms, FaultsAndReturnsMatchTheInterpreter) {
   const DataType i32 = DataType::int_(32);
   std::mt19937 data(11);
-  int faults = 0, returns = 0;
-  for (uint32_t seed = 1; seed <= 40; seed++) {
+  int faults = 0, returns = 0, out_of_bounds = 0;
+  for (uint32_t seed = 1; seed <= program_count(); seed++) {
     std::string text = ProgramGenerator(seed, true).program();
     SCOPED_TRACE(text);
     IRModule m = parse_script(text);
@@ -138,6 +153,7 @@ TEST(TirCompileRandomPrograms, FaultsAndReturnsMatchTheInterpreter) {
       want_value = interpret(m, "f", testing::interpreter_args(want));
     } catch (const TirRuntimeError& e) {
       error = e.what();
+      out_of_bounds += dynamic_cast<const TirIndexError*>(&e) != nullptr;
     }
     auto f = compile_prim_func(m, "f");
     BoundCall call = testing::bind_for_test(*m.find("f"), got);
@@ -156,8 +172,9 @@ TEST(TirCompileRandomPrograms, FaultsAndReturnsMatchTheInterpreter) {
     testing::expect_same_arrays(want, got, "f");
     if (HasFailure()) break;
   }
-  EXPECT_GE(faults, 5);
-  EXPECT_GE(returns, 5);
+  EXPECT_GE(faults, expected_at_least());
+  EXPECT_GE(returns, expected_at_least());
+  EXPECT_GE(out_of_bounds, expected_at_least());
 }
 
 }  // namespace

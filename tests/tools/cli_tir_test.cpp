@@ -120,6 +120,28 @@ def bad(A: T.Buffer((4,), "float32"), n: T.int32):
                        bad.path + ":10:16: IntImm: the value 128 is out of the range of int8\n");
 }
 
+// check_well_formed=False skips only the check TVM's parser would run: `run` runs the function,
+// `check` (the verifier) still reports it.
+TEST(CliTirCheck, CheckWellFormedFalseIsStillVerified) {
+  Program p(R"(from tvm.script import tir as T
+
+@T.prim_func(check_well_formed=False)
+def f(A: T.Buffer((4,), "int32")):
+    for i in range(4):
+        with T.block("b"):
+            vi = T.axis.spatial(4, i)
+            A[i] = vi * 2
+)");
+  Result r = run({"tir", "check", p.path});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, p.path + ":8:13: BlockVars: Loop iterator var i is defined outside of any block, but is used inside the "
+                            "non-opaque current block \"b\".\n");
+  r = run({"tir", "run", p.path, "--interpret"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("A: int32[4]"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out, run({"tir", "run", p.path}).out);
+}
+
 TEST(CliTirCheck, SyntaxErrorMissingFileAndUsage) {
   Program syntax("from tvm.script import tir as T\n\n@T.prim_func\ndef s(A: T.Buffer((4,), \"float32\")):\n    A[0] = * 1\n");
   Result r = run({"tir", "check", syntax.path});

@@ -129,7 +129,7 @@ int run_tir_function(const Args& args, std::ostream& out, std::ostream& err) {
   }
   std::optional<tir::IRModule> m = load_tir("run", o.file, err);
   if (!m) return kFailed;
-  if (!report_tir_issues(o.file, *m, err)) return kFailed;
+  if (!report_tir_issues(o.file, *m, err, tir::WellFormedness::AsParsed)) return kFailed;
   std::string name;
   if (std::string msg = choose_function(*m, o, name); !msg.empty()) {
     err << "onegrad tir run: " << msg << "\n";

@@ -26,8 +26,8 @@ std::optional<tir::IRModule> load_tir(const std::string& command, const std::str
   }
 }
 
-bool report_tir_issues(const std::string& path, const tir::IRModule& m, std::ostream& err) {
-  std::vector<tir::TypeIssue> issues = tir::module_issues(m);
+bool report_tir_issues(const std::string& path, const tir::IRModule& m, std::ostream& err, tir::WellFormedness mode) {
+  std::vector<tir::TypeIssue> issues = tir::module_issues(m, mode);
   for (const tir::TypeIssue& i : issues)
     err << path << ":" << i.line << ":" << i.column << ": " << i.rule << ": " << i.message << "\n";
   return issues.empty();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tir/ast/module.h"
+#include "tir/check/module_issues.h"
 
 namespace onegrad::cli {
 
@@ -13,6 +14,9 @@ namespace onegrad::cli {
 std::optional<tir::IRModule> load_tir(const std::string& command, const std::string& path, std::ostream& err);
 
 // Prints every type-check and well-formedness finding of m in source order; true when there is none.
-bool report_tir_issues(const std::string& path, const tir::IRModule& m, std::ostream& err);
+// `run` checks as TVM's parser does (a function marked check_well_formed=False skips well-formedness),
+// `check` verifies everything.
+bool report_tir_issues(const std::string& path, const tir::IRModule& m, std::ostream& err,
+                       tir::WellFormedness mode = tir::WellFormedness::Verify);
 
 }  // namespace onegrad::cli

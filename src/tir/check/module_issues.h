@@ -9,7 +9,12 @@
 
 namespace onegrad::tir {
 
-std::vector<TypeIssue> module_issues(const IRModule& module);
+// Verify: every function's well-formedness (`onegrad tir check`, Module.check(), onegrad_tir_check,
+// as TVM's verify_well_formed). AsParsed: functions marked @T.prim_func(check_well_formed=False)
+// skip it, as TVM's parser skips it for them (`onegrad tir run`'s check before running).
+enum class WellFormedness { Verify, AsParsed };
+
+std::vector<TypeIssue> module_issues(const IRModule& module, WellFormedness mode = WellFormedness::Verify);
 
 // Throws TirTypeError listing module_issues(module); nothing when there are none.
 void check_module(const IRModule& module);

@@ -222,6 +222,11 @@ class TypeChecker : public IRVisitor {
   void check_buffer(const BufferNode& b) {
     for (const PrimExpr& s : b.shape)
       if (!is_int_scalar(s->dtype)) issue("Buffer", "the shape of " + b.name + " has a " + name(s->dtype) + " extent", b.loc);
+    // compiled code and the interpreter read one stride per dimension
+    if (!b.strides.empty() && b.strides.size() != b.shape.size())
+      issue("Buffer", "buffer " + b.name + " declares " + std::to_string(b.strides.size()) + " strides for its " +
+                          std::to_string(b.shape.size()) + " dimensions",
+            b.loc);
     for (const PrimExpr& s : b.strides) {
       if (!is_int_scalar(s->dtype)) issue("Buffer", "the strides of " + b.name + " include a " + name(s->dtype), b.loc);
       else if (s->dtype != b.strides[0]->dtype) issue("Buffer", "the strides of " + b.name + " have different dtypes", b.loc);

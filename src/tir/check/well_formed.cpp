@@ -19,14 +19,21 @@ class WellFormed : public IRVisitor {
 
   void run(const PrimFuncNode& f) {
     for (const Var& p : f.params) define(p, p->loc);
-    // Unbound Vars in a parameter buffer's shape, strides and offset are bound by the call.
+    // Unbound Vars in a parameter buffer's shape, strides and offset are bound by the call, all of
+    // them before any field is read: `A = T.match_buffer(a, (m * 2,))` may use the m that a later
+    // `B = T.match_buffer(b, (m,))` binds (the call checks A's extent once every array is bound).
     for (const auto& [p, b] : f.buffer_map) {
       if (!in_scope_.count(b->data.get())) define(b->data, b->loc);
-      bind_buffer_fields(b);
+      bind_fresh_fields(b);
     }
+    for (const auto& [p, b] : f.buffer_map) visit_buffer(b);
     visit_annotations(f.attrs);
     stmt(f.body);
     sort_by_position(issues);
+    // a buffer's fields are read at every use of the buffer: one unbound Var, one finding
+    issues.erase(std::unique(issues.begin(), issues.end(),
+                             [](const TypeIssue& a, const TypeIssue& b) { return a.to_string() == b.to_string(); }),
+                 issues.end());
   }
 
   void visit_expr(const PrimExpr& e) override {
@@ -112,6 +119,12 @@ class WellFormed : public IRVisitor {
 
   // Vars in a buffer's shape, strides and elem_offset that nothing bound yet become bound here.
   std::vector<Var> bind_buffer_fields(const Buffer& b) {
+    std::vector<Var> bound = bind_fresh_fields(b);
+    visit_buffer(b);
+    return bound;
+  }
+
+  std::vector<Var> bind_fresh_fields(const Buffer& b) {
     std::vector<Var> bound;
     auto bind_if_fresh = [&](const PrimExpr& e) {
       if (e && e->kind == ExprKind::Var && !in_scope_.count(static_cast<const VarNode*>(e.get()))) {
@@ -126,7 +139,6 @@ class WellFormed : public IRVisitor {
     for (const PrimExpr& e : b->shape) bind_if_fresh(e);
     for (const PrimExpr& e : b->strides) bind_if_fresh(e);
     bind_if_fresh(b->elem_offset);
-    visit_buffer(b);
     return bound;
   }
 
@@ -259,7 +271,6 @@ class WellFormed : public IRVisitor {
 }  // namespace
 
 std::vector<TypeIssue> well_formed_issues(const PrimFuncNode& f) {
-  if (!f.check_well_formed) return {};
   WellFormed w;
   w.run(f);
   return w.issues;

@@ -78,10 +78,34 @@ ArrayRef Interpreter::allocate(DataType dtype, const std::vector<int64_t>& shape
                                 " is negative or larger than the interpreter allows", line);
     n *= e;
   }
-  if (n * element_bytes(dtype) > max_bytes)
+  return allocate_elements(ArrayRef{nullptr, dtype, shape, {}, 0}, n, line);
+}
+
+ArrayRef Interpreter::allocate_buffer(const Buffer& buffer, int line) {
+  std::vector<int64_t> shape, strides;
+  for (const PrimExpr& e : buffer->shape) shape.push_back(eval_int(e));
+  if (buffer->strides.empty()) return allocate(buffer->dtype, shape, line);
+  if (buffer->strides.size() != shape.size())
+    throw TirRuntimeError("buffer " + buffer->name + " declares " + std::to_string(buffer->strides.size()) +
+                              " strides for its " + std::to_string(shape.size()) + " dimensions", line);
+  for (const PrimExpr& e : buffer->strides) strides.push_back(eval_int(e));
+  // a literal elem_offset is kept; a Var one (offset_factor) is the allocator's to choose: 0
+  const auto* offset = buffer->elem_offset ? buffer->elem_offset->as<IntImmNode>() : nullptr;
+  AllocationLayout layout = allocation_layout(shape, strides, offset ? offset->value : 0);
+  for (int64_t e : shape)
+    if (e < 0) throw TirRuntimeError("allocation of buffer " + buffer->name + " with extent " + std::to_string(e), line);
+  if (layout.elements > limits_.max_allocation_bytes)
+    throw TirRuntimeError("allocation of buffer " + buffer->name + " (the elements its strides reach) is larger than the interpreter allows", line);
+  return allocate_elements(ArrayRef{nullptr, buffer->dtype, shape, layout.strides, layout.elem_offset},
+                           static_cast<int64_t>(layout.elements), line);
+}
+
+ArrayRef Interpreter::allocate_elements(ArrayRef a, int64_t n, int line) {
+  const DataType dtype = a.dtype;
+  if (n > limits_.max_allocation_bytes / element_bytes(dtype))
     throw TirRuntimeError("allocation of " + std::to_string(n) + " " + dtype.name() + " elements is larger than the interpreter allows", line);
   auto mem = std::make_unique<char[]>(static_cast<size_t>(std::max<int64_t>(n, 1) * element_bytes(dtype)));
-  ArrayRef a{mem.get(), dtype, shape, {}, 0};
+  a.data = mem.get();
   std::fill_n(mem.get(), std::max<int64_t>(n, 1) * element_bytes(dtype), 0);
   auto key = reinterpret_cast<uintptr_t>(mem.get());
   owned_[key] = std::move(mem);
@@ -102,9 +126,7 @@ void Interpreter::check_view_fits(const ArrayRef& view, const std::string& name,
   if (known == arrays_.end())
     throw TirRuntimeError("buffer " + name + " points to memory that is not an array of this run", line);
   const ArrayRef& mem = known->second;
-  int64_t mem_elements = 1;
-  for (int64_t e : mem.shape) mem_elements *= e;
-  const int64_t mem_bytes = (mem.elem_offset + mem_elements) * element_bytes(mem.dtype);
+  const int64_t mem_bytes = array_reach(mem) * element_bytes(mem.dtype);
   std::vector<int64_t> strides = view.strides.empty() ? compact_strides(view.shape) : view.strides;
   int64_t first = view.elem_offset, last = view.elem_offset;
   bool empty = false;

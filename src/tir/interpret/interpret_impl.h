@@ -68,6 +68,10 @@ class Interpreter {
   std::vector<std::vector<int64_t>> lane_indices(const std::vector<PrimExpr>& indices, int& lanes);
   // Fresh zeroed memory for `shape` of `dtype`, owned by the interpreter until `release`.
   ArrayRef allocate(DataType dtype, const std::vector<int64_t>& shape, int line);
+  // Memory for a buffer the program allocates, laid out by its declared strides (allocation_layout).
+  ArrayRef allocate_buffer(const Buffer& buffer, int line);
+  // `n` zeroed elements of a.dtype as a.data; a's shape, strides and elem_offset index them.
+  ArrayRef allocate_elements(ArrayRef a, int64_t n, int line);
   void release(const ArrayRef& a);
   void check_view_fits(const ArrayRef& view, const std::string& name, int line) const;
   // Binds a block's match_buffer declaration (shape, strides, elem_offset Vars) to the region's

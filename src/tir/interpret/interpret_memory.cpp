@@ -15,6 +15,29 @@ int64_t element_bytes(DataType t) {
   return static_cast<int64_t>(scalar) * t.lanes;
 }
 
+AllocationLayout allocation_layout(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                                   int64_t elem_offset) {
+  AllocationLayout out{strides.empty() ? compact_strides(shape) : strides, elem_offset, 0};
+  __int128 low = elem_offset, high = elem_offset;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] <= 0) return out;
+    (out.strides[k] < 0 ? low : high) += static_cast<__int128>(shape[k] - 1) * out.strides[k];
+  }
+  if (low < 0) out.elem_offset -= static_cast<int64_t>(low), high -= low;
+  out.elements = high + 1;
+  return out;
+}
+
+int64_t array_reach(const ArrayRef& a) {
+  std::vector<int64_t> strides = a.strides.empty() ? compact_strides(a.shape) : a.strides;
+  int64_t last = a.elem_offset;
+  for (size_t k = 0; k < a.shape.size(); ++k) {
+    if (a.shape[k] <= 0) return 0;
+    if (k < strides.size() && strides[k] > 0) last += (a.shape[k] - 1) * strides[k];
+  }
+  return last + 1;
+}
+
 namespace {
 
 std::string index_text(const std::vector<int64_t>& index) {

@@ -54,12 +54,18 @@ void Interpreter::exec(const Stmt& s) {
     case StmtKind::BufferStore: exec_store(*s->as<BufferStoreNode>()); return;
     case StmtKind::BufferRealize: {
       const auto* r = s->as<BufferRealizeNode>();
-      std::vector<int64_t> shape;
-      for (const PrimExpr& e : r->buffer->shape) shape.push_back(eval_int(e));
-      ArrayRef a = allocate(r->buffer->dtype, shape, s->loc.line);
+      // spec/README decision 10: on a buffer already bound (a parameter's) it is an annotation
+      if (frame.buffers.count(r->buffer.get()) || frame.vars.count(r->buffer->data.get())) {
+        exec(r->body);
+        return;
+      }
+      ArrayRef a = allocate_buffer(r->buffer, s->loc.line);
       frame.buffers[r->buffer.get()] = a;
+      frame.vars[r->buffer->data.get()] =
+          RuntimeValue::of_int(DataType::handle(), static_cast<int64_t>(reinterpret_cast<uintptr_t>(a.data)));
       exec(r->body);
       frame.buffers.erase(r->buffer.get());
+      frame.vars.erase(r->buffer->data.get());
       release(a);
       return;
     }
@@ -150,10 +156,11 @@ void Interpreter::exec_block(const BlockNode& b, bool run_init) {
   Frame& frame = frames_.back();
   std::vector<ArrayRef> allocated;
   for (const Buffer& buf : b.alloc_buffers) {
-    std::vector<int64_t> shape;
-    for (const PrimExpr& e : buf->shape) shape.push_back(eval_int(e));
-    allocated.push_back(allocate(buf->dtype, shape, b.loc.line));
+    allocated.push_back(allocate_buffer(buf, b.loc.line));
     frame.buffers[buf.get()] = allocated.back();
+    // its data pointer too: a view (T.Buffer(data=L.data)) of it is declared over the pointer
+    frame.vars[buf->data.get()] =
+        RuntimeValue::of_int(DataType::handle(), static_cast<int64_t>(reinterpret_cast<uintptr_t>(allocated.back().data)));
   }
   for (const MatchBufferRegion& m : b.match_buffers) bind_match_buffer(m, b.loc.line);
   if (b.init && run_init) exec(b.init);
@@ -161,6 +168,7 @@ void Interpreter::exec_block(const BlockNode& b, bool run_init) {
   for (const MatchBufferRegion& m : b.match_buffers) frames_.back().buffers.erase(m.buffer.get());
   for (size_t i = 0; i < allocated.size(); ++i) {
     frames_.back().buffers.erase(b.alloc_buffers[i].get());
+    frames_.back().vars.erase(b.alloc_buffers[i]->data.get());
     release(allocated[i]);
   }
 }

@@ -198,9 +198,9 @@ std::string scaled(std::string text, const std::vector<std::pair<int64_t, int64_
   return text;
 }
 
-// Where a workgroup's work items run in turn on one core (an OpenCL CPU device), a reduction gets
-// as many lanes as a vector of its dtype holds and at most `threads` workgroups, its rows a loop in
-// each; a kernel with two reductions (softmax) gets no LOCAL lanes. Elementwise kernels as before.
+// Where a workgroup's work items run in turn on one core (an OpenCL CPU device), a reduction into
+// many outputs gets as many lanes as a vector of its dtype holds and at most `threads` workgroups,
+// its rows a loop in each; a kernel with two reductions (softmax) gets no LOCAL lanes. Elementwise kernels as before.
 TEST(Workgroups, HeuristicsForWorkItemsRunInTurn) {
   DeviceTraits t;
   t.description = "a CPU test device";
@@ -222,8 +222,9 @@ TEST(Workgroups, HeuristicsForWorkItemsRunInTurn) {
   EXPECT_EQ(kernel_shape(apply_opts(parse_graph(rows), workgroup_opts(parse_graph(rows), workgroup_target().capabilities),
                                     &workgroup_target().capabilities)),
             "g1024 R4 G256");
-  EXPECT_EQ(shape(scaled(kernels::kRowSum, {{4, 6}, {8, 1024}, {32, 6 * 1024}})), "g6 R64 G16");  // 6 rows: one each
-  EXPECT_EQ(shape(kSum1024), "R64 G16");                                                           // one output
+  // at most `threads` outputs: a workgroup each, one barrier each, the GPU's lanes
+  EXPECT_EQ(shape(scaled(kernels::kRowSum, {{4, 6}, {8, 1024}, {32, 6 * 1024}})), "g6 R4 G256");
+  EXPECT_EQ(shape(kSum1024), "R4 G256");
   // softmax: two reductions, no lanes; 8 workgroups, the columns' upcast as on the CPU
   std::string sm = shape(scaled(kernels::kSoftmax, {{4, 1024}, {8, 1024}, {32, 1024 * 1024}}));
   EXPECT_EQ(sm.substr(0, 8), "g8 L128 ") << sm;

@@ -21,7 +21,9 @@ Stages, each a separate process with a time bound, so a crash or a hang is count
   checked      `tir check FILE` exits 0
   run          for every function of a checked program, `tir run --func F` (compiled) and
                `tir run --func F --interpret` print the same digests (or the same fault)
-  crashes      a process killed by a signal, or a stage over its time bound (a hang), at any stage
+  crashes      a process killed by a signal at any stage, or parse/print/check over its time bound (a hang)
+  slow runs    a run over its time bound: a hang, or a big program (TVM's tests hold 1 GB weights)
+               that the interpreter does not finish in time; the two cannot be told apart from outside
 Failures are grouped by cause: the first error message with locations, names and numbers elided.
 """
 
@@ -298,8 +300,12 @@ def run_cli(binary, args, timeout):
     try:
         p = subprocess.run([binary, "tir"] + args, capture_output=True, text=True, errors="replace",
                            timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return Outcome(None, "", "", f"hang: over the {timeout:g} s time bound (tir {args[0]})")
+    except OSError as e:  # the binary cannot be started (being rebuilt, deleted): this stage says so
+        return Outcome(None, "", "", f"could not start {binary}: {e.strerror} (tir {args[0]})")
+    except subprocess.TimeoutExpired as e:
+        # what it wrote before the bound (`run` notes a fall back to the interpreter first)
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+        return Outcome(None, "", err, f"hang: over the {timeout:g} s time bound (tir {args[0]})")
     if p.returncode < 0:
         import signal
         try:
@@ -316,7 +322,7 @@ _LOCATION = re.compile(r"^(\S+?:\d+(:\d+)?:\s*)|(line \d+, column \d+:\s*)|(line
 def _elide_quoted(m):
     # function names, attributes and dtypes name the missing feature; other quoted text is data
     word, quote, inner = m.group(1) or "", m.group(2), m.group(3)
-    if re.fullmatch(r"[A-Za-z_]\w*(\.\w+)+", inner) or word.strip() in ("attribute", "dtype", "keyword", "function"):
+    if re.fullmatch(r"[A-Za-z_]\w*(\.\w+)+", inner) or word.strip() in ("attribute", "dtype", "keyword", "function", "found", "name"):
         return m.group(0)
     return f"{word}{quote}…{quote}"
 
@@ -333,7 +339,7 @@ def family(message):
     return text[:160]
 
 
-def stage_program(binary, prog, folder, timeout, run_timeout):
+def stage_program(binary, prog, folder, timeout, run_timeout, run=True):
     """Runs every stage on one program; a dict of what happened (JSON-able)."""
     src = folder / f"{prog.id:05d}.py"
     src.write_text(prog.text)
@@ -365,6 +371,8 @@ def stage_program(binary, prog, folder, timeout, run_timeout):
         r["check"] = checked.crash or family(checked.err)
         return r
     r["check"] = "ok"
+    if not run:
+        return r
     r["run"] = {}
     for f in prog.functions:
         r["run"][f] = compare_runs(binary, src, f, run_timeout, lambda o, s: crashed(o, s))
@@ -373,16 +381,16 @@ def stage_program(binary, prog, folder, timeout, run_timeout):
 
 def compare_runs(binary, src, func, timeout, crashed):
     compiled = run_cli(binary, ["run", str(src), "--func", func], timeout)
+    fell_back = [l for l in compiled.err.split("\n") if "running the interpreter" in l]
     if crashed(compiled, "run compiled"):
-        return "crash: " + compiled.crash
+        return "crash: " + compiled.crash + ("; it was running the interpreter" if fell_back else "")
     if compiled.rc == 2:
         return "not run: " + family(compiled.err)
+    if fell_back:  # it ran the interpreter: nothing to compare
+        return "not compiled: " + family(fell_back[0])
     interpreted = run_cli(binary, ["run", str(src), "--func", func, "--interpret"], timeout)
     if crashed(interpreted, "run interpreted"):
         return "crash: " + interpreted.crash
-    fell_back = [l for l in compiled.err.split("\n") if "running the interpreter" in l]
-    if fell_back:
-        return "not compiled: " + family(fell_back[0])
     if compiled.rc == interpreted.rc and compiled.out == interpreted.out:
         if compiled.rc == 0:
             return "ok"
@@ -405,12 +413,14 @@ def summarize(results, skipped, programs, top):
     c = collections.Counter()
     fam = {k: collections.Counter() for k in ("parse", "round_trip", "check", "run")}
     example = {}
-    crashes = []
+    crashes, slow = [], []
     for r in results:
         funcs = r["functions"]
         c["programs"] += 1
         c["prim_funcs"] += funcs
-        crashes += [f"{r['where']} ({r['file']}): {x}" for x in r["crashes"]]
+        for x in r["crashes"]:
+            is_slow = x.startswith("run ") and "time bound" in x
+            (slow if is_slow else crashes).append(f"{r['where']} ({r['file']}): {x}")
         for stage in ("parse", "round_trip", "check"):
             v = r.get(stage)
             if v is None:
@@ -426,6 +436,8 @@ def summarize(results, skipped, programs, top):
                 c["run_ok"] += 1
             else:
                 key = v if not v.startswith("crash") else "crash"
+                if "time bound" in v:
+                    key = "over the time bound" + (", running the interpreter (not compiled)" if "interpreter" in v else "")
                 fam["run"][key] += 1
                 example.setdefault(("run", key), f"{r['where']} {f}")
     lines = [f"programs extracted: {len(programs)} ({sum(len(p.functions) for p in programs)} prim_funcs); "
@@ -438,6 +450,8 @@ def summarize(results, skipped, programs, top):
               f"run compiled == interpreted:     {c['run_ok']} / {c['run_total']} functions of checked programs",
               f"crashes (signal or hang):        {len(crashes)}"]
     lines += ["  " + x for x in crashes]
+    lines += [f"runs over the time bound:        {len(slow)} (slow or hung)"]
+    lines += ["  " + x for x in slow]
     titles = {"parse": "does not parse", "round_trip": "round trip", "check": "parses, fails the checks",
               "run": "run compiled vs interpreted (functions)"}
     for stage, t in titles.items():
@@ -452,6 +466,16 @@ def summarize(results, skipped, programs, top):
                 break
             lines.append(f"  {n:5d}  {v}    e.g. {example[(stage, v)]}")
     return "\n".join(lines), c, len(crashes)
+
+
+def load_results(out):
+    """results.jsonl by program id; a program staged again (--resume --redo) counts by its last line."""
+    by_id = {}
+    for line in open(out / "results.jsonl"):
+        if line.strip():
+            r = json.loads(line)
+            by_id[r["id"]] = r
+    return [by_id[k] for k in sorted(by_id)]
 
 
 def default_binary():
@@ -472,10 +496,14 @@ def main(argv=None):
     ap.add_argument("--run-timeout", type=float, default=20.0, help="seconds for one run of one function")
     ap.add_argument("--out", help="folder for the programs and results.jsonl (default: a new temporary one)")
     ap.add_argument("--limit", type=int, help="only the first N programs")
+    ap.add_argument("--no-run", action="store_true", help="parse, print and check only")
+    ap.add_argument("--resume", action="store_true", help="keep --out's results.jsonl, stage only the programs it lacks")
+    ap.add_argument("--redo", metavar="REGEX", help="with --resume: also stage again the results whose JSON line matches")
+    ap.add_argument("--report-only", action="store_true", help="summarize --out's results.jsonl again, run nothing")
     ap.add_argument("--top", type=int, default=25, help="causes listed per stage (default 25)")
     args = ap.parse_args(argv)
 
-    if not os.access(args.bin, os.X_OK):
+    if not args.report_only and not os.access(args.bin, os.X_OK):
         print(f"tir_conformance: no onegrad binary at {args.bin} (build it, or set ONEGRAD_BIN / --bin)", file=sys.stderr)
         return 2
     try:
@@ -486,21 +514,37 @@ def main(argv=None):
         return 2
     programs, skipped, _ = extract(files)
     staged = programs if args.limit is None else programs[:args.limit]
+    kept = []
+    if args.resume and args.out and (pathlib.Path(args.out) / "results.jsonl").exists():
+        redo = re.compile(args.redo) if args.redo else None
+        kept = [r for r in load_results(pathlib.Path(args.out)) if not (redo and redo.search(json.dumps(r)))]
+        done = {r["id"] for r in kept}
+        staged = [p for p in staged if p.id not in done]
+    if args.report_only:
+        if not args.out:
+            print("tir_conformance: --report-only needs --out", file=sys.stderr)
+            return 2
+        text, _, n_crashes = summarize(load_results(pathlib.Path(args.out)), skipped, programs, args.top)
+        print(text)
+        return 1 if n_crashes else 0
     out = pathlib.Path(args.out) if args.out else pathlib.Path(tempfile.mkdtemp(prefix="tir_conformance_"))
     (out / "programs").mkdir(parents=True, exist_ok=True)
     print(f"TVM {args.tvm_dir} at {commit}: {len(files)} files under {args.tests}; "
           f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; output in {out}", flush=True)
     results = [None] * len(staged)
+    if kept:
+        print(f"resuming: {len(kept)} results kept, {len(staged)} programs to stage", flush=True)
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        futures = {pool.submit(stage_program, args.bin, p, out / "programs", args.timeout, args.run_timeout): i
+        futures = {pool.submit(stage_program, args.bin, p, out / "programs", args.timeout, args.run_timeout,
+                               not args.no_run): i
                    for i, p in enumerate(staged)}
         # written as they finish, so a long run can be looked at (and a killed one still says something)
-        with open(out / "results.jsonl", "w") as f:
+        with open(out / "results.jsonl", "a" if args.resume else "w") as f:
             for fut in concurrent.futures.as_completed(futures):
                 results[futures[fut]] = fut.result()
                 f.write(json.dumps(results[futures[fut]]) + "\n")
                 f.flush()
-    text, _, n_crashes = summarize(results, skipped, programs, args.top)
+    text, _, n_crashes = summarize(load_results(out) if kept else results, skipped, programs, args.top)
     print(text)
     return 1 if n_crashes else 0
 

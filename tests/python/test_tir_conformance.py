@@ -168,6 +168,14 @@ def test_counts_on_our_programs(tree, tmp_path, which):
     module = next(t for t in texts if "class Mod" in t)
     assert "from tvm.script import ir as I" in module and "@R.function" not in module
     assert not any("def generated" in t for t in texts)
+    # --report-only summarizes the same results again without running anything
+    again = run_script(work if which == "checkout" else bare, tmp_path, "--report-only", binary=tmp_path / "none")
+    assert again.returncode == 0 and again.stdout == "\n".join(lines[1:]), again.stdout + again.stderr
+    # --resume stages only what results.jsonl lacks, and --redo what matches: the same summary
+    again = run_script(work if which == "checkout" else bare, tmp_path, "--resume", "--redo", "CmpOp")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert again.stdout.split("\n")[1] == "resuming: 7 results kept, 1 programs to stage"
+    assert again.stdout.split("\n")[2:] == lines[1:], again.stdout
 
 
 def test_extraction_units():

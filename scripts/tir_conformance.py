@@ -327,6 +327,14 @@ def _elide_quoted(m):
     return f"{word}{quote}…{quote}"
 
 
+_NAMES = re.compile(r"\b(onegrad tir run: )\w+: |\b(parameter|buffer|Var|variable|variables|function|dimension) (?!(?:N|of|has|is|in|at|with|and|or|would|cannot|declares|must|that|the|was|name)\b)[A-Za-z_]\w*")
+
+
+def elide_names(text):
+    """Program-specific names after words that introduce them (`parameter A`, `buffer B_1`)."""
+    return _NAMES.sub(lambda m: m.group(1) if m.group(1) else m.group(2) + " …", text)
+
+
 def family(message):
     """An error message with its location, quoted names and numbers elided: the cause's family."""
     lines = [l for l in message.split("\n") if l.strip()]
@@ -336,7 +344,7 @@ def family(message):
     text = _LOCATION.sub("", text)
     text = re.sub(r"""(\b\w+ )?(['"])([^'"]*)\2""", _elide_quoted, text)
     text = re.sub(r"(?<![\w.])-?\d+(\.\d+)?(e[-+]?\d+)?(?![\w])", "N", text)
-    return text[:160]
+    return elide_names(text)[:160]
 
 
 def stage_program(binary, prog, folder, timeout, run_timeout, run=True):
@@ -428,6 +436,7 @@ def summarize(results, skipped, programs, top):
             if v == "ok":
                 c[stage] += 1
             else:
+                v = elide_names(v)
                 fam[stage][v] += 1
                 example.setdefault((stage, v), r["where"])
         for f, v in r.get("run", {}).items():
@@ -435,6 +444,7 @@ def summarize(results, skipped, programs, top):
             if v.startswith("ok"):
                 c["run_ok"] += 1
             else:
+                v = elide_names(v)
                 key = v if not v.startswith("crash") else "crash"
                 if "time bound" in v:
                     key = "over the time bound" + (", running the interpreter (not compiled)" if "interpreter" in v else "")

@@ -176,9 +176,21 @@ namespace {
 // Whether every store of the kernel writes a REDUCE's value (a matmul, a convolution, a row sum):
 // no load then follows a loop that stores (its ordering edge names that loop's RANGE), which
 // Expand cannot copy yet ("RANGE ... is left after Expand" on a softmax with its row loop upcast).
+// A sum may also read what an earlier loop stored (an rfactor matmul's second nest reads the
+// partial sums the first stored): that load's AFTER names the storing loop's END or RANGE too.
+bool load_follows_a_storing_loop(const UOp* load) {
+  for (const UOp* a : load->src[0]->toposort())
+    if (a->op == Ops::AFTER)
+      for (size_t k = 1; k < a->src.size(); k++)
+        if (a->src[k]->op == Ops::END || a->src[k]->op == Ops::RANGE) return true;
+  return false;
+}
+
 bool only_sums_stored(const UOpRef& sink) {
-  for (const UOp* u : sink->toposort())
+  for (const UOp* u : sink->toposort()) {
     if (u->op == Ops::STORE && u->src[1]->op != Ops::REDUCE) return false;
+    if (u->op == Ops::LOAD && load_follows_a_storing_loop(u)) return false;
+  }
   return true;
 }
 

@@ -124,7 +124,8 @@ void report_out_of_bounds(LowerState& s, const BufferNode& b, const std::vector<
   tuple(m, index.size(), [&](size_t k) { m.add(index[k]); });
   m.add(around.after);
   tuple(m, b.shape.size(), [&](size_t k) {
-    if (shape_values && !as_int_imm(b.shape[k])) m.add(lower_index(s, b.shape[k]));
+    if (const IntImmNode* c = as_int_imm(b.shape[k])) m.add(std::to_string(c->value));  // as the interpreter: 8, not T.int64(8)
+    else if (shape_values) m.add(lower_index(s, b.shape[k]));
     else m.add(print_expr(b.shape[k]));
   });
   raise_fault(s, lower_not(inside), FaultRecord{FaultRecord::Kind::IndexOutOfBounds, std::move(m.text), line, b.name}, m.details);

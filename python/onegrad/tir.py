@@ -45,6 +45,7 @@ class PrimFunc:
     def __init__(self, module: "Module", name: str):
         self.module = module
         self.name = name
+        self._runner = _C.tir.Runner(module._handle, name)  # compiles on the first call, then holds it
 
     def script(self) -> str:
         """This function as TVMScript."""
@@ -59,10 +60,20 @@ class PrimFunc:
         A function with a construct the compiler cannot lower yet (docs/tir.md "Compiling") runs
         through the interpreter instead, with a TirNotLowerableWarning naming the construct."""
         try:
-            return _C.tir.call(self.module._handle, self.name, _arguments(args), True)
+            return self._runner.call(self.module._handle, self.name, _arguments(args))
         except TirNotLowerable as e:
             warnings.warn(TirNotLowerableWarning(f"{self.name}: {e}; running the interpreter"), stacklevel=2)
         return self.interpret(*args)
+
+    @property
+    def mode(self) -> str:
+        """How a call runs: "compiled", or "interpreted" when the function has a construct the
+        compiler does not lower yet (compiles it to find out; the compiled code is kept)."""
+        try:
+            self._runner.compile()
+        except TirNotLowerable:
+            return "interpreted"
+        return "compiled"
 
     def source(self) -> str:
         """The C this function compiles to; TirNotLowerable naming the construct when it cannot."""

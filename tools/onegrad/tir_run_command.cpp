@@ -58,6 +58,7 @@ std::string parse_options(const Args& args, RunOptions& o) {
       value = a.substr(eq + 1);
       a = a.substr(0, eq);
       takes_value = true;
+      if (a == "--interpret" || a == "--strict") return a + " takes no value";
       if (a != "--func" && a != "--seed" && a != "--var") return "unknown option '" + a + "'";
     } else if (takes_value) {
       if (i + 1 == args.size()) return a + " needs a value";

@@ -79,6 +79,11 @@ CASES = {
     "handle_to_integer_cast": (
         program('B: T.Buffer((8,), "int64")', '    p = T.Cast("handle", T.int64(0))\n    B[0] = T.Cast("int64", p)\n'),
         [("line 6, column 12: Cast: a handle can only be cast to a handle, not to int64", "PrimExprs 5")]),
+    "constant_while_condition": (
+        program('A: T.Buffer((8,), "int32")',
+                '    i = T.alloc_buffer((1,), "int32")\n    i[0] = 0\n    while True:\n        if i[0] >= 5:\n'
+                "            break\n        A[i[0]] = i[0] * 3\n        i[0] = i[0] + 1\n"),
+        [("line 7, column 5: While: the condition must not be a constant", "Statements 12")]),
 }
 
 
@@ -150,6 +155,10 @@ def test_accepted_programs_run_as_numpy_says():
     for name in ("mixed_extent_widths", "mixed_realize_bounds"):
         _, (_, B) = run_both(CASES[name][0], A, np.zeros((4, 8), np.float32))
         np.testing.assert_array_equal(B, A + np.float32(1))
+
+    with pytest.warns(tir.TirNotLowerableWarning, match="While cannot be compiled"):
+        _, (W,) = run_both(CASES["constant_while_condition"][0], I)
+    np.testing.assert_array_equal(W, np.where(np.arange(8) < 5, np.arange(8) * 3, I))
 
     storage = RNG.standard_normal((4, 5)).astype(np.float32)
     f = tir.parse(CASES["mixed_stride_widths"][0])["f"]

@@ -227,6 +227,22 @@ TEST(TirSpecVsTvm, HandleToIntegerCastRunsInterpreted) {
   testing::expect_refused(text, "handle", 5, "the compiled code has no handle type");
 }
 
+TEST(TirSpecVsTvm, ConstantWhileConditionEndingInABreak) {
+  std::string text = program("A: T.Buffer((8,), \"int32\")",
+                             "    i = T.alloc_buffer((1,), \"int32\")\n"
+                             "    i[0] = 0\n"
+                             "    while True:\n"
+                             "        if i[0] >= 5:\n            break\n"
+                             "        A[i[0]] = i[0] * 3\n"
+                             "        i[0] = i[0] + 1\n");
+  expect_warned_then_strict_error(text, {{"line 7, column 5: While: the condition must not be a constant", "Statements 12"}});
+  std::mt19937 rng(8);
+  HostArray a = random_array(i32, {8}, rng);
+  HostArray out = interpreted(text, {a}, 0);
+  for (int k = 0; k < 8; k++) EXPECT_EQ(out.at(k), k < 5 ? 3 * k : a.at(k)) << k;
+  testing::expect_refused(text, "While", 7, "a kernel's loops have bounds known when they start");
+}
+
 TEST(TirSpecVsTvm, WhatTvmRefusesTooStaysAnError) {
   // a float to a handle, and arithmetic on handles: no code generator of TVM emits them
   expect_error_in_both_modes(program("B: T.Buffer((8,), \"int64\")", "    T.evaluate(T.Cast(\"handle\", T.float32(2.5)))\n"),

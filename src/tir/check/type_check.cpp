@@ -369,7 +369,8 @@ class TypeChecker : public IRVisitor {
       case StmtKind::While: {
         auto* n = s->as<WhileNode>();
         if (!is_int_scalar(n->condition->dtype)) issue("While", "the condition must be an integer scalar, not " + name(n->condition->dtype), loc);
-        if (n->condition->kind == ExprKind::IntImm) issue("While", "the condition must not be a constant", loc);
+        // TVM's While takes any scalar: `while True:` ending in a break (decision 11)
+        if (n->condition->kind == ExprKind::IntImm) deviation("While", "the condition must not be a constant", loc, "Statements 12");
         return;
       }
       case StmtKind::Block: {

@@ -337,7 +337,8 @@ def elide_names(text):
 
 def family(message):
     """An error message with its location, quoted names and numbers elided: the cause's family."""
-    lines = [l for l in message.split("\n") if l.strip()]
+    # warnings (what TVM accepts and the spec refuses) precede errors in source order: not a cause
+    lines = [l for l in message.split("\n") if l.strip() and ": warning: " not in l]
     # the first line that says something (check prints `FILE:line:col: rule: message`)
     text = lines[0] if lines else "(no message)"
     text = _LOCATION.sub("", text.strip())

@@ -166,7 +166,13 @@ void bind_tir(py::module_& m) {
         find_function(mod, name);
         return print_prim_func(name, mod.find(name));
       })
-      .def("check", [](const IRModule& mod) { check_module(mod); });
+      // TirTypeError for the errors; the warnings (SpecMode::AsTvm) as text, for onegrad/tir.py to warn
+      .def("check", [](const IRModule& mod, bool strict) {
+        std::vector<std::string> warnings;
+        for (const TypeIssue& i : check_module(mod, strict ? SpecMode::Strict : SpecMode::AsTvm))
+          warnings.push_back(i.warning_string());
+        return warnings;
+      }, py::arg("strict"));
   tir.def("parse", [](const std::string& text) { return std::make_shared<IRModule>(parse_script(text)); });
   tir.def("source", [](const IRModule& mod, const std::string& name) { return compiled_source(mod, name); });
   tir.def("call", &call, py::arg("module"), py::arg("name"), py::arg("args"), py::arg("compiled"));

@@ -189,6 +189,9 @@ def test_extraction_units():
     # the same fault, compiled and interpreted, counts as agreeing; the cause families elide data
     assert tc.family("x.py:3:5: Scope: variable 'i' used outside its loop") == "Scope: variable '…' used outside its loop"
     assert tc.family("line 2, column 9: unknown function 'T.foo' at 12") == "unknown function 'T.foo' at N"
+    # a warning (TVM accepts, the spec refuses) before the error is not the cause
+    assert tc.family("x.py:4:9: warning: IfThenElse: the condition must be a bool scalar, not int32 [spec rule ...]\n"
+                     "x.py:6:9: IntImm: the value 300 is out of the range of int8") == "IntImm: the value N is out of the range of int8"
 
 
 def fake_binary(tmp_path, body):

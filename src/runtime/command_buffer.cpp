@@ -30,9 +30,24 @@ size_t CommandBuffer::copies() const {
 void CommandBuffer::run() const {
   // Launches are queued without waiting (a device's queue keeps them in order, and a copy reads or
   // writes through the same queue); one wait per program at the end makes the buffer synchronous.
-  for (const Launch& l : launches_) {
-    if (l.program) l.program->enqueue(l.bufs, l.vars);
-    else copy_buffer(*l.bufs[0], *l.bufs[1]);
+  size_t queued = 0;
+  try {
+    for (; queued < launches_.size(); ++queued) {
+      const Launch& l = launches_[queued];
+      if (l.program) l.program->enqueue(l.bufs, l.vars);
+      else copy_buffer(*l.bufs[0], *l.bufs[1]);
+    }
+  } catch (...) {
+    // The launches already queued still read and write the caller's buffers: they are waited for
+    // before the error reaches the caller, who may then free or reuse those buffers.
+    for (size_t i = 0; i < queued; ++i) {
+      if (!launches_[i].program) continue;
+      try {
+        launches_[i].program->wait();
+      } catch (...) {  // the first error is the one reported
+      }
+    }
+    throw;
   }
   for (const Launch& l : launches_)
     if (l.program) l.program->wait();

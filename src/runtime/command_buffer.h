@@ -18,8 +18,9 @@ class CommandBuffer {
   // Appends a copy of src's bytes into dst (runtime/buffer_copy.h), which may be on another
   // device. Throws DeviceError now when a buffer is null or the sizes differ.
   void add_copy(Buffer* dst, Buffer* src);
-  // Runs every launch in order, each to completion before the next (later kernels read what earlier
-  // ones wrote). Running twice runs every kernel twice.
+  // Runs every launch in order (later kernels read what earlier ones wrote) and returns when all
+  // have ended. If one fails, those queued before it are waited for and its error is rethrown.
+  // Running twice runs every kernel twice.
   void run() const;
 
   size_t size() const { return launches_.size(); }  // launches and copies

@@ -102,6 +102,60 @@ TEST(RuntimeProgram, CommandBufferRunsInOrderAndReplays) {
   EXPECT_EQ(read(total)[0], 12.0f);
 }
 
+// A program on a queue that only records: its launches end when waited for, or fail at launch.
+// It stands for a device queue (OpenCL's) whose failures cannot be provoked on demand.
+ProgramSpec one_buffer_spec(std::string name) {
+  ProgramSpec spec;
+  spec.name = std::move(name);
+  spec.num_buffers = 1;
+  return spec;
+}
+
+class RecordingQueueProgram final : public Program {
+ public:
+  RecordingQueueProgram(std::string name, bool fails, std::vector<std::string>* log)
+      : Program(one_buffer_spec(std::move(name)), "CPU"), fails_(fails), log_(log) {}
+  void wait() const override {
+    if (queued_ > 0) log_->push_back("wait " + name());
+    queued_ = 0;
+  }
+
+ protected:
+  void launch(void**, const int64_t*) const override {
+    if (fails_) throw DeviceError("'" + name() + "' failed to launch");
+    log_->push_back("queue " + name());
+    ++queued_;
+  }
+
+ private:
+  bool fails_;
+  std::vector<std::string>* log_;
+  mutable int queued_ = 0;
+};
+
+// The launches queued before a failing one still use the caller's buffers: run() waits for them
+// before the error reaches the caller, and reports the failing launch's own error.
+TEST(RuntimeProgram, CommandBufferWaitsForQueuedLaunchesWhenOneFails) {
+  std::vector<std::string> log;
+  auto first = std::make_shared<RecordingQueueProgram>("first", false, &log);
+  auto second = std::make_shared<RecordingQueueProgram>("second", false, &log);
+  auto broken = std::make_shared<RecordingQueueProgram>("broken", true, &log);
+  auto never = std::make_shared<RecordingQueueProgram>("never", false, &log);
+  Buffer a = floats({1});
+  CommandBuffer cmds;
+  cmds.add(first, {&a});
+  cmds.add(second, {&a});
+  cmds.add(broken, {&a});
+  cmds.add(never, {&a});
+  try {
+    cmds.run();
+    FAIL() << "a failing launch did not throw";
+  } catch (const DeviceError& e) {
+    EXPECT_STREQ(e.what(), "'broken' failed to launch");
+  }
+  EXPECT_EQ(log, (std::vector<std::string>{"queue first", "queue second", "wait first", "wait second"}));
+}
+
 // A copy is an item like a launch: it runs in its place in the order, on every run.
 TEST(RuntimeProgram, CommandBufferCopiesBetweenDevicesInOrder) {
   TempDir dir;

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <mutex>
 #include <utility>
 #include <unistd.h>
@@ -130,6 +131,8 @@ class ClProgram final : public Program {
                                const_cast<int64_t*>(vars.data()), &err);
       check(err, device() + ": the variables of '" + name() + "'");
     }
+    // Released on every way out: OpenCL keeps it alive for a launch already queued that reads it.
+    std::unique_ptr<_cl_mem, decltype(&clReleaseMemObject)> var_owner(var_mem, clReleaseMemObject);
     std::lock_guard lock(mu_);  // a kernel object's arguments are shared by every thread launching it
     if (entry_buffers_ > bufs.size())
       throw DeviceError(device() + ": '" + name() + "' takes " + std::to_string(entry_buffers_) + " buffers, got " + std::to_string(bufs.size()));
@@ -149,8 +152,6 @@ class ClProgram final : public Program {
     for (size_t i = 0; i < this->global().size() && i < 3; i++) global[i] = size_t(this->global()[i]);
     cl_event ev = nullptr;
     err = clEnqueueNDRangeKernel(ctx_->queue, kernel_, dims, nullptr, global, group.empty() ? nullptr : sizes, 0, nullptr, &ev);
-    // Released now, freed by OpenCL once the queued launch that reads it has ended.
-    if (var_mem) clReleaseMemObject(var_mem);
     check(err, device() + ": launching '" + name() + "' over " + std::to_string(global[0]) + " work items");
     if (last_) clReleaseEvent(last_);
     last_ = ev;  // the queue is in order: waiting for this launch waits for every earlier one

@@ -31,20 +31,8 @@ std::string unary_kernel(const std::string& op, const std::string& dt, const std
          "%e = END void (%st, %r0)\n%sink = SINK void (%e)\n";
 }
 
-DeviceTraits traits(bool fp16, bool fp64) {
-  DeviceTraits t;
-  t.description = "test device";
-  t.compute_units = 2;
-  t.max_workgroup_size = 256;
-  t.max_work_items = {256, 256, 256};
-  t.local_memory_bytes = 32768;
-  if (fp16) t.extensions.push_back("cl_khr_fp16");
-  if (fp64) t.extensions.push_back("cl_khr_fp64");
-  return t;
-}
-
 RenderTarget opencl_target(bool fp16, bool fp64) {
-  return c_style_target(opencl_dialect(fp16, fp64), opencl_capabilities("CL:7", traits(fp16, fp64)));
+  return c_style_target(opencl_dialect(fp16, fp64), opencl_capabilities("CL:7", gpu_like_traits(fp16, fp64)));
 }
 
 // The OpenCL target of the machine's CL device (its queried traits).
@@ -144,7 +132,7 @@ TEST(OpenCLDialect, ThreadAxisIsTheGlobalId) {
 }
 
 TEST(OpenCLDialect, CapabilitiesFollowTheDeviceQuery) {
-  Capabilities none = opencl_capabilities("CL:7", traits(false, false));
+  Capabilities none = opencl_capabilities("CL:7", gpu_like_traits(false, false));
   EXPECT_FALSE(none.has_dtype(dtypes::float16));
   EXPECT_FALSE(none.has_dtype(dtypes::float64));
   EXPECT_TRUE(none.has_dtype(dtypes::bfloat16));  // stored as its bits, computed in float
@@ -152,7 +140,7 @@ TEST(OpenCLDialect, CapabilitiesFollowTheDeviceQuery) {
   EXPECT_EQ(none.threads, 8);  // 4 work items per compute unit
   EXPECT_EQ(none.local_memory_bytes, 32768);
   EXPECT_EQ(none.local_max, (std::vector<int64_t>{256, 256, 256}));
-  Capabilities both = opencl_capabilities("CL:7", traits(true, true));
+  Capabilities both = opencl_capabilities("CL:7", gpu_like_traits(true, true));
   EXPECT_TRUE(both.has_dtype(dtypes::float16));
   EXPECT_TRUE(both.has_dtype(dtypes::float64));
   EXPECT_EQ(opencl_dialect(true, false).value_type(dtypes::float16), "half");

@@ -22,18 +22,7 @@ using namespace onegrad::testing;
 
 namespace {
 
-DeviceTraits test_traits() {
-  DeviceTraits t;
-  t.description = "test device";
-  t.compute_units = 2;
-  t.max_workgroup_size = 256;
-  t.max_work_items = {256, 256, 256};
-  t.local_memory_bytes = 32768;
-  t.extensions.push_back("cl_khr_fp64");
-  return t;
-}
-
-RenderTarget test_target() { return c_style_target(opencl_dialect(false, true), opencl_capabilities("CL:7", test_traits())); }
+RenderTarget test_target() { return c_style_target(opencl_dialect(false, true), opencl_capabilities("CL:7", gpu_like_traits(false, true))); }
 
 RenderTarget device_target_of_cl() {
   const DeviceTraits& t = get_device("CL").traits();

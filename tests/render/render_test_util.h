@@ -18,6 +18,20 @@
 
 namespace onegrad::testing {
 
+// The traits of a small GPU-like OpenCL device (two compute units, workgroups of up to 256 work
+// items, 32 KiB of local memory), for tests that render OpenCL C without an OpenCL platform.
+inline DeviceTraits gpu_like_traits(bool fp16, bool fp64) {
+  DeviceTraits t;
+  t.description = "test device";
+  t.compute_units = 2;
+  t.max_workgroup_size = 256;
+  t.max_work_items = {256, 256, 256};
+  t.local_memory_bytes = 32768;
+  if (fp16) t.extensions.push_back("cl_khr_fp16");
+  if (fp64) t.extensions.push_back("cl_khr_fp64");
+  return t;
+}
+
 // ---- kernel-form builders (docs/kernel-form.md) ----
 
 inline UOpRef param(int64_t slot, DType dt, int64_t size) {

@@ -42,11 +42,8 @@ constexpr const char* kSum1024 = R"(
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 Capabilities workgroup_capabilities() {
-  DeviceTraits t;
-  t.description = "a test device";
-  t.compute_units = 2;
-  t.max_workgroup_size = 256;
-  t.max_work_items = {256, 256, 64};
+  DeviceTraits t = testing::gpu_like_traits(false, false);
+  t.max_work_items[2] = 64;
   t.local_memory_bytes = 4096;
   return opencl_capabilities("CL:test", t);
 }

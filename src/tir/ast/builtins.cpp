@@ -12,6 +12,9 @@ const Builtin kBuiltins[] = {
     UNARY(cosh),  UNARY(tanh),  UNARY(asin),  UNARY(acos),  UNARY(atan),   UNARY(asinh),     UNARY(acosh),
     UNARY(atanh), UNARY(sigmoid), UNARY(erf), UNARY(fabs),  UNARY(floor),  UNARY(ceil),      UNARY(round),
     UNARY(trunc), UNARY(nearbyint), UNARY(popcount), UNARY(clz),
+    // TVM's call spellings of & | ^ << >> ~; they print as the operators where those round trip.
+    BINARY(bitwise_and), BINARY(bitwise_or), BINARY(bitwise_xor), BINARY(shift_left), BINARY(shift_right),
+    UNARY(bitwise_not),
     BINARY(pow),  BINARY(atan2), BINARY(fmod), BINARY(hypot), BINARY(copysign), BINARY(nextafter),
     {"isnan", "tir.isnan", 1, CallDType::BoolOfFirstArg, false},
     {"isinf", "tir.isinf", 1, CallDType::BoolOfFirstArg, false},

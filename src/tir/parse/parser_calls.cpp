@@ -536,6 +536,10 @@ Value Parser::call(CallArgs& c) {
     DataType t = sig->second ? sig->second->value_dtype() : DataType::void_();
     return Value::of_expr(make_global_call(t, fn, exprs(c.args), c.loc), c.loc);
   }
+  // TVM's codegen-level intrinsics (PTX asm, packed-call plumbing, SVE length) have no meaning on a
+  // CPU loop nest; saying so tells the user the name is real but out of scope, unlike a typo.
+  if (c.path.rfind("T.ptx_", 0) == 0 || c.path.rfind("T.tvm_", 0) == 0 || c.path == "T.vscale")
+    fail("'" + c.path + "' is a TVM-internal intrinsic, not supported", c.loc);
   fail("unknown function '" + c.path + "'", c.loc);
 }
 

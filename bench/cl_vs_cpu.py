@@ -7,7 +7,8 @@ Per figure and device: the first call (lowering, opts, and the driver's build of
 cache folder is a fresh one, so nothing comes from disk) and the median of --repeat warm calls,
 each a realize() of the result (a CL launch waits for its event, so the time includes the
 kernels' run). The CL first-call column minus the warm median is the build time of its kernels. The CL/CPU column is the ratio of the medians (> 1: CL is slower). The results of
-both devices are compared: they must be equal bit for bit (the same IEEE ops in the same order).
+both devices are compared: equal bit for bit (the same IEEE ops in the same order), except a sum
+reduced through a group's lanes on CL, which adds in another order (the max difference is printed).
 Prints a Markdown table; `DEBUG=4` shows the OpenCL source of each kernel, `DEBUG=3` its opts.
 """
 import argparse

@@ -69,6 +69,11 @@ def timed(fn, n):
     return out, ts
 
 
+def outputs(model, feeds):  # one call of the model, every output as numpy
+    out = model(feeds)
+    return [out[k].numpy() for k in model.output_names]
+
+
 def onnx_runs(name):
     path, make, batches = MODELS[name]
     path = os.path.join(SITE, path)
@@ -80,7 +85,7 @@ def onnx_runs(name):
     for b in batches:
         feeds = make(b)
         label = f"{name} {os.path.basename(path)}"
-        yield (label, b, lambda: [model(feeds)[k].numpy() for k in model.output_names],
+        yield (label, b, lambda: outputs(model, feeds),
                lambda: sess.run(None, feeds), lambda: model.jit_stats)
 
 

@@ -27,6 +27,8 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler python3-onnx libonnx-testdata
   # the CL device: the OpenCL ICD loader and headers, PoCL (OpenCL on the CPU) and clinfo
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+  # scripts/tir_conformance.sh reads TVM's tests from a git dir (and its test builds one)
+  git
 )
 
 missing=()

@@ -181,6 +181,13 @@ class TirNotLowerable(Error, NotImplementedError):
     construct = ""
 
 
+class TirSpecWarning(UserWarning):
+    """onegrad.tir.Module.check() accepted what TVM accepts and the TIR spec refuses (mixed index
+    widths, `return` without an annotation, a Shuffle extracting lanes, an integer `if` condition...,
+    docs/tir.md "Where the spec and TVM disagree"); the message has the line, the construct and the
+    spec's rule. Module.check(strict=True) raises TirTypeError for them instead."""
+
+
 # index faults: src/uop/index_error.h. Defined last: inside this module the name then means this
 # class only after every other class is made (TirIndexError above derives from the builtin).
 class IndexError(Error, builtins.IndexError):

@@ -84,6 +84,11 @@ class Kernel:
         return self._k.name
 
     @property
+    def device(self):
+        """The device it runs on."""
+        return self._k.device
+
+    @property
     def reason(self):
         """Why the value it computes is realized (what DEBUG=1 prints)."""
         return self._k.reason
@@ -109,9 +114,27 @@ class Kernel:
         return f"<Kernel {self.name} {self.shape}>"
 
 
+@dataclass(frozen=True)
+class Copy:
+    """A copy between devices in a realize's order (a .to(device) of a computed value)."""
+
+    source_device: str
+    device: str
+    nbytes: int
+
+    @property
+    def name(self):
+        return f"copy {self.source_device} -> {self.device}"  # as DEBUG=1 prints it
+
+    def __repr__(self):
+        return f"<Copy {self.source_device} -> {self.device} {self.nbytes} bytes>"
+
+
 def kernels(*tensors):
-    """The kernels realizing `tensors` together would run, in order; nothing runs."""
+    """The kernels and copies between devices realizing `tensors` together would run, in order
+    (a Copy after its source's kernels); nothing runs."""
     for t in tensors:
         if not isinstance(t, Tensor):
             raise TypeError(f"onegrad.kernels takes Tensors, not {type(t).__name__}")
-    return [Kernel(k) for k in _C.schedule_kernels([t._t for t in tensors])]
+    return [Copy(k.copy_from, k.device, k.copy_bytes) if k.copy_from else Kernel(k)
+            for k in _C.schedule_kernels([t._t for t in tensors])]

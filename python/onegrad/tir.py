@@ -1,7 +1,9 @@
 """onegrad.tir: TIR programs written as TVMScript, parsed, checked, printed and run on numpy arrays.
 
     mod = onegrad.tir.parse(text)         # TirSyntaxError (.line, .column) when it does not parse
-    mod.check()                           # TirTypeError listing the typing and scoping issues
+    mod.check()                           # TirTypeError listing the typing and scoping issues;
+                                          # TirSpecWarning where TVM accepts what the spec refuses
+    onegrad.tir.parse(text, strict=True)  # ... where check() follows the spec to the letter
     f = mod["add"]                        # KeyError naming the functions there are
     f.interpret(a, b, c)                  # the reference interpreter, writes c in place
     f(a, b, c)                            # compiled code (docs/python.md "TIR")
@@ -18,9 +20,9 @@ from typing import Dict, Iterator
 import numpy as np
 
 from . import _C
-from .errors import TirNotLowerable
+from .errors import TirNotLowerable, TirSpecWarning
 
-__all__ = ["parse", "Module", "PrimFunc", "TirNotLowerableWarning"]
+__all__ = ["parse", "Module", "PrimFunc", "TirNotLowerableWarning", "TirSpecWarning"]
 
 
 class TirNotLowerableWarning(UserWarning):
@@ -28,10 +30,11 @@ class TirNotLowerableWarning(UserWarning):
     compiler does not lower yet (the message names it and its line)."""
 
 
-def parse(text: str) -> "Module":
+def parse(text: str, strict: bool = False) -> "Module":
     """Parses TVMScript (one @T.prim_func or an @I.ir_module class). Parsing only parses:
-    Module.check() applies the typing and well-formedness rules."""
-    return Module(_C.tir.parse(text))
+    Module.check() applies the typing and well-formedness rules, strictly when strict is True
+    (Module.check's default)."""
+    return Module(_C.tir.parse(text), strict)
 
 
 def _arguments(args):
@@ -45,6 +48,7 @@ class PrimFunc:
     def __init__(self, module: "Module", name: str):
         self.module = module
         self.name = name
+        self._runner = _C.tir.Runner(module._handle, name)  # compiles on the first call, then holds it
 
     def script(self) -> str:
         """This function as TVMScript."""
@@ -59,10 +63,20 @@ class PrimFunc:
         A function with a construct the compiler cannot lower yet (docs/tir.md "Compiling") runs
         through the interpreter instead, with a TirNotLowerableWarning naming the construct."""
         try:
-            return _C.tir.call(self.module._handle, self.name, _arguments(args), True)
+            return self._runner.call(self.module._handle, self.name, _arguments(args))
         except TirNotLowerable as e:
             warnings.warn(TirNotLowerableWarning(f"{self.name}: {e}; running the interpreter"), stacklevel=2)
         return self.interpret(*args)
+
+    @property
+    def mode(self) -> str:
+        """How a call runs: "compiled", or "interpreted" when the function has a construct the
+        compiler does not lower yet (compiles it to find out; the compiled code is kept)."""
+        try:
+            self._runner.compile()
+        except TirNotLowerable:
+            return "interpreted"
+        return "compiled"
 
     def source(self) -> str:
         """The C this function compiles to; TirNotLowerable naming the construct when it cannot."""
@@ -75,8 +89,9 @@ class PrimFunc:
 class Module:
     """A parsed IRModule: its PrimFuncs by name, in source order."""
 
-    def __init__(self, handle):
+    def __init__(self, handle, strict: bool = False):
         self._handle = handle
+        self.strict = strict
         self.functions: Dict[str, PrimFunc] = {n: PrimFunc(self, n) for n in handle.function_names()}
 
     def __getitem__(self, name: str) -> PrimFunc:
@@ -98,9 +113,13 @@ class Module:
         """The module as TVMScript (parse(m.script()) gives it back)."""
         return self._handle.script()
 
-    def check(self) -> None:
-        """Raises TirTypeError listing every typing and well-formedness issue; None when there are none."""
-        self._handle.check()
+    def check(self, strict: bool = None) -> None:
+        """Raises TirTypeError listing every typing and well-formedness issue; None when there are none.
+        What TVM accepts and the spec refuses (docs/tir.md "Where the spec and TVM disagree") is a
+        TirSpecWarning naming the line and the spec's rule, or with strict (default: the strict given
+        to parse) one of the errors."""
+        for w in self._handle.check(self.strict if strict is None else bool(strict)):
+            warnings.warn(TirSpecWarning(w), stacklevel=2)
 
     def __repr__(self):
         return f"<onegrad.tir.Module {list(self.functions)}>"

@@ -12,7 +12,9 @@
 #include "tir/ast/errors.h"
 #include "tir/parse/parser.h"
 #include "tir/print/printer.h"
+#include "tir_compile/compiled_func.h"
 #include "tir_compile/dltensor.h"
+#include "tir_compile/heap_arrays.h"
 #include "tir_compile/not_lowerable.h"
 #include "tir_compile/run_prim_func.h"
 
@@ -164,10 +166,32 @@ void bind_tir(py::module_& m) {
         find_function(mod, name);
         return print_prim_func(name, mod.find(name));
       })
-      .def("check", [](const IRModule& mod) { check_module(mod); });
+      // TirTypeError for the errors; the warnings (SpecMode::AsTvm) as text, for onegrad/tir.py to warn
+      .def("check", [](const IRModule& mod, bool strict) {
+        std::vector<std::string> warnings;
+        for (const TypeIssue& i : check_module(mod, strict ? SpecMode::Strict : SpecMode::AsTvm))
+          warnings.push_back(i.warning_string());
+        return warnings;
+      }, py::arg("strict"));
   tir.def("parse", [](const std::string& text) { return std::make_shared<IRModule>(parse_script(text)); });
   tir.def("source", [](const IRModule& mod, const std::string& name) { return compiled_source(mod, name); });
   tir.def("call", &call, py::arg("module"), py::arg("name"), py::arg("args"), py::arg("compiled"));
+  // PrimFunc's compiled code, held across its calls (run_prim_func.h)
+  py::class_<PrimFuncRunner, std::shared_ptr<PrimFuncRunner>>(tir, "Runner")
+      .def(py::init([](const ModuleRef& m, const std::string& name) { return std::make_shared<PrimFuncRunner>(m, name); }))
+      .def("call",
+           [](PrimFuncRunner& r, const IRModule& m, const std::string& name, const py::tuple& args) {
+             Borrowed keep;
+             return value_of(r.run(arguments_of(m, name, args, keep)));
+           })
+      .def("compile", [](PrimFuncRunner& r) { r.compiled(); });
+  tir.def("stats", [] {
+    py::dict d;
+    d["functions_compiled"] = functions_compiled_count();
+    d["structures_compiled"] = structures_compiled_count();
+    d["heap_arrays_allocated"] = heap_arrays_allocated_count();
+    return d;
+  });
 }
 
 }  // namespace onegrad::python

@@ -14,6 +14,7 @@
 //   global_max,        opt: GLOBAL / LOCAL axes (launch dimensions) need a nonzero entry per dim
 //   local_max
 //   tensor_cores       opt: the TC opt needs one
+//   serial_work_items  heuristics: workgroup_opts shapes reductions for a CPU OpenCL device
 //
 // The C backend's are render/c_renderer.h's c_capabilities(). docs/codegen.md, "Capabilities".
 #pragma once
@@ -64,6 +65,9 @@ struct Capabilities {
   std::vector<int64_t> global_max;    // the largest GLOBAL size per launch dim; empty: no GLOBAL axes
   std::vector<int64_t> local_max;     // the largest LOCAL size per launch dim; empty: no LOCAL axes
   int64_t workgroup_max = 0;          // work items per workgroup (the product of its local sizes); 0: no limit
+  // A workgroup's work items run one after another on one core, as a loop the driver vectorizes
+  // (an OpenCL CPU device: PoCL): lanes buy SIMD, not cores, and each workgroup costs a task.
+  bool serial_work_items = false;
   std::vector<TensorCore> tensor_cores;
 
   bool has_dtype(DType dt) const;  // dt's scalar type is declared (INDEX and VOID always)

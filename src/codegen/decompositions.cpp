@@ -1,12 +1,16 @@
 // EXP2, LOG2, SIN (and cos, tan) as primitives (docs/codegen.md, "Transcendental decompositions").
 //
-// Each input is CAST to float64 (exact for float32/float16/bfloat16, subnormals included), the
-// function is evaluated in float64 to ~2^-50 relative error, and the result is CAST back: one
-// final rounding, so the error is at most 0.5 ulp + a 2^-27 ulp sliver, i.e. within 1 ulp.
+// EXP2 and LOG2 are computed in float32 (codegen/exp_log_f32.h; float16/bfloat16 through float32).
+// SIN, cos and tan: each input is CAST to float64 (exact for float32/float16/bfloat16, subnormals
+// included), the function is evaluated in float64 to ~2^-50 relative error, and the result is CAST
+// back: one final rounding, so the error is at most 0.5 ulp + a 2^-27 ulp sliver. (A float32 SIN
+// would need a float32 Payne-Hanek reduction carrying ~70 bits of 2/pi; float64 does it in one pass.)
 // The polynomials are Taylor series (coefficients 1/n! and 1/(2k+1)); the 2/pi chunks come from
 // tools/transcendental_constants.py. The generated C is compiled with -ffp-contract=off, which the
 // exact steps (products by 26-bit chunks, TwoSum) rely on.
 #include "codegen/decompositions.h"
+
+#include "codegen/exp_log_f32.h"
 
 #include <cmath>
 #include <limits>
@@ -51,27 +55,6 @@ UOpRef exp2_f64(const UOpRef& x) {
   // 2^n: n + 1023 (in [723, 1323]) into the exponent field; the shift drops the shifter's own bits
   UOpRef scale = bitcast(alu(Ops::SHL, {bitcast(shifted, I64) + 1023, I(52)}), F64);
   return p * scale;
-}
-
-// log2 of a float64 x (from a float32/16 value: never a float64 subnormal)
-UOpRef log2_f64(const UOpRef& x) {
-  UOpRef bits = bitcast(x, I64);
-  UOpRef e = alu(Ops::SHR, {bits, I(52)}) - 1023;  // x > 0 here, so the sign bit is 0
-  UOpRef m = bitcast(alu(Ops::OR, {alu(Ops::AND, {bits, I((int64_t(1) << 52) - 1)}), I(int64_t(1023) << 52)}), F64);
-  UOpRef big = F(std::sqrt(2.0)) < m;  // m in [1, 2) -> [sqrt2/2, sqrt2)
-  m = where(big, m * F(0.5), m);
-  UOpRef ed = cast(e, F64) + where(big, F(1.0), F(0.0));
-  // log2(m) = 2/ln2 * atanh(s), s = (m-1)/(m+1), |s| <= 0.1716: odd series to s^23 (< 2^-60)
-  UOpRef s = (m - F(1.0)) * alu(Ops::RECIP, {m + F(1.0)});
-  UOpRef s2 = s * s;
-  std::vector<double> k;
-  for (int i = 0; i <= 11; i++) k.push_back(2.0 / std::log(2.0) / double(2 * i + 1));
-  UOpRef r = ed + s * horner(s2, k);
-  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-  r = where(ne(x, F(inf)), r, F(inf));
-  r = where(ne(x, F(0.0)), r, F(-inf));   // ±0 -> -inf
-  r = where(x < F(0.0), F(nan), r);      // negative (incl. -inf) -> NaN
-  return where(is_nan(x), x, r);
 }
 
 // (s, err) with s + err == a + b exactly (Knuth's TwoSum; needs no FMA contraction)
@@ -149,6 +132,11 @@ UOpRef cos_f64(const UOpRef& x) { return trig_f64(x, Trig::Cos); }
 UOpRef tan_f64(const UOpRef& x) { return trig_f64(x, Trig::Tan); }
 
 UOpRef via_f64(const UOpRef& x, UOpRef (*fn)(const UOpRef&)) { return cast(fn(cast(x, F64)), x->dtype); }
+// float16 and bfloat16 widen exactly to float32 and round once back (the float32 result is within
+// about 1 float32 ulp, 2^-13 of a float16 one)
+UOpRef via_f32(const UOpRef& x, UOpRef (*fn)(const UOpRef&)) {
+  return x->dtype == dtypes::float32 ? fn(x) : cast(fn(cast(x, dtypes::float32)), x->dtype);
+}
 
 }  // namespace
 
@@ -156,8 +144,8 @@ bool is_transcendental_dtype(DType dt) {
   return dt == dtypes::float32 || dt == dtypes::float16 || dt == dtypes::bfloat16;
 }
 
-UOpRef exp2_primitives(const UOpRef& x) { return via_f64(x, exp2_f64); }
-UOpRef log2_primitives(const UOpRef& x) { return via_f64(x, log2_f64); }
+UOpRef exp2_primitives(const UOpRef& x) { return via_f32(x, exp2_f32); }
+UOpRef log2_primitives(const UOpRef& x) { return via_f32(x, log2_f32); }
 UOpRef sin_primitives(const UOpRef& x) { return via_f64(x, sin_f64); }
 UOpRef cos_primitives(const UOpRef& x) { return via_f64(x, cos_f64); }
 UOpRef tan_primitives(const UOpRef& x) { return via_f64(x, tan_f64); }

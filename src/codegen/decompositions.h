@@ -1,9 +1,9 @@
 // The transcendental rows of the decomposition table (codegen/isel.h; spec README decision 4):
 // EXP2, LOG2 and SIN on float32, float16 and bfloat16 as primitives only (ADD, MUL, MAX, CMPLT,
-// CMPNE, WHERE, CAST, BITCAST, TRUNC, RECIP, AND/OR/SHL/SHR on int64). The value is computed in
-// float64 (CAST to float64 is a primitive on the CPU) and rounded back once, so the result is
-// within 1 ulp of the exact one. float64 EXP2/LOG2/SIN have no decomposition here (libm renders
-// them). Details, constants and measured accuracy: docs/codegen.md, "Transcendental decompositions".
+// CMPNE, WHERE, CAST, BITCAST, TRUNC, RECIP, integer ADD/MUL/AND/OR, SHL/SHR on int64). EXP2 and
+// LOG2 are computed in float32 (float16/bfloat16 widened to it and rounded back once), within
+// 1 ulp; SIN in float64 (CAST to float64 is a primitive on the CPU) and rounded back once.
+// float64 EXP2/LOG2/SIN have no decomposition here (libm renders them). Details, constants and measured accuracy: docs/codegen.md, "Transcendental decompositions".
 #pragma once
 #include "uop/uop.h"
 

@@ -13,6 +13,10 @@
 //     (the rest stay loops in every work item). An output axis some reduction does not depend on
 //     stays a loop: the reduction runs once outside it (softmax's row max and sum per row, not
 //     per output element).
+//   - on a target whose work items run in turn on one core (Capabilities::serial_work_items: a CPU
+//     OpenCL device), a group's lanes are one vector of the reduced dtype, and a kernel with lanes or
+//     several reductions (softmax) gets at most `threads` workgroups, its rows a loop in each, and
+//     no LOCAL axis.
 #pragma once
 #include <vector>
 

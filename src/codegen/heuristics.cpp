@@ -229,9 +229,11 @@ std::vector<Opt> thread_opts(const UOpRef& optimized, int threads) {
   std::vector<UOpRef> axes = kernel_axes(optimized);
   for (size_t a = 0; a < axes.size(); a++) {
     if (axis_type(axes[a]) != AxisType::LOOP) continue;
-    // More parts than threads still balance (the pool hands out indices as threads free up).
-    for (int64_t parts : {int64_t(threads), 2 * int64_t(threads), 3 * int64_t(threads), 4 * int64_t(threads)}) {
-      if (*const_bound(axes[a]) % parts != 0) continue;
+    // More parts than threads balance the load (the pool hands out indices as threads free up):
+    // when a worker is descheduled on a busy machine, the launching thread takes its remaining
+    // parts instead of waiting for it (one part each would leave it waiting for the whole half).
+    for (int64_t parts : {4 * int64_t(threads), 3 * int64_t(threads), 2 * int64_t(threads), int64_t(threads)}) {
+      if (*const_bound(axes[a]) % parts != 0 || (parts > threads && *iterations / parts < kMinThreadPartIterations)) continue;
       Opt o = Opt::split(int64_t(a), parts, AxisType::THREAD);
       try {
         apply_opt(optimized, o, false);

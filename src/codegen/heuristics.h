@@ -24,9 +24,12 @@ std::optional<int64_t> kernel_iterations(const UOpRef& sink);
 inline constexpr int64_t kMinOptIterations = 512;
 // From this many iterations on a kernel is split over the CPU's threads.
 inline constexpr int64_t kMinThreadIterations = int64_t(1) << 18;
+// The smallest part of a THREAD split worth handing out on its own (tens of microseconds).
+inline constexpr int64_t kMinThreadPartIterations = int64_t(1) << 15;
 // The THREAD split of a kernel (after its other opts) for `threads` threads: the outermost output
-// axis whose bound `threads` (or 2, 3, 4 times it) divides, and whose stores all depend on it,
-// split into that many THREAD parts. Empty below kMinThreadIterations or for one thread.
+// axis whose bound 4, 3, 2 or 1 times `threads` divides (the most parts of at least
+// kMinThreadPartIterations each), and whose stores all depend on it, split into that many THREAD
+// parts. Empty below kMinThreadIterations or for one thread.
 std::vector<Opt> thread_opts(const UOpRef& optimized, int threads);
 // What the engine gives a kernel by default: nothing below kMinOptIterations, else hand_coded_opts
 // followed by thread_opts.

@@ -34,6 +34,13 @@ Outs batch_norm(const Node& n) {
     return {y, n.in(3).mul(num(m)).add(mean.mul(num(1 - m))), n.in(4).mul(num(m)).add(var.mul(num(1 - m)))};
   }
   if (n.wants_output(1)) n.unsupported("the running statistics outputs (training) before opset 14");
+  // With constant statistics (a trained model) the per-channel scale and shift are computed once,
+  // so each element costs one multiply-add instead of a subtract, a square root and a division.
+  if (n.constant(1) && n.constant(2) && n.constant(3) && n.constant(4)) {
+    Tensor scale = n.folded(0, [&] { return n.in(4).add(num(eps)).rsqrt().mul(n.in(1)).contiguous(); });
+    Tensor shift = n.folded(1, [&] { return n.in(2).sub(n.in(3).mul(scale)).contiguous(); });
+    return {x.mul(per_channel(scale, r)).add(per_channel(shift, r))};
+  }
   Tensor inv = per_channel(n.in(4), r).add(num(eps)).rsqrt();
   return {x.sub(per_channel(n.in(3), r)).mul(inv).mul(per_channel(n.in(1), r)).add(per_channel(n.in(2), r))};
 }

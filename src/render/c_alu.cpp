@@ -125,7 +125,10 @@ std::string cast(const UOp& u, const Src& s, Prelude& p) {
     return d.cast(to) + a;  // ints wrap (gcc: modulo 2^n)
   }
   if (!to.is_float()) throw InternalError("c renderer: CAST to " + to.name());
-  if (from.is_int() || from.is_bool()) return from_double(to, to_double(d) + a, p);  // as exec_alu: via double
+  // as exec_alu: via double. An int of 32 bits or fewer is exact in double, so its float32 is the
+  // direct conversion's (one rounding), which vectorizes without double lanes.
+  if ((from.is_int() || from.is_bool()) && to.scalar == ScalarType::FLOAT32 && from.itemsize() <= 4) return to_float(d) + a;
+  if (from.is_int() || from.is_bool()) return from_double(to, to_double(d) + a, p);
   if (is_f64(to)) return to_double(d) + a;
   if (is_f64(from)) return from_double(to, a, p);
   // between float32, float16 and bfloat16 (held as float): widening is exact, narrowing rounds once

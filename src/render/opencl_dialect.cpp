@@ -89,6 +89,7 @@ Capabilities opencl_capabilities(const std::string& device, const DeviceTraits& 
   c.threads = int(std::max<int64_t>(1, traits.compute_units) * 4);
   c.local_memory_bytes = traits.local_memory_bytes;
   c.workgroup_max = traits.max_workgroup_size;
+  c.serial_work_items = traits.cpu;
   for (int64_t m : traits.max_work_items) {
     c.local_max.push_back(std::min(m, traits.max_workgroup_size));
     c.global_max.push_back(int64_t(1) << 31);

@@ -28,10 +28,14 @@ size_t CommandBuffer::copies() const {
 }
 
 void CommandBuffer::run() const {
+  // Launches are queued without waiting (a device's queue keeps them in order, and a copy reads or
+  // writes through the same queue); one wait per program at the end makes the buffer synchronous.
   for (const Launch& l : launches_) {
-    if (l.program) l.program->run(l.bufs, l.vars);
+    if (l.program) l.program->enqueue(l.bufs, l.vars);
     else copy_buffer(*l.bufs[0], *l.bufs[1]);
   }
+  for (const Launch& l : launches_)
+    if (l.program) l.program->wait();
 }
 
 }  // namespace onegrad

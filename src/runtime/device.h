@@ -39,6 +39,7 @@ struct DeviceTraits {
   int64_t local_memory_bytes = 0;       // per workgroup
   std::vector<std::string> extensions;  // "cl_khr_fp64", "cl_khr_fp16", ...
   int64_t preferred_vector_bytes = 0;   // the vector the device prefers (CL: float lanes x 4); 0: unknown
+  bool cpu = false;                     // CL_DEVICE_TYPE_CPU: a workgroup's work items run in turn on one core
   bool has_extension(std::string_view name) const;
 };
 

@@ -27,6 +27,11 @@ void Program::check_args(std::span<Buffer* const> bufs, std::span<const int64_t>
 }
 
 void Program::run(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const {
+  enqueue(bufs, vars);
+  wait();
+}
+
+void Program::enqueue(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const {
   check_args(bufs, vars);
   launch_buffers(bufs, vars);
 }

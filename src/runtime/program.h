@@ -56,8 +56,14 @@ class Program {
   // buffer, every buffer on this program's device. Launching with the wrong arguments would read
   // or write memory the kernel does not own, so this is checked on every launch.
   void check_args(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const;
-  // Checks the arguments, allocates any buffer not yet allocated, and runs the kernel to completion.
+  // Checks the arguments and runs the kernel to completion: enqueue() then wait().
   void run(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const;
+  // Checks the arguments and starts the kernel. A device with a queue (OpenCL) returns before the
+  // kernel ends, so a command buffer pays one wait, not one per launch; its later launches, copies
+  // and reads of the same device are ordered after it. The CPU runs it to completion here.
+  void enqueue(std::span<Buffer* const> bufs, std::span<const int64_t> vars) const;
+  // Returns once every launch of this program has ended (and device_seconds() has the last one's time).
+  virtual void wait() const {}
   // Runs the kernel on memory the caller owns (a compiled TIR PrimFunc on the user's arrays: no
   // copies, no runtime Buffers). Only for a device whose memory is host memory (CPU); checks the
   // counts and that no pointer is null, as run() does.

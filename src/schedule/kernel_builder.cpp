@@ -53,6 +53,16 @@ UOpRef KernelBuilder::param(int buffer) {
 
 UOpRef KernelBuilder::new_range(const UOpRef& bound, AxisType type) { return UOp::range(bound, next_range_++, type); }
 
+// A load whose every index the ranges can reach lies inside its (static) buffer needs no gate to
+// be safe, and the view that padded it masks the value (plan_view): ungated, a per-channel
+// operand of a padded elementwise body (BatchNorm's scale, a bias) is loop-invariant in the inner
+// loops, which the C compiler then hoists, and no longer blocks their vectorization.
+bool KernelBuilder::in_bounds(int buffer, const UOpRef& flat) const {
+  const ScheduleBuffer& b = buffers_[size_t(buffer)];
+  if (b.symbolic_size || !flat->dtype.is_int()) return false;
+  return flat->vmin().as_int() >= 0 && flat->vmax().as_int() < b.size;
+}
+
 UOpRef KernelBuilder::load(int buffer, const Shape& shape, const IndexVec& idx, const UOpRef& valid) {
   DType dt = buffers_[size_t(buffer)].dtype;
   UOpRef gate = simplify(valid);
@@ -62,7 +72,7 @@ UOpRef KernelBuilder::load(int buffer, const Shape& shape, const IndexVec& idx, 
   UOpRef p = param(buffer);
   UOpRef flat = simplify(flatten_index(idx, shape));
   UOpRef addr = UOp::create(Ops::INDEX, p->dtype, {p, flat});
-  if (is_true(gate)) return UOp::create(Ops::LOAD, dt, {addr});
+  if (is_true(gate) || in_bounds(buffer, flat)) return UOp::create(Ops::LOAD, dt, {addr});
   return UOp::create(Ops::LOAD, dt, {addr, zero_of(dt), gate});  // padding reads 0 (spec README: PAD)
 }
 

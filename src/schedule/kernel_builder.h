@@ -76,6 +76,7 @@ class KernelBuilder {
   double evaluations_of(const Request& r);
   const std::vector<const UOp*>& ranges_of(const UOpRef& e);  // the RANGEs an index expression reads
   UOpRef load(int buffer, const Shape& shape, const IndexVec& idx, const UOpRef& valid);
+  bool in_bounds(int buffer, const UOpRef& flat) const;
   UOpRef param(int buffer);
   UOpRef new_range(int64_t bound, AxisType type) { return new_range(UOp::index(bound), type); }
   UOpRef new_range(const UOpRef& bound, AxisType type);  // a symbolic bound: a loop to a variable

@@ -40,7 +40,7 @@ ProgramSpec render(const LoweredPrimFunc& l, const std::string& name, const std:
   ProgramSpec spec;
   spec.name = entry_name(name);
   spec.source = run_pipeline(l.sink, c_target(), spec.name, opts, /*in_order_sums=*/true).source;
-  spec.num_buffers = int(l.buffer_params.size()) + (l.status.used ? 1 : 0);
+  spec.num_buffers = int(l.buffer_params.size()) + (l.status.used ? 1 : 0) + int(l.heap.size());
   spec.num_vars = int(l.var_slots.size());
   spec.threads = int(l.threads);
   return spec;
@@ -62,10 +62,10 @@ ProgramSpec render(const LoweredPrimFunc& l, const std::string& name, const std:
 
 CompiledPrimFunc::CompiledPrimFunc(PrimFunc func, std::string name, std::string source, std::shared_ptr<Program> program,
                                    std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots,
-                                   StatusChannel status, std::vector<PrimFunc> callees)
+                                   StatusChannel status, std::vector<PrimFunc> callees, std::vector<HeapArray> heap)
     : func_(std::move(func)), name_(std::move(name)), source_(std::move(source)), program_(std::move(program)),
       buffer_params_(std::move(buffer_params)), var_slots_(std::move(var_slots)), status_(std::move(status)),
-      callees_(std::move(callees)) {}
+      callees_(std::move(callees)), heap_(std::move(heap)) {}
 
 int CompiledPrimFunc::threads() const { return program_->threads(); }
 
@@ -89,6 +89,8 @@ std::optional<RuntimeValue> CompiledPrimFunc::run_returning(const BoundCall& cal
   }
   std::array<int64_t, kStatusWords> status{};
   if (status_.used) data.push_back(status.data());
+  HeapFrame heap(heap_, var_slots_, vars);  // freed however the call ends
+  data.insert(data.end(), heap.pointers().begin(), heap.pointers().end());
   program_->run_on_host(data, vars);
   if (status[kState] > 0) raise_fault(status_.faults.at(size_t(status[kState] - 1)), status);
   if (status[kState] == kReturned) return decode_variable(status[kReturnValue], status_.returns);
@@ -129,6 +131,7 @@ struct CompiledStructure {
   std::shared_ptr<Program> program;
   std::vector<size_t> buffer_params;
   StatusChannel status;
+  std::vector<HeapArray> heap;
 };
 
 // By structure (DESIGN decision 6): the function and its callees as TVMScript (the printer
@@ -139,7 +142,7 @@ BuildOnce<std::string, std::shared_ptr<const CompiledStructure>>& compiled_struc
   return cache;
 }
 
-std::atomic<uint64_t> structures_compiled{0};
+std::atomic<uint64_t> structures_compiled{0}, functions_compiled{0};
 
 std::string structural_key(const PrimFunc& f, const std::vector<PrimFunc>& callees, const IRModule& module,
                            const std::string& name) {
@@ -165,6 +168,7 @@ std::shared_ptr<const CompiledStructure> compile_structure(const PrimFunc& f, co
   out->source = std::move(spec.source);
   out->buffer_params = std::move(l.buffer_params);
   out->status = std::move(l.status);
+  out->heap = std::move(l.heap);
   structures_compiled++;
   return out;
 }
@@ -176,9 +180,21 @@ namespace {
 // Whether every store of the kernel writes a REDUCE's value (a matmul, a convolution, a row sum):
 // no load then follows a loop that stores (its ordering edge names that loop's RANGE), which
 // Expand cannot copy yet ("RANGE ... is left after Expand" on a softmax with its row loop upcast).
+// A sum may also read what an earlier loop stored (an rfactor matmul's second nest reads the
+// partial sums the first stored): that load's AFTER names the storing loop's END or RANGE too.
+bool load_follows_a_storing_loop(const UOp* load) {
+  for (const UOp* a : load->src[0]->toposort())
+    if (a->op == Ops::AFTER)
+      for (size_t k = 1; k < a->src.size(); k++)
+        if (a->src[k]->op == Ops::END || a->src[k]->op == Ops::RANGE) return true;
+  return false;
+}
+
 bool only_sums_stored(const UOpRef& sink) {
-  for (const UOp* u : sink->toposort())
+  for (const UOp* u : sink->toposort()) {
     if (u->op == Ops::STORE && u->src[1]->op != Ops::REDUCE) return false;
+    if (u->op == Ops::LOAD && load_follows_a_storing_loop(u)) return false;
+  }
   return true;
 }
 
@@ -197,6 +213,7 @@ std::vector<Opt> tir_kernel_opts(const LoweredPrimFunc& l) {
 }
 
 uint64_t structures_compiled_count() { return structures_compiled.load(); }
+uint64_t functions_compiled_count() { return functions_compiled.load(); }
 
 std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module, const std::string& name) {
   PrimFunc f = module.find(name);
@@ -209,8 +226,9 @@ std::shared_ptr<const CompiledPrimFunc> compile_prim_func(const IRModule& module
   std::shared_ptr<const CompiledStructure> c =
       compiled_structures().get(structural_key(f, callees, module, name), [&] { return compile_structure(f, module, name); });
   auto compiled = std::make_shared<const CompiledPrimFunc>(f, name, c->source, c->program, c->buffer_params,
-                                                           variable_slots(*f), c->status, std::move(callees));
+                                                           variable_slots(*f), c->status, std::move(callees), c->heap);
   held_functions().add(held, compiled);
+  functions_compiled++;
   return compiled;
 }
 

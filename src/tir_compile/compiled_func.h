@@ -31,7 +31,9 @@ class CompiledPrimFunc {
   // Runs the kernel on the call's data pointers and variable values. The buffer parameters must
   // not overlap (the kernel's pointers are `restrict`). A fault (integer division by zero, a false
   // assert) stops the function's work and, after the launch, raises the interpreter's error
-  // (TirDivisionByZero, TirAssertionError) with its line.
+  // (TirDivisionByZero, TirAssertionError) with its line. Arrays too large for the kernel's stack
+  // or of symbolic size are allocated for the call (heap_arrays.h): a size that is negative or
+  // beyond the interpreter's limit throws TirHeapSizeError before the launch.
   void run(const BoundCall& call) const { run_returning(call); }
   // run, and the value its T.ret returned (nullopt: it returned none), as interpret() gives it.
   std::optional<RuntimeValue> run_returning(const BoundCall& call) const;
@@ -41,7 +43,7 @@ class CompiledPrimFunc {
 
   CompiledPrimFunc(PrimFunc func, std::string name, std::string source, std::shared_ptr<Program> program,
                    std::vector<size_t> buffer_params, std::vector<const VarNode*> var_slots, StatusChannel status,
-                   std::vector<PrimFunc> callees = {});
+                   std::vector<PrimFunc> callees = {}, std::vector<HeapArray> heap = {});
 
  private:
   PrimFunc func_;  // keeps the Vars of var_slots_ (the keys of BoundCall::vars) alive
@@ -51,6 +53,7 @@ class CompiledPrimFunc {
   std::vector<const VarNode*> var_slots_;    // variable slot -> Var
   StatusChannel status_;                     // the hidden status buffer and its fault table
   std::vector<PrimFunc> callees_;            // the inlined functions (their nodes key the compiled cache)
+  std::vector<HeapArray> heap_;              // the arrays each call allocates (heap_arrays.h)
 };
 
 // Lowers module's function `name` to a kernel and compiles it. Throws TirNotLowerable (the
@@ -64,5 +67,8 @@ std::vector<Opt> tir_kernel_opts(const LoweredPrimFunc& l);
 // How many program structures this process has lowered and compiled (a test's counter: a second
 // parse of one program adds none).
 uint64_t structures_compiled_count();
+// How many times compile_prim_func found no CompiledPrimFunc held for the node and built one
+// (printing the function to find its structure): a held PrimFuncRunner adds none per call.
+uint64_t functions_compiled_count();
 
 }  // namespace onegrad::tir

@@ -227,6 +227,9 @@ LoweredPrimFunc lower(const PrimFuncNode& f, const std::string& name, const IRMo
   out.status.returns = open_status(s, f.body, int64_t(out.buffer_params.size()));
   out.status.used = bool(s.status);
   s.faults = &out.status.faults;
+  s.heap = &out.heap;
+  s.first_heap_slot = int64_t(out.buffer_params.size()) + (out.status.used ? 1 : 0);
+  s.var_slots = &out.var_slots;
   s.thread_loop = thread_loop(s, f.body);
   if (s.thread_loop) s.threads = out.threads = std::min<int64_t>(as_int_imm(s.thread_loop->extent)->value, cpu_threads());
   if (!s.thread_loop && share_thread) s.thread_nests = thread_nests(s, f.body);

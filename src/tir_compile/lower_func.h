@@ -9,6 +9,7 @@
 
 #include "tir/interpret/interpret_value.h"
 #include "tir/ast/module.h"
+#include "tir_compile/heap_arrays.h"
 #include "uop/uop.h"
 
 namespace onegrad::tir {
@@ -52,6 +53,9 @@ struct LoweredPrimFunc {
   // reads the state word afresh per iteration, so the first bad index stops the function.
   std::unordered_set<const StmtNode*> bounds_loops;
   std::vector<UOpRef> upcast_ranges;  // the RANGEs of the loops lower_prim_func was asked to upcast
+  // The arrays the host allocates for the kernel: buffer slots after the parameters' and the
+  // status slot, in this order (heap_arrays.h).
+  std::vector<HeapArray> heap;
 };
 
 // The Vars a call binds, in the order of the kernel's variable slots: scalar parameters and the

@@ -124,7 +124,8 @@ void report_out_of_bounds(LowerState& s, const BufferNode& b, const std::vector<
   tuple(m, index.size(), [&](size_t k) { m.add(index[k]); });
   m.add(around.after);
   tuple(m, b.shape.size(), [&](size_t k) {
-    if (shape_values && !as_int_imm(b.shape[k])) m.add(lower_index(s, b.shape[k]));
+    if (const IntImmNode* c = as_int_imm(b.shape[k])) m.add(std::to_string(c->value));  // as the interpreter: 8, not T.int64(8)
+    else if (shape_values) m.add(lower_index(s, b.shape[k]));
     else m.add(print_expr(b.shape[k]));
   });
   raise_fault(s, lower_not(inside), FaultRecord{FaultRecord::Kind::IndexOutOfBounds, std::move(m.text), line, b.name}, m.details);
@@ -249,11 +250,8 @@ namespace {
 
 // The register BUFFER for `data`, `count` scalars of `elem` (its lanes counted in), with the array
 // it is for the calls that pass it on.
-void register_memory(LowerState& s, const Var& data, DataType elem, int64_t count, ArrayShape array, const char* construct,
-                     int line) {
-  if (count * (elem.bits < 8 ? 1 : elem.bits / 8) > kMaxRegisterBytes)
-    throw TirNotLowerable(construct, "more than " + std::to_string(kMaxRegisterBytes) + " bytes of local storage", line);
-  DType dt = uop_dtype(elem.element(), line);
+void register_memory(LowerState& s, const Var& data, DataType elem, int64_t count, ArrayShape array) {
+  DType dt = uop_dtype(elem.element(), 0);
   UOpRef buf = UOp::create(Ops::BUFFER, dt.ptr(AddrSpace::REG), {},
                            BufferArg{s.next_buffer++, std::max<int64_t>(count, 1), dt, Device(), AddrSpace::REG});
   s.memory[data.get()] = Memory{buf, elem.element(), UOp::index(count)};
@@ -261,25 +259,61 @@ void register_memory(LowerState& s, const Var& data, DataType elem, int64_t coun
   s.arrays[data.get()] = std::move(array);
 }
 
+// Whether the statement being lowered runs in a THREAD part: its threads would share a heap array.
+bool in_parallel_loop(const LowerState& s) {
+  if (s.shared_thread && !s.loops.empty()) return true;
+  if (!s.thread_loop) return false;
+  return std::any_of(s.loops.begin(), s.loops.end(), [&](const OpenLoop& l) { return l.body == s.thread_loop->body.get(); });
+}
+
+// A heap array for `data` (heap_arrays.h): the next hidden buffer slot, sized by the host from
+// `extents` (their product, in elements of elem) before the launch.
+void heap_memory(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, ArrayShape array,
+                 const char* construct, int line) {
+  if (in_parallel_loop(s))
+    throw TirNotLowerable(construct, "an array over " + std::to_string(kMaxRegisterBytes) +
+                                         " bytes or of symbolic size inside a parallel loop (its threads would share it)", line);
+  HeapArray heap{elem, {}, construct, line};
+  for (const PrimExpr& e : extents) {
+    std::optional<SizeExpr> x = size_expr(e, *s.var_slots);
+    if (!x)
+      throw TirNotLowerable(construct, "its extent " + print_expr(e) +
+                                           " is not computed from the parameters alone (the host sizes the array before the launch)", line);
+    heap.extents.push_back(std::move(*x));
+  }
+  DType dt = uop_dtype(elem.element(), line);
+  const int64_t slot = s.first_heap_slot + int64_t(s.heap->size());
+  UOpRef param = UOp::create(Ops::PARAM, dt.ptr(), {UOp::shape_operand(std::vector<int64_t>{1})},
+                             ParamArg{slot, dt.ptr(), Device(), std::nullopt, "", {}, {}});
+  s.memory[data.get()] = Memory{param, elem.element(), array_capacity(array, elem.lanes)};
+  s.effects.erase(data.get());
+  s.arrays[data.get()] = std::move(array);
+  s.heap->push_back(std::move(heap));
+}
+
 }  // namespace
 
 void allocate(LowerState& s, const Var& data, DataType elem, const std::vector<PrimExpr>& extents, const char* construct, int line) {
+  // on the stack while every extent is a constant and the array is small
+  const int64_t scalar_bytes = elem.bits < 8 ? 1 : elem.bits / 8;
   int64_t count = elem.lanes;
+  bool small = true;
   for (const PrimExpr& e : extents) {
     const IntImmNode* k = as_int_imm(e);
-    if (!k) throw TirNotLowerable(construct, "its extents must be constants (the kernel's local arrays have a fixed size)", line);
-    count *= std::max<int64_t>(k->value, 0);
-    if (count * (elem.bits < 8 ? 1 : elem.bits / 8) > kMaxRegisterBytes)
-      throw TirNotLowerable(construct, "more than " + std::to_string(kMaxRegisterBytes) + " bytes of local storage", line);
+    small = small && k;
+    if (small) count *= std::max<int64_t>(k->value, 0);
+    small = small && count * scalar_bytes <= kMaxRegisterBytes;
   }
   ArrayShape a{{}, Layout{UOp::index(0), std::vector<UOpRef>(extents.size())}, true};
-  int64_t stride = 1;
+  UOpRef stride = UOp::index(1);
   for (size_t k = extents.size(); k-- > 0;) {
-    a.layout.strides[k] = UOp::index(stride);
-    stride *= std::max<int64_t>(as_int_imm(extents[k])->value, 1);
+    a.layout.strides[k] = stride;
+    const IntImmNode* c = as_int_imm(extents[k]);
+    stride = c ? index_mul(stride, UOp::index(std::max<int64_t>(c->value, 1))) : index_mul(stride, lower_index(s, extents[k]));
   }
-  for (const PrimExpr& e : extents) a.shape.push_back(UOp::index(as_int_imm(e)->value));
-  register_memory(s, data, elem, count, std::move(a), construct, line);
+  for (const PrimExpr& e : extents) a.shape.push_back(as_int_imm(e) ? UOp::index(as_int_imm(e)->value) : lower_index(s, e));
+  if (small) register_memory(s, data, elem, count, std::move(a));
+  else heap_memory(s, data, elem, extents, std::move(a), construct, line);
 }
 
 void allocate_buffer(LowerState& s, const BufferNode& b, const char* construct, int line) {
@@ -291,7 +325,7 @@ void allocate_buffer(LowerState& s, const BufferNode& b, const char* construct, 
     std::vector<int64_t> out;
     for (const PrimExpr& e : es) {
       const IntImmNode* k = as_int_imm(e);
-      if (!k) throw TirNotLowerable(construct, std::string("its ") + what + " must be constants (the kernel's local arrays have a fixed size)", line);
+      if (!k) throw TirNotLowerable(construct, std::string("its ") + what + " must be constants (with strides, the array's extent is the layout's)", line);
       out.push_back(k->value);
     }
     return out;
@@ -302,15 +336,16 @@ void allocate_buffer(LowerState& s, const BufferNode& b, const char* construct, 
                                          std::to_string(shape.size()) + " dimensions", line);
   const IntImmNode* offset = b.elem_offset ? as_int_imm(b.elem_offset) : nullptr;  // a Var: the allocator's, 0
   AllocationLayout layout = allocation_layout(shape, strides, offset ? offset->value : 0);
-  if (layout.elements * b.dtype.lanes * std::max(1, b.dtype.bits / 8) > kMaxRegisterBytes)
-    throw TirNotLowerable(construct, "more than " + std::to_string(kMaxRegisterBytes) + " bytes of local storage", line);
   ArrayShape a{{}, Layout{UOp::index(layout.elem_offset), {}}, false};
   for (size_t k = 0; k < shape.size(); k++) {
     a.shape.push_back(UOp::index(shape[k]));
     a.layout.strides.push_back(UOp::index(layout.strides[k]));
   }
   s.views[&b] = a.layout;
-  register_memory(s, b.data, b.dtype, int64_t(layout.elements) * b.dtype.lanes, std::move(a), construct, line);
+  if (layout.elements * b.dtype.lanes * std::max(1, b.dtype.bits / 8) <= kMaxRegisterBytes)
+    register_memory(s, b.data, b.dtype, int64_t(layout.elements) * b.dtype.lanes, std::move(a));
+  else
+    heap_memory(s, b.data, b.dtype, {int_imm(int64_t(layout.elements), DataType::int_(64))}, std::move(a), construct, line);
 }
 
 UOpRef array_capacity(const ArrayShape& a, int64_t lanes) {

@@ -100,6 +100,11 @@ struct LowerState {
   std::vector<const PrimFuncNode*> inlining;          // the function and the calls being inlined, outermost first
   std::unordered_map<const VarNode*, ArrayShape> arrays;  // root data Vars: the array each is
   Var status;                          // the status buffer's Var (null: the function cannot fault)
+  // Arrays too large for the stack or of symbolic size (tir_compile/heap_arrays.h): hidden buffer
+  // slots from first_heap_slot, sized on the host from the variable slots' values.
+  std::vector<HeapArray>* heap = nullptr;
+  int64_t first_heap_slot = 0;
+  const std::vector<const VarNode*>* var_slots = nullptr;
   std::vector<FaultRecord>* faults = nullptr;  // the kernel's fault table
   // T.launch_thread attributes as the serial loops they run as (made once, kept for the keys above)
   std::unordered_map<const AttrStmtNode*, std::shared_ptr<const ForNode>> launches;

@@ -24,6 +24,7 @@ struct LastError {
   int line = 0, column = 0;
 };
 thread_local LastError last_error;
+thread_local std::string last_warnings;
 
 int fail(OnegradTirStatus status, const std::string& text, int line = 0, int column = 0) {
   last_error = {text, line, column};
@@ -34,6 +35,7 @@ int fail(OnegradTirStatus status, const std::string& text, int line = 0, int col
 template <class Body>
 int guarded(Body body) {
   last_error = {};
+  last_warnings.clear();
   try {
     return body();
   } catch (const TirSyntaxError& e) {
@@ -109,13 +111,18 @@ int onegrad_tir_parse(const char* text, OnegradTirModule** out) {
   });
 }
 
-int onegrad_tir_check(const OnegradTirModule* module) {
+int onegrad_tir_check(const OnegradTirModule* module) { return onegrad_tir_check_strict(module, 0); }
+
+int onegrad_tir_check_strict(const OnegradTirModule* module, int32_t strict) {
   return guarded([&] {
     if (!module) return fail(ONEGRAD_TIR_ERROR, "onegrad_tir_check: module is NULL");
-    check_module(module->module);
+    for (const TypeIssue& w : check_module(module->module, strict ? SpecMode::Strict : SpecMode::AsTvm))
+      last_warnings += w.warning_string() + "\n";
     return static_cast<int>(ONEGRAD_TIR_OK);
   });
 }
+
+const char* onegrad_tir_last_warnings(void) { return last_warnings.c_str(); }
 
 int onegrad_tir_function_count(const OnegradTirModule* module, int32_t* count) {
   return guarded([&] {

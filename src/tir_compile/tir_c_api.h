@@ -59,8 +59,14 @@ int onegrad_tir_last_error_column(void);
 /* Parses TVMScript `text` (NUL-terminated) into *out, which onegrad_tir_free releases. Parsing only:
  * onegrad_tir_check applies the typing and well-formedness rules. */
 int onegrad_tir_parse(const char* text, OnegradTirModule** out);
-/* ONEGRAD_TIR_TYPE_ERROR listing every issue, one a line, when the module breaks a rule. */
+/* ONEGRAD_TIR_TYPE_ERROR listing every issue, one a line, when the module breaks a rule. What TVM
+ * accepts and the spec refuses (docs/tir.md "Where the spec and TVM disagree") is a warning, read
+ * with onegrad_tir_last_warnings(); onegrad_tir_check_strict with strict != 0 makes it an error. */
 int onegrad_tir_check(const OnegradTirModule* module);
+int onegrad_tir_check_strict(const OnegradTirModule* module, int32_t strict);
+/* The warnings of this thread's last check, one a line ("line 6, column 9: IfThenElse: ... [spec
+ * rule ...]"; "" when none); valid until the next call. */
+const char* onegrad_tir_last_warnings(void);
 /* The number of functions, and the name of function `index` (valid while the module lives). */
 int onegrad_tir_function_count(const OnegradTirModule* module, int32_t* count);
 int onegrad_tir_function_name(const OnegradTirModule* module, int32_t index, const char** name);

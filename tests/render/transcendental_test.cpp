@@ -91,10 +91,18 @@ std::array<MaxErr, 3> measure(DType dt, std::vector<double> xs) {
   return m;
 }
 
-void expect_within(DType dt, const std::array<MaxErr, 3>& m, double exp2_log2_max, double sin_max) {
+// float32 bounds: EXP2 and LOG2 are evaluated in float32 (codegen/exp_log_f32.h; EXP2's Horner
+// steps leave up to ~1.1 ulp, LOG2's compensated leading term ~0.8), SIN in float64.
+struct Bounds {
+  double exp2, log2, sin;
+};
+constexpr Bounds kFloat32{1.5, 1.0, 2.0};
+constexpr Bounds kHalves{1.0, 1.0, 1.0};  // float16/bfloat16: computed wider, rounded once
+
+void expect_within(DType dt, const std::array<MaxErr, 3>& m, Bounds b) {
   const char* names[3] = {"EXP2", "LOG2", "SIN"};
   for (int k = 0; k < 3; k++) {
-    double bound = k == 2 ? sin_max : exp2_log2_max;
+    double bound = k == 0 ? b.exp2 : k == 1 ? b.log2 : b.sin;
     EXPECT_LE(m[k].ulps, bound) << dt.name() << " " << names[k] << ": max " << m[k].ulps << " ulp at x=" << m[k].at
                                 << " (got " << m[k].got << ", want " << m[k].want << ")";
     std::printf("%s %s: max %.4f ulp (at x=%.9g)\n", dt.name().c_str(), names[k], m[k].ulps, m[k].at);
@@ -134,7 +142,7 @@ TEST(RenderTranscendentals, Float32EdgesAndGrids) {
   std::vector<double> xs = float32_edges();
   std::mt19937 rng(7);
   for (int i = 0; i < 100000; i++) xs.push_back(f32(uint32_t(rng())));
-  expect_within(dtypes::float32, measure(dtypes::float32, xs), 1.0, 2.0);
+  expect_within(dtypes::float32, measure(dtypes::float32, xs), kFloat32);
 }
 
 // Exact special values, one by one.
@@ -171,7 +179,8 @@ TEST(RenderTranscendentals, SpecialValuesAreExact) {
   EXPECT_TRUE(std::isnan(o.sin[4]));
 }
 
-// Every float16 and every bfloat16 value: computed in float64 and rounded once, within 1 ulp of the dtype.
+// Every float16 and every bfloat16 value: computed in float32 (EXP2, LOG2) or float64 (SIN) and
+// rounded once, within 1 ulp of the dtype.
 TEST(RenderTranscendentals, EveryHalfAndBfloat16Value) {
   for (DType dt : {dtypes::float16, dtypes::bfloat16}) {
     std::vector<double> xs;
@@ -179,7 +188,7 @@ TEST(RenderTranscendentals, EveryHalfAndBfloat16Value) {
       std::byte raw[2] = {std::byte(b & 0xff), std::byte(b >> 8)};
       xs.push_back(decode_value(dt, raw).as_double());
     }
-    expect_within(dt, measure(dt, xs), 1.0, 1.0);
+    expect_within(dt, measure(dt, xs), kHalves);
   }
 }
 
@@ -188,7 +197,7 @@ TEST(RenderTranscendentals, RandomFloat32BitPatterns) {
   std::vector<double> xs;
   std::mt19937 rng(2026);
   for (int i = 0; i < 1000000; i++) xs.push_back(f32(uint32_t(rng())));
-  expect_within(dtypes::float32, measure(dtypes::float32, xs), 1.0, 2.0);
+  expect_within(dtypes::float32, measure(dtypes::float32, xs), kFloat32);
 }
 
 // CPU_LIBM=1 is the escape hatch: the renderer then takes EXP2/LOG2/SIN itself (libm).
@@ -230,8 +239,8 @@ TEST(RenderTranscendentals, DecomposeAllCapabilities) {
 // Float32 inputs across the whole bit space, in chunks of 2^24 (labelled slow): EXP2, LOG2, SIN,
 // and cos, tan as the Tensor builds them. By default every
 // 64th bit pattern, at an offset that varies, so every exponent and sign is covered (about 15 s);
-// ONEGRAD_TRANSCENDENTAL_STRIDE=1 tests all 2^32 inputs (about 15 min on 2 cores; max 0.5 ulp
-// measured on 2026-11-22). The float64 references run on every core.
+// ONEGRAD_TRANSCENDENTAL_STRIDE=1 tests all 2^32 inputs (about 15 min on 2 cores). Measured with
+// the default stride on 2026-11-28: EXP2 1.11, LOG2 0.77, SIN/cos/tan 0.50 ulp. The float64 references run on every core.
 TEST(RenderTranscendentals, ExhaustiveFloat32) {
   ScopedSetting libm("CPU_LIBM", 0);
   const int64_t n = int64_t(1) << 24;
@@ -285,7 +294,7 @@ TEST(RenderTranscendentals, ExhaustiveFloat32) {
       for (int k2 = 0; k2 < 5; k2++)
         if (!(p[k2].ulps <= total[k2].ulps)) total[k2] = p[k2];
   }
-  expect_within(dtypes::float32, {total[0], total[1], total[2]}, 1.0, 2.0);
+  expect_within(dtypes::float32, {total[0], total[1], total[2]}, kFloat32);
   for (int k2 : {3, 4}) {
     const char* name = k2 == 3 ? "cos" : "tan";
     EXPECT_LE(total[size_t(k2)].ulps, 2.0) << name << ": max " << total[size_t(k2)].ulps << " ulp at x=" << total[size_t(k2)].at;

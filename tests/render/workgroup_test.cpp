@@ -189,5 +189,47 @@ TEST(Workgroups, HeuristicsAndBeamMoves) {
   EXPECT_EQ(kernel_shape(apply_opts(e, workgroup_opts(e, gpu), &gpu)), "g32 l128");
 }
 
+// A kernel text with its constants scaled: each "CONST index <from>" becomes <to>.
+std::string scaled(std::string text, const std::vector<std::pair<int64_t, int64_t>>& sizes) {
+  for (const auto& [from, to] : sizes) {
+    std::string a = "CONST index " + std::to_string(from) + "\n", b = "CONST index " + std::to_string(to) + "\n";
+    for (size_t at = text.find(a); at != std::string::npos; at = text.find(a, at + b.size())) text.replace(at, a.size(), b);
+  }
+  return text;
+}
+
+// Where a workgroup's work items run in turn on one core (an OpenCL CPU device), a reduction into
+// many outputs gets as many lanes as a vector of its dtype holds and at most `threads` workgroups,
+// its rows a loop in each; a kernel with two reductions (softmax) gets no LOCAL lanes. Elementwise kernels as before.
+TEST(Workgroups, HeuristicsForWorkItemsRunInTurn) {
+  DeviceTraits t;
+  t.description = "a CPU test device";
+  t.compute_units = 2;  // threads: 8
+  t.max_workgroup_size = 4096;
+  t.max_work_items = {4096, 4096, 4096};
+  t.local_memory_bytes = 65536;
+  t.preferred_vector_bytes = 64;  // 16 floats
+  t.cpu = true;
+  Capabilities cpu = opencl_capabilities("CL:cpu", t);
+  ASSERT_TRUE(cpu.serial_work_items);
+  auto shape = [&](const std::string& text) {
+    UOpRef k = parse_graph(text);
+    return kernel_shape(apply_opts(k, workgroup_opts(k, cpu), &cpu));
+  };
+  // 1024 rows of 1024: 8 workgroups of 128 rows, 16 lanes (the GPU-like target: g1024 and 256 lanes)
+  std::string rows = scaled(kernels::kRowSum, {{4, 1024}, {8, 1024}, {32, 1024 * 1024}});
+  EXPECT_EQ(shape(rows), "g8 L128 R64 G16");
+  EXPECT_EQ(kernel_shape(apply_opts(parse_graph(rows), workgroup_opts(parse_graph(rows), workgroup_target().capabilities),
+                                    &workgroup_target().capabilities)),
+            "g1024 R4 G256");
+  // at most `threads` outputs: a workgroup each, one barrier each, the GPU's lanes
+  EXPECT_EQ(shape(scaled(kernels::kRowSum, {{4, 6}, {8, 1024}, {32, 6 * 1024}})), "g6 R4 G256");
+  EXPECT_EQ(shape(kSum1024), "R4 G256");
+  // softmax: two reductions, no lanes; 8 workgroups, the columns' upcast as on the CPU
+  std::string sm = shape(scaled(kernels::kSoftmax, {{4, 1024}, {8, 1024}, {32, 1024 * 1024}}));
+  EXPECT_EQ(sm.substr(0, 8), "g8 L128 ") << sm;
+  EXPECT_FALSE(has(sm, " l") || has(sm, " G")) << sm;
+}
+
 }  // namespace
 }  // namespace onegrad

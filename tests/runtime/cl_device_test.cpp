@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/buffer.h"
+#include "runtime/command_buffer.h"
 #include "runtime/opencl/cl_device.h"
 #include "runtime/program_cache.h"
 #include "runtime/subprocess.h"
@@ -105,6 +106,31 @@ TEST(ClDevice, LaunchOnViewsWithAndWithoutWorkgroupSizes) {
     EXPECT_LT(*seconds, 10.0);
   }
   EXPECT_EQ(cache.stats().compiles, 1u);  // one binary; the two workgroup sizes are two loaded programs
+}
+
+// A command buffer queues its launches and waits once at the end: 200 launches, each adding into the
+// buffer the one before it wrote (alternating two buffers), must see every earlier launch's result;
+// after run() the last launch's profiled time is there.
+TEST(ClDevice, QueuedLaunchesOfACommandBufferRunInOrder) {
+  SKIP_WITHOUT_OPENCL();
+  TempDir dir;
+  ProgramCache cache(dir.path);
+  ProgramSpec spec = testing::cl_add_kernel();
+  spec.threads = 16;
+  auto add = cache.get(get_device("CL"), spec);
+  Buffer x("CL", ScalarType::FLOAT32, 16), y("CL", ScalarType::FLOAT32, 16), one("CL", ScalarType::FLOAT32, 16);
+  std::vector<float> ones(16, 1.0f), out(16);
+  one.copyin(ones.data(), 64);
+  x.zero();
+  CommandBuffer cb;
+  for (int i = 0; i < 200; i++) cb.add(add, i % 2 ? std::vector<Buffer*>{&x, &y, &one} : std::vector<Buffer*>{&y, &x, &one}, {16});
+  cb.run();
+  ASSERT_TRUE(add->device_seconds().has_value());
+  x.copyout(out.data(), 64);
+  EXPECT_EQ(out, std::vector<float>(16, 200.0f));
+  cb.run();  // a second run continues from 200
+  x.copyout(out.data(), 64);
+  EXPECT_EQ(out, std::vector<float>(16, 400.0f));
 }
 
 TEST(ClDevice, ALaunchChecksItsBuffersDevices) {

@@ -2,11 +2,15 @@
 //
 //   # expect: STAGE: MESSAGE SUBSTRING
 //
-// with STAGE one of syntax (parse_script throws TirSyntaxError), type (type_issues), well_formed
+// with STAGE one of syntax (parse_script throws TirSyntaxError), type (type_issues, an error in
+// both modes), strict (type_issues that are all what TVM accepts: errors only when checking
+// strictly, module_issues.h SpecMode), well_formed
 // (well_formed_issues) or runtime (the interpreter throws a TirRuntimeError on the inputs of the
 // program's `# run:` line). The program must pass every stage before its own, and the message
 // (line and column included where it carries them) must contain the substring.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "suite_inputs.h"
 #include "tir/ast/errors.h"
@@ -46,7 +50,10 @@ Expectation failure_of(const std::string& text) {
   } catch (const TirSyntaxError& e) {
     return {"syntax", e.what()};
   }
-  if (auto issues = type_issues(m); !issues.empty()) return {"type", joined(issues)};
+  if (auto issues = type_issues(m); !issues.empty()) {
+    bool tvm_accepts = std::all_of(issues.begin(), issues.end(), [](const TypeIssue& i) { return !i.tvm_accepts.empty(); });
+    return {tvm_accepts ? "strict" : "type", joined(issues)};
+  }
   if (auto issues = well_formed_issues(m); !issues.empty()) return {"well_formed", joined(issues)};
   for (const RunSpec& run : run_specs(text)) {
     SuiteArgs args = make_inputs(m, run, 20261125);
@@ -65,7 +72,7 @@ TEST_P(TirSuiteErrors, FailsAtItsStageWithItsMessage) {
   const SuiteFile& file = GetParam();
   Expectation want = expectation(file.text);
   ASSERT_FALSE(want.stage.empty()) << "the first line must be # expect: STAGE: MESSAGE";
-  ASSERT_TRUE(want.stage == "syntax" || want.stage == "type" || want.stage == "well_formed" || want.stage == "runtime")
+  ASSERT_TRUE(want.stage == "syntax" || want.stage == "type" || want.stage == "strict" || want.stage == "well_formed" || want.stage == "runtime")
       << want.stage;
   Expectation got = failure_of(file.text);
   EXPECT_EQ(got.stage, want.stage) << got.message;

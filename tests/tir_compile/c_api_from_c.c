@@ -38,6 +38,10 @@ int main(void) {
     fprintf(stderr, "parse: %s\n", onegrad_tir_last_error());
     return 1;
   }
+  if (onegrad_tir_check_strict(module, 1) != ONEGRAD_TIR_OK || onegrad_tir_last_warnings()[0] != '\0') {
+    fprintf(stderr, "check: %s%s\n", onegrad_tir_last_error(), onegrad_tir_last_warnings());
+    return 1;
+  }
   args[0].kind = ONEGRAD_TIR_ARG_TENSOR;
   args[0].value.tensor = &tx;
   args[1].kind = ONEGRAD_TIR_ARG_TENSOR;

@@ -243,6 +243,21 @@ TEST(CApiParse, SyntaxAndTypeErrors) {
   EXPECT_EQ(onegrad_tir_last_error_line(), 5);
   onegrad_tir_free(m);
   onegrad_tir_free(nullptr);
+  // What TVM accepts and the spec refuses: a warning, or an error under strict
+  ASSERT_EQ(onegrad_tir_parse("from tvm.script import tir as T\n\n@T.prim_func\n"
+                              "def f(A: T.Buffer((8,), \"int32\")):\n    if A[0]:\n        A[1] = 0\n",
+                              &m),
+            ONEGRAD_TIR_OK);
+  const std::string finding = "line 5, column 5: IfThenElse: the condition must be a bool scalar, not int32";
+  EXPECT_EQ(onegrad_tir_check(m), ONEGRAD_TIR_OK);
+  EXPECT_EQ(std::string(onegrad_tir_last_warnings()),
+            finding + " [spec rule Statements 9 refuses this, TVM accepts it; an error under --strict / strict=True]\n");
+  EXPECT_EQ(onegrad_tir_check_strict(m, 1), ONEGRAD_TIR_TYPE_ERROR);
+  EXPECT_EQ(std::string(onegrad_tir_last_error()), finding);
+  EXPECT_STREQ(onegrad_tir_last_warnings(), "");
+  EXPECT_EQ(onegrad_tir_check_strict(m, 0), ONEGRAD_TIR_OK);
+  EXPECT_NE(std::string(onegrad_tir_last_warnings()), "");
+  onegrad_tir_free(m);
 }
 
 }  // namespace

@@ -36,9 +36,10 @@ Outcome run(const IRModule& m, bool compiled) {
   return o;
 }
 
-void expect_first_fault(const std::string& body, const std::string& message) {
+void expect_first_fault(const std::string& body, const std::string& message,
+                        const std::string& params = "A: T.Buffer((8,), \"int32\"), B: T.Buffer((12,), \"int32\")") {
   SCOPED_TRACE(body);
-  IRModule m = parse_script(prog("A: T.Buffer((8,), \"int32\"), B: T.Buffer((12,), \"int32\")", body));
+  IRModule m = parse_script(prog(params, body));
   Outcome want = run(m, false), got = run(m, true);
   EXPECT_EQ(want.error, message);
   EXPECT_EQ(got.error, want.error);
@@ -56,6 +57,14 @@ TEST(TirFirstFault, LoopsStopAtTheFirstBadIndex) {
                      "line 7: index (8,) is out of bounds of buffer A with shape (8,)");
   expect_first_fault("    for i in range(3):\n        for j in T.serial(2, 6):\n            A[B[j] - 96] = i\n",
                      "line 7: index (8,) is out of bounds of buffer A with shape (8,)");
+}
+
+TEST(TirFirstFault, ConstantInt64ShapesReadAsTheInterpreterWritesThem) {
+  // TVM's Relax-made functions declare T.int64 shapes: the compiled message printed "(T.int64(8),)"
+  expect_first_fault("    for i in range(12):\n        A[i] = B[i]\n", "line 6: index (8,) is out of bounds of buffer A with shape (8,)",
+                     "A: T.Buffer((T.int64(8),), \"int32\"), B: T.Buffer((12,), \"int32\")");
+  expect_first_fault("    for i in range(T.int64(12)):\n        B[i] = A[i]\n", "line 6: index (8,) is out of bounds of buffer A with shape (8,)",
+                     "A: T.Buffer((T.int64(8),), \"int32\"), B: T.Buffer((T.int64(12),), \"int32\")");
 }
 
 TEST(TirFirstFault, VectorAccessesFaultAtTheirFirstBadLane) {

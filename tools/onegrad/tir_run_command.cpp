@@ -1,4 +1,4 @@
-// onegrad tir run FILE [--func NAME] [--interpret] [--seed N] [--var NAME=VALUE]...: runs one
+// onegrad tir run FILE [--strict] [--func NAME] [--interpret] [--seed N] [--var NAME=VALUE]...: runs one
 // function on seeded random arguments (tir/interpret/random_args.h) and prints the digest of every array
 // argument afterwards (tir/interpret/digest.h), so two runs can be compared line by line.
 #include <charconv>
@@ -20,6 +20,7 @@ namespace {
 struct RunOptions {
   std::string file, func;
   bool interpret = false;
+  tir::SpecMode spec = tir::SpecMode::AsTvm;
   tir::RandomArgumentOptions random;
 };
 
@@ -57,6 +58,7 @@ std::string parse_options(const Args& args, RunOptions& o) {
       value = a.substr(eq + 1);
       a = a.substr(0, eq);
       takes_value = true;
+      if (a == "--interpret" || a == "--strict") return a + " takes no value";
       if (a != "--func" && a != "--seed" && a != "--var") return "unknown option '" + a + "'";
     } else if (takes_value) {
       if (i + 1 == args.size()) return a + " needs a value";
@@ -64,6 +66,8 @@ std::string parse_options(const Args& args, RunOptions& o) {
     }
     if (a == "--interpret") {
       o.interpret = true;
+    } else if (a == "--strict") {
+      o.spec = tir::SpecMode::Strict;
     } else if (a == "--func") {
       o.func = value;
     } else if (a == "--seed") {
@@ -129,7 +133,7 @@ int run_tir_function(const Args& args, std::ostream& out, std::ostream& err) {
   }
   std::optional<tir::IRModule> m = load_tir("run", o.file, err);
   if (!m) return kFailed;
-  if (!report_tir_issues(o.file, *m, err, tir::WellFormedness::AsParsed)) return kFailed;
+  if (!report_tir_issues(o.file, *m, err, tir::WellFormedness::AsParsed, o.spec)) return kFailed;
   std::string name;
   if (std::string msg = choose_function(*m, o, name); !msg.empty()) {
     err << "onegrad tir run: " << msg << "\n";

@@ -1,5 +1,6 @@
 #include "tir_source.h"
 
+#include <algorithm>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -26,11 +27,24 @@ std::optional<tir::IRModule> load_tir(const std::string& command, const std::str
   }
 }
 
-bool report_tir_issues(const std::string& path, const tir::IRModule& m, std::ostream& err, tir::WellFormedness mode) {
+bool report_tir_issues(const std::string& path, const tir::IRModule& m, std::ostream& err, tir::WellFormedness mode,
+                       tir::SpecMode spec) {
   std::vector<tir::TypeIssue> issues = tir::module_issues(m, mode);
-  for (const tir::TypeIssue& i : issues)
-    err << path << ":" << i.line << ":" << i.column << ": " << i.rule << ": " << i.message << "\n";
-  return issues.empty();
+  bool ok = true;
+  for (const tir::TypeIssue& i : issues) {
+    bool warning = spec == tir::SpecMode::AsTvm && !i.tvm_accepts.empty();
+    ok = ok && warning;
+    err << path << ":" << i.line << ":" << i.column << ": " << (warning ? "warning: " : "") << i.rule << ": " << i.message
+        << (warning ? " " + i.spec_note() : "") << "\n";
+  }
+  return ok;
+}
+
+tir::SpecMode take_strict_flag(std::vector<std::string>& args) {
+  auto it = std::remove(args.begin(), args.end(), "--strict");
+  bool strict = it != args.end();
+  args.erase(it, args.end());
+  return strict ? tir::SpecMode::Strict : tir::SpecMode::AsTvm;
 }
 
 }  // namespace onegrad::cli

@@ -136,6 +136,7 @@ std::shared_ptr<cl::Context> open_context(const std::string& name, cl_platform_i
   t.local_memory_bytes = int64_t(device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE));
   t.extensions = split_words(device_text(d, CL_DEVICE_EXTENSIONS));
   t.preferred_vector_bytes = int64_t(device_value<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT)) * 4;
+  t.cpu = (device_value<cl_device_type>(d, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
   ctx->driver_id = platform_text(p, CL_PLATFORM_NAME) + "|" + platform_text(p, CL_PLATFORM_VERSION) + "|" +
                    device_text(d, CL_DEVICE_NAME) + "|" + device_text(d, CL_DEVICE_VERSION) + "|" +
                    device_text(d, CL_DRIVER_VERSION);

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <mutex>
+#include <utility>
 #include <unistd.h>
 #include <vector>
 
@@ -104,6 +105,10 @@ class ClProgram final : public Program {
     entry_buffers_ = args > 0 ? (args - 1) / 2 : 0;
   }
   ~ClProgram() override {
+    if (last_) {
+      clWaitForEvents(1, &last_);
+      clReleaseEvent(last_);
+    }
     clReleaseKernel(kernel_);
     clReleaseProgram(program_);
   }
@@ -144,16 +149,25 @@ class ClProgram final : public Program {
     for (size_t i = 0; i < this->global().size() && i < 3; i++) global[i] = size_t(this->global()[i]);
     cl_event ev = nullptr;
     err = clEnqueueNDRangeKernel(ctx_->queue, kernel_, dims, nullptr, global, group.empty() ? nullptr : sizes, 0, nullptr, &ev);
-    if (err == CL_SUCCESS) err = clWaitForEvents(1, &ev);
+    // Released now, freed by OpenCL once the queued launch that reads it has ended.
     if (var_mem) clReleaseMemObject(var_mem);
-    if (ev) {
-      cl_ulong t0 = 0, t1 = 0;
-      if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr) == CL_SUCCESS &&
-          clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr) == CL_SUCCESS)
-        last_seconds_ = double(t1 - t0) * 1e-9;
-      clReleaseEvent(ev);
-    }
     check(err, device() + ": launching '" + name() + "' over " + std::to_string(global[0]) + " work items");
+    if (last_) clReleaseEvent(last_);
+    last_ = ev;  // the queue is in order: waiting for this launch waits for every earlier one
+  }
+
+ public:
+  void wait() const override {
+    std::lock_guard lock(mu_);
+    if (last_ == nullptr) return;
+    cl_event ev = std::exchange(last_, nullptr);
+    cl_int err = clWaitForEvents(1, &ev);
+    cl_ulong t0 = 0, t1 = 0;
+    if (err == CL_SUCCESS && clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr) == CL_SUCCESS &&
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr) == CL_SUCCESS)
+      last_seconds_ = double(t1 - t0) * 1e-9;
+    clReleaseEvent(ev);
+    check(err, device() + ": waiting for '" + name() + "'");
   }
 
  private:
@@ -162,6 +176,7 @@ class ClProgram final : public Program {
   cl_kernel kernel_;
   size_t entry_buffers_ = 0;  // the buffers the entry takes (the first ones passed)
   mutable std::mutex mu_;
+  mutable cl_event last_ = nullptr;  // the latest launch not yet waited for (guarded by mu_)
   mutable std::atomic<double> last_seconds_{-1.0};
 };
 

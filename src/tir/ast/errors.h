@@ -24,10 +24,18 @@ struct TypeIssue {
   std::string message;  // what is wrong, with the types involved
   int line = 0;
   int column = 0;
+  // Set where TVM accepts what the spec refuses (docs/tir.md "Where the spec and TVM disagree"): the
+  // spec's rule, as "PrimExprs 7.2". Such an issue is a warning unless the check is strict.
+  std::string tvm_accepts;
 
   // "line 4, column 9: For: ..."
   std::string to_string() const {
     return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + rule + ": " + message;
+  }
+  // The same with the rule of the spec it breaks and what strict checking does about it.
+  std::string warning_string() const { return to_string() + " " + spec_note(); }
+  std::string spec_note() const {
+    return "[spec rule " + tvm_accepts + " refuses this, TVM accepts it; an error under --strict / strict=True]";
   }
 };
 

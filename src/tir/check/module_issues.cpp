@@ -16,9 +16,16 @@ std::vector<TypeIssue> module_issues(const IRModule& module, WellFormedness mode
   return issues;
 }
 
-void check_module(const IRModule& module) {
-  std::vector<TypeIssue> issues = module_issues(module);
-  if (!issues.empty()) throw TirTypeError(std::move(issues));
+Findings split_findings(std::vector<TypeIssue> issues, SpecMode spec) {
+  Findings f;
+  for (TypeIssue& i : issues) (spec == SpecMode::AsTvm && !i.tvm_accepts.empty() ? f.warnings : f.errors).push_back(std::move(i));
+  return f;
+}
+
+std::vector<TypeIssue> check_module(const IRModule& module, SpecMode spec) {
+  Findings f = split_findings(module_issues(module), spec);
+  if (!f.errors.empty()) throw TirTypeError(std::move(f.errors));
+  return f.warnings;
 }
 
 }  // namespace onegrad::tir

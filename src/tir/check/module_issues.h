@@ -16,7 +16,16 @@ enum class WellFormedness { Verify, AsParsed };
 
 std::vector<TypeIssue> module_issues(const IRModule& module, WellFormedness mode = WellFormedness::Verify);
 
-// Throws TirTypeError listing module_issues(module); nothing when there are none.
-void check_module(const IRModule& module);
+// AsTvm: what TVM accepts and the spec refuses (TypeIssue::tvm_accepts) is a warning. Strict: the
+// spec to the letter, every issue an error (`--strict`, strict=True).
+enum class SpecMode { AsTvm, Strict };
+
+struct Findings {
+  std::vector<TypeIssue> errors, warnings;
+};
+Findings split_findings(std::vector<TypeIssue> issues, SpecMode spec);
+
+// Throws TirTypeError listing the errors of module_issues(module) under spec; returns the warnings.
+std::vector<TypeIssue> check_module(const IRModule& module, SpecMode spec = SpecMode::AsTvm);
 
 }  // namespace onegrad::tir

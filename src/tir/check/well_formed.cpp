@@ -78,7 +78,7 @@ class WellFormed : public IRVisitor {
   // is shared by all its uses and only knows where it was made).
   SourceLoc where_;
 
-  void issue(const char* rule, const std::string& msg, SourceLoc l) { issues.push_back({rule, msg, l.line, l.column}); }
+  void issue(const char* rule, const std::string& msg, SourceLoc l) { issues.push_back({rule, msg, l.line, l.column, ""}); }
 
   // `site` is where the binding is written (the LetStmt, the loop, the block), v->loc where the Var
   // was made.

@@ -317,9 +317,9 @@ const std::unordered_map<std::string, Handler>& statement_handlers() {
        }},
       {"T.allocate",
        [](Parser& p, CallArgs& c) {
-         p.arity(c, 2, 4);
+         p.arity(c, 1, 4);
          std::vector<PrimExpr> extents = p.exprs(p.sequence_of(c.args[0]));
-         DataType t = p.dtype_of(c.args[1], "T.allocate");
+         DataType t = p.dtype_of(need(p, c, 1, "dtype"), "T.allocate");
          const Value* scope_v = c.arg(2, "scope");
          std::string scope = scope_v ? p.str_of(*scope_v, "scope") : "global";
          const Value* cond_v = c.arg(3, "condition");
@@ -526,6 +526,8 @@ Value Parser::call(CallArgs& c) {
       {"T.sblock", "T.block"}, {"T.sblock_alloc_buffer", "T.alloc_buffer"}};
   auto spelling = v024_spellings.find(c.path);
   const std::string& path = spelling == v024_spellings.end() ? c.path : spelling->second;
+  if (!c.args.empty() && c.args[0].kind == Value::Kind::Buffer && !c.args[0].s.empty())
+    return c.args[0].s == "vload" ? buffer_vload(*this, c) : buffer_vstore(*this, c);
   for (auto* table : {&statement_handlers(), &expression_handlers()})
     if (auto it = table->find(path); it != table->end()) return it->second(*this, c);
   if (!module_name_.empty() && c.path.rfind(module_name_ + ".", 0) == 0) {

@@ -235,5 +235,8 @@ const std::unordered_map<std::string, Handler>& expression_handlers();
 Value builtin_call(Parser& p, CallArgs& c, const struct Builtin& b);
 // T.float32(x), T.int64(), T.handle(...): typed literals, casts and Var declarations.
 Value dtype_call(Parser& p, CallArgs& c, DataType t);
+// A.vload(begin, dtype, predicate), A.vstore(begin, value, predicate): args[0] is A.
+Value buffer_vload(Parser& p, CallArgs& c);
+Value buffer_vstore(Parser& p, CallArgs& c);
 
 }  // namespace onegrad::tir

@@ -4,6 +4,10 @@ A.vload/A.vstore, Ramp strides cast to the base's type. Each program is parsed, 
 back to the same text, and run compiled and interpreted on the same inputs: both give the numpy
 oracle's result."""
 
+import os
+import pathlib
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -350,3 +354,26 @@ def test_buffer_store_of_the_buffer_dtype_checks():
 ''')
     (a,), _ = run_both(src, "f", lambda: (np.zeros(4, np.int32),))
     np.testing.assert_array_equal(a, [2, 3, 3, 0])
+
+
+def onegrad_binary():
+    if os.environ.get("ONEGRAD_BIN"):
+        return pathlib.Path(os.environ["ONEGRAD_BIN"])
+    import onegrad  # build/python/onegrad -> build/bin/onegrad
+    return pathlib.Path(onegrad.__file__).resolve().parents[2] / "bin" / "onegrad"
+
+
+def test_cli_check_reports_a_store_of_another_dtype(tmp_path):
+    binary = onegrad_binary()
+    if not binary.exists():
+        pytest.skip(f"no onegrad binary at {binary}")
+    src = HEADER + '''@T.prim_func
+def f(A: T.Buffer((4,), "int32")):
+    T.buffer_store(A, T.float32(2.5), [0])
+'''
+    path = tmp_path / "store.py"
+    path.write_text(src)
+    r = subprocess.run([str(binary), "tir", "check", str(path)], capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0
+    line = error_line(src, "T.buffer_store")
+    assert f"{path}:{line}:5: BufferStore: cannot store a float32 value into buffer A of int32" in r.stdout + r.stderr

@@ -4,8 +4,6 @@ A.vload/A.vstore, Ramp strides cast to the base's type. Each program is parsed, 
 back to the same text, and run compiled and interpreted on the same inputs: both give the numpy
 oracle's result."""
 
-import os
-import pathlib
 import subprocess
 
 import numpy as np
@@ -13,6 +11,8 @@ import pytest
 
 from onegrad import tir
 from onegrad.errors import TirSyntaxError, TirTypeError
+
+from helpers import onegrad_binary
 
 HEADER = "from tvm.script import ir as I\nfrom tvm.script import tir as T\n\n"
 
@@ -354,13 +354,6 @@ def test_buffer_store_of_the_buffer_dtype_checks():
 ''')
     (a,), _ = run_both(src, "f", lambda: (np.zeros(4, np.int32),))
     np.testing.assert_array_equal(a, [2, 3, 3, 0])
-
-
-def onegrad_binary():
-    if os.environ.get("ONEGRAD_BIN"):
-        return pathlib.Path(os.environ["ONEGRAD_BIN"])
-    import onegrad  # build/python/onegrad -> build/bin/onegrad
-    return pathlib.Path(onegrad.__file__).resolve().parents[2] / "bin" / "onegrad"
 
 
 def test_cli_check_reports_a_store_of_another_dtype(tmp_path):

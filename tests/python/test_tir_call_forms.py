@@ -370,3 +370,36 @@ def f(A: T.Buffer((4,), "int32")):
     assert r.returncode != 0
     line = error_line(src, "T.buffer_store")
     assert f"{path}:{line}:5: BufferStore: cannot store a float32 value into buffer A of int32" in r.stdout + r.stderr
+
+
+# ---- T.iter_var and T.Range (the IterVar a T.attr annotates) ----
+
+@pytest.mark.parametrize("attr, lanes", [
+    ('T.attr(T.iter_var(tx, T.Range(0, 4), "ThreadIndex", "threadIdx.x"), "thread_extent", 4)', 4),
+    ('T.attr(T.iter_var(tx, None, "ThreadIndex", "vthread"), "virtual_thread", 2)', 2),
+])
+def test_iter_var_attributes_match_numpy(attr, lanes):
+    src = program(f'''    @T.prim_func
+    def f(A: T.Buffer((8,), "float32")):
+        tx = T.int32()
+        {attr}
+        for i in range(2):
+            A[tx * 2 + i] = A[tx * 2 + i] * T.float32(3) + T.float32(1)
+''')
+    a = np.arange(8, dtype=np.float32) - 2
+    (out,), mod = run_both(src, "f", lambda: (a.copy(),))
+    want = a.copy()
+    want[:lanes * 2] = a[:lanes * 2] * 3 + 1
+    np.testing.assert_array_equal(out, want)
+    if "thread_extent" in attr:  # what T.launch_thread builds
+        assert 'with T.launch_thread("threadIdx.x", 4) as tx:' in mod.script()
+
+
+def test_iter_var_of_an_unknown_type_is_an_error():
+    src = program('''    @T.prim_func
+    def f(A: T.Buffer((8,), "float32")):
+        tx = T.int32()
+        T.attr(T.iter_var(tx, T.Range(0, 4), "Threads", "threadIdx.x"), "thread_extent", 4)
+        A[tx] = T.float32(0)
+''')
+    assert_error(src, "T.iter_var", 'unknown iter type "Threads"')

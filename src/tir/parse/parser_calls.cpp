@@ -406,6 +406,7 @@ const std::unordered_map<std::string, Handler>& statement_handlers() {
          p.arity(c, 3, 3);
          auto node = std::make_shared<AttrStmtNode>(c.loc);
          if (c.args[0].kind == Value::Kind::Buffer) node->node_buffer = c.args[0].buffer;
+         else if (c.args[0].kind == Value::Kind::IterVar) node->node_iter_var = c.args[0].iter_var;
          else node->node_expr = p.to_expr(c.args[0]);
          node->attr_key = p.str_of(c.args[1], "the attribute key");
          node->value = p.to_expr(c.args[2]);

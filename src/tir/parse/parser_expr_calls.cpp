@@ -201,6 +201,17 @@ const std::unordered_map<std::string, Handler>& expression_handlers() {
       {"T.Broadcast", broadcast},
       {"T.broadcast", broadcast},
       {"T.reinterpret", reinterpret},
+      {"T.Range",
+       [](Parser& p, CallArgs& c) {
+         // TVM's ir.Range(begin, end): the (begin, end) pair a loop or an axis domain takes
+         p.arity(c, 2, 2);
+         Value pair;
+         pair.kind = Value::Kind::Tuple;
+         pair.loc = c.loc;
+         pair.items = c.args;
+         return pair;
+       }},
+      {"T.iter_var", iter_var_call},
       {"T.Shuffle",
        [](Parser& p, CallArgs& c) {
          p.arity(c, 2, 2);

@@ -15,3 +15,11 @@ def call_forms(A: T.Buffer((16,), "uint32"), F: T.Buffer((8,), "float32"), B: T.
             G[i] = T.reinterpret(T.bitwise_or(S[i], T.bitwise_not(k) & 0), dtype="float32") * T.cast(i, dtype="float32")
     G.vstore([4], G.vload([0], dtype="float32x4") + T.broadcast(T.float32(1), 4))
     B[T.ramp(T.int64(0), 2, 4)] = B[T.Ramp(T.int64(1), 2, 4)]
+
+@T.prim_func
+def iter_var_attrs(A: T.Buffer((8,), "float32")):
+    vt = T.int32()
+    T.attr(T.iter_var(vt, None, "ThreadIndex", "vthread"), "virtual_thread", 2)
+    tx = T.int32()
+    T.attr(T.iter_var(tx, T.Range(0, 2), "ThreadIndex", "threadIdx.x"), "thread_extent", 2)
+    A[vt * 4 + tx * 2] = A[vt * 4 + tx * 2 + 1] + T.float32(1)

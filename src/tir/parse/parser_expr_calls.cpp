@@ -57,7 +57,9 @@ void dtype_forward(CallArgs& c) {
 Value extern_call(Parser& p, CallArgs& c, const char* op) {
   dtype_forward(c);
   if (c.args.size() < 2) p.fail(c.path + " needs a dtype and a function name", c.loc);
-  DataType t = p.dtype_of(c.args[0], c.path.c_str());
+  // dtype="" is TVM's DataType(""), void: a call made for its effect
+  bool no_value = c.args[0].kind == Value::Kind::Str && c.args[0].s.empty();
+  DataType t = no_value ? DataType::void_() : p.dtype_of(c.args[0], c.path.c_str());
   return Value::of_expr(make_call(t, op, p.exprs(c.args, 1), c.loc), c.loc);
 }
 
@@ -74,9 +76,7 @@ Value ramp(Parser& p, CallArgs& c) {
   p.arity(c, 3, 3);
   int lanes = static_cast<int>(lanes_of(p, c.args[2], "Ramp"));
   PrimExpr base = p.to_expr(c.args[0]);
-  PrimExpr stride = c.args[1].is_py_number() && base->dtype.is_scalar() && !base->dtype.is_bool()
-                        ? p.literal_as(c.args[1], base->dtype)
-                        : p.to_expr(c.args[1]);
+  PrimExpr stride = p.to_expr(c.args[1]);
   if (stride->dtype != base->dtype && base->dtype.is_scalar() && stride->dtype.is_scalar() &&
       base->dtype.code != DataType::Code::Handle && stride->dtype.code != DataType::Code::Handle)
     stride = p.fold_cast(base->dtype, stride, c.args[1].loc);

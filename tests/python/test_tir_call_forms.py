@@ -162,6 +162,20 @@ def test_keyword_dtype_of_call_pure_extern_and_call_intrin():
     assert tir.parse(text).script() == text
 
 
+def test_keyword_dtype_of_a_builtin_is_ignored_as_tvm_does():
+    # TVMScript's _op_wrapper drops dtype= (TVM's tests write T.log2(x, dtype="float64")): the
+    # builtin's type comes from its arguments
+    src = program('''    @T.prim_func
+    def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        for i in range(4):
+            B[i] = T.exp2(A[i], dtype="float64") + T.if_then_else(i < 2, A[i], T.float32(1), dtype="int32")
+''')
+    a = np.array([0.5, -1, 3, 10], np.float32)
+    (_, b), mod = run_both(src, "f", lambda: (a.copy(), np.zeros(4, np.float32)))
+    assert "T.exp2(A[i]) + T.if_then_else(i < 2, A[i], T.float32(1.0))" in mod.script()
+    np.testing.assert_allclose(b, np.exp2(a) + np.where(np.arange(4) < 2, a, 1), rtol=2e-7)
+
+
 def test_cast_without_a_dtype_is_an_error():
     src = program('''    @T.prim_func
     def f(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "int32")):

@@ -112,8 +112,10 @@ Value builtin_call(Parser& p, CallArgs& c, const Builtin& b) {
   } else {
     args = p.exprs(c.args);
   }
+  // A `dtype=` is ignored, as TVMScript's _op_wrapper drops it (T.likely(c, dtype="bool")): the
+  // type comes from the arguments.
+  if (const Value* d = c.kw("dtype")) p.dtype_of(*d, c.path.c_str());
   DataType t = builtin_dtype(b, args);
-  if (const Value* d = c.kw("dtype")) t = p.dtype_of(*d, c.path.c_str());
   return Value::of_expr(make_call(t, std::string(b.op), std::move(args), c.loc), c.loc);
 }
 

@@ -3,6 +3,7 @@
 // does not evaluate (the untaken arm of if_then_else, the right side of a short-circuit And/Or)
 // are gated, so they never read memory the program did not mean to read.
 #include "tir_compile/lower_ops.h"
+#include "tir_compile/lower_reinterpret.h"
 #include "tir_compile/lower_state.h"
 #include "tir_compile/not_lowerable.h"
 
@@ -172,6 +173,10 @@ Lanes lower_call(LowerState& s, const CallNode& c) {
   if (c.op == "tir.ret") throw TirNotLowerable("tir.ret", "it returns from inside an expression (only T.evaluate(T.ret(v)), `return v`, is lowered)", line);
   if (c.op == "tir.break" || c.op == "tir.continue")
     throw TirNotLowerable(c.op, "it is a statement, not a value", line);
+  if (c.op == "tir.likely" && c.args.size() == 1) return lower_expr(s, c.args[0]);
+  if (c.op == "tir.assume") return {UOp::const_bool(true)};  // a hint, never evaluated (as in TVM)
+  if (c.op == "tir.reinterpret" && c.args.size() == 1)
+    return lower_reinterpret(lower_expr(s, c.args[0]), c.args[0]->dtype, c.dtype, line);
   if (c.op == "tir.call_extern" || c.op == "tir.call_pure_extern" || c.op == "tir.call_intrin")
     throw TirNotLowerable(c.op, "it calls code outside the module", line);
   for (const PrimExpr& a : c.args)

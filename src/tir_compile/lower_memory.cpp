@@ -12,6 +12,7 @@
 #include "tir/interpret/interpret_errors.h"
 #include "tir/interpret/interpret_memory.h"
 #include "tir/print/printer.h"
+#include "tir/ast/linear_form.h"
 #include "tir_compile/lower_func.h"
 #include "tir_compile/lower_ops.h"
 #include "tir_compile/lower_state.h"
@@ -390,6 +391,29 @@ void check_view(LowerState& s, const BufferNode& b, int line) {
   message.add(index_mul(m.capacity, UOp::index(element_bytes(b.dtype.element()))));
   message.add(" bytes its pointer points to");
   raise_fault(s, outside, FaultRecord{FaultRecord::Kind::IndexOutOfBounds, std::move(message.text), line, b.name}, message.details);
+}
+
+void check_match_region(LowerState& s, const MatchBufferRegion& m, int line) {
+  const BufferNode& src = *m.source.buffer;
+  const auto& region = m.source.region;
+  for (size_t k = 0; k < region.size() && k < src.shape.size(); k++) {
+    UOpRef lo = lower_index(s, region[k].min);
+    // a constant extent written as stop - start (`A[i * 4:i * 4 + 4]`) as the constant, so that
+    // the range of lo + extent is known
+    std::optional<int64_t> constant = region[k].extent ? constant_value(region[k].extent) : std::optional<int64_t>(1);
+    UOpRef extent = constant ? UOp::index(*constant) : lower_index(s, region[k].extent);
+    UOpRef hi = index_add(lo, extent);
+    UOpRef outside = UOp::alu(Ops::OR, {UOp::alu(Ops::OR, {UOp::alu(Ops::CMPLT, {lo, UOp::index(0)}), UOp::alu(Ops::CMPLT, {extent, UOp::index(0)})}),
+                                        UOp::alu(Ops::CMPLT, {lower_index(s, src.shape[k]), hi})});
+    if (outside->vmax().as_int() == 0 || !bounds_reported(s)) continue;  // known to fit; or lowered again to report it
+    MessageBuilder message;  // the interpreter's words (Interpreter::bind_match_buffer)
+    message.add("match_buffer " + m.buffer->name + ": region [");
+    message.add(lo);
+    message.add(", ");
+    message.add(hi);
+    message.add(") of dimension " + std::to_string(k) + " is outside buffer " + src.name);
+    raise_fault(s, outside, FaultRecord{FaultRecord::Kind::IndexOutOfBounds, std::move(message.text), line, src.name}, message.details);
+  }
 }
 
 std::unordered_map<const VarNode*, Effects> summarize_loop(const std::unordered_map<const VarNode*, Effects>& before,

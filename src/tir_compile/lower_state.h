@@ -178,6 +178,10 @@ UOpRef array_capacity(const ArrayShape& a, int64_t lanes);
 // A buffer declared over a pointer (not bound to an array) must lie inside the array the pointer
 // points to: the interpreter's check at every access of it, as a fault.
 void check_view(LowerState& s, const BufferNode& b, int line);
+// A T.match_buffer region must lie inside its source buffer, dimension by dimension, as the
+// interpreter checks when the block binds it: its TirIndexError, as a fault (else the view would
+// reach memory past the source's array).
+void check_match_region(LowerState& s, const MatchBufferRegion& m, int line);
 // ---- break and continue (lower_control.cpp) ----
 // The condition that no enclosing loop has broken or continued and the function has not stopped
 // (lower_fault.cpp) (null: none can), open/close around a loop, the per-iteration reset, and the statements themselves.

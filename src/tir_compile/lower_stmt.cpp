@@ -198,6 +198,7 @@ void lower_block_realize(LowerState& s, const BlockRealizeNode& br) {
   for (const MatchBufferRegion& m : b.match_buffers) bind_match_buffer(s, m, binds);
   ScopedGate where(s, is_true(br.predicate) ? UOpRef() : lower_scalar(s, br.predicate));
   for (const Buffer& a : b.alloc_buffers) allocate_buffer(s, *a, "T.alloc_buffer", a->loc.line ? a->loc.line : line);
+  for (const MatchBufferRegion& m : b.match_buffers) check_match_region(s, m, b.loc.line);
   if (b.init) {
     ScopedGate first(s, init_condition(s, b));
     lower_stmt(s, b.init);

@@ -121,3 +121,12 @@ def require_dtypes(*dts):
         why = Device.lacks(dt)
         if why:
             pytest.skip(f"{why} (a TargetError: test_devices.py)")
+
+
+def onegrad_binary():
+    """The `onegrad` command line tool of this build ($ONEGRAD_BIN, else build/bin/onegrad next to
+    the onegrad package build/python/onegrad)."""
+    import pathlib
+    if os.environ.get("ONEGRAD_BIN"):
+        return pathlib.Path(os.environ["ONEGRAD_BIN"])
+    return pathlib.Path(onegrad.__file__).resolve().parents[2] / "bin" / "onegrad"

@@ -139,5 +139,51 @@ TEST(TirMemorySafety, ViewsOfAllocationsFaultAsInTheInterpreter) {
   }
 }
 
+// A T.match_buffer region outside its source buffer: compiled code raises the interpreter's
+// TirIndexError when the block binds it, and never reads through the view past the source's array
+// (before, it did: 2 elements past a 64-byte array, which ASan reports).
+const char* kRows = R"(from tvm.script import tir as T
+
+@T.prim_func
+def f(A: T.Buffer((4, 16), "int8"), O: T.Buffer((4,), "int32"), step: T.int32):
+    for y in range(4):
+        with T.block("C"):
+            yi = T.axis.spatial(4, y)
+            S = T.match_buffer(A[yi, yi * step:yi * step + 4], [4], dtype="int8")
+            O[yi] = T.Cast("int32", S[3]) + T.Cast("int32", S[0])
+)";
+
+TEST(TirMemorySafety, MatchBufferRegionsOutsideTheirSourceFaultAsInTheInterpreter) {
+  IRModule m = parse_script(kRows);
+  ASSERT_TRUE(module_issues(m).empty());
+  auto f = compile_prim_func(m, "f");
+  const DataType i8 = DataType::int_(8);
+  // A is the first 64 bytes of a heap array exactly that long: a read past it is ASan's
+  std::vector<int8_t> a_want(64), a_got;
+  for (int i = 0; i < 64; i++) a_want[size_t(i)] = int8_t(i % 50 - 20);
+  for (int64_t step : {-1, 0, 3, 4, 5, 12}) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    a_got = a_want;
+    std::vector<int32_t> want(4, -1), got(4, -1);
+    auto args = [&](std::vector<int8_t>& a, std::vector<int32_t>& o) {
+      return std::vector<Argument>{ArrayRef{a.data(), i8, {4, 16}, {}, 0}, ArrayRef{o.data(), i32, {4}, {}, 0}, step};
+    };
+    std::vector<int8_t> a_interp = a_want;
+    std::string interpreted = index_error([&] { interpret(m, "f", args(a_interp, want)); });
+    std::string compiled = index_error([&] { f->run(bind_arguments(*m.find("f"), args(a_got, got))); });
+    EXPECT_EQ(compiled, interpreted);
+    EXPECT_EQ(interpreted.empty(), step >= 0 && 3 * step + 4 <= 16) << interpreted;
+    EXPECT_EQ(got, want);  // the rows before the fault written, the rest not
+  }
+  std::vector<int32_t> o(4);
+  EXPECT_EQ(index_error([&] { interpret(m, "f", {ArrayRef{a_got.data(), i8, {4, 16}, {}, 0}, ArrayRef{o.data(), i32, {4}, {}, 0}, int64_t(5)}); }),
+            "line 6: match_buffer S: region [15, 19) of dimension 1 is outside buffer A");
+  // a region that provably fits (constant extent, start 0..12) carries no check: no status buffer,
+  // the kernel's third pointer
+  IRModule fits = parse_script(std::string(kRows).replace(std::string(kRows).find("yi * step:yi * step + 4"), 23, "yi * 4:yi * 4 + 4"));
+  EXPECT_NE(f->source().find("int64_t* restrict b2"), std::string::npos);
+  EXPECT_EQ(compile_prim_func(fits, "f")->source().find("int64_t* restrict b2"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace onegrad::tir

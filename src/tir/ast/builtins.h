@@ -12,6 +12,7 @@ namespace onegrad::tir {
 enum class CallDType : uint8_t {
   FirstArg,         // exp, sqrt, pow, ...: the (promoted) arguments' type
   BoolOfFirstArg,   // isnan, isinf, isfinite: Bool with the argument's lanes
+  Bool,             // assume: a bool scalar
   SecondArg,        // if_then_else(cond, a, b): the arms' type
   Void,             // break, continue
 };

@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "tir/ast/linear_form.h"
+#include "tir/check/call_rules.h"
 #include "tir/print/printer.h"
 #include "tir/check/issues.h"
 #include "tir/ast/visitor.h"
@@ -197,8 +198,8 @@ class TypeChecker : public IRVisitor {
         if (!a.is_bool()) issue("Not", "the operand must be bool, not " + name(a), loc);
         return;
       }
-      case ExprKind::StringImm:
-      case ExprKind::Call: return;
+      case ExprKind::StringImm: return;
+      case ExprKind::Call: return check_call(*e->as<CallNode>(), issues);
       default: break;
     }
     auto* n = e->as<BinaryNode>();
@@ -340,6 +341,12 @@ class TypeChecker : public IRVisitor {
           issue("BufferStore", "cannot store a " + name(n->value->dtype) + " value: expected " + std::to_string(want) + " lanes (" +
                                    std::to_string(index_lanes) + " index lanes * " + std::to_string(n->buffer->dtype.lanes) +
                                    " buffer element lanes)",
+                loc);
+        // TVM's BufferStore constructor: "dtype mismatch on BufferStore" (the parser's `A[i] = v`
+        // casts v; T.buffer_store and built IR do not)
+        if (n->value->dtype.element() != n->buffer->dtype.element())
+          issue("BufferStore", "cannot store a " + name(n->value->dtype) + " value into buffer " + n->buffer->name + " of " +
+                                   name(n->buffer->dtype),
                 loc);
         return;
       }

@@ -8,6 +8,7 @@
 #include "tir/interpret/interpret_arith.h"
 #include "tir/interpret/interpret_builtin.h"
 #include "tir/interpret/interpret_impl.h"
+#include "tir/interpret/reinterpret_bits.h"
 
 namespace onegrad::tir {
 
@@ -59,6 +60,15 @@ RuntimeValue Interpreter::eval_builtin(const CallNode& c) {
     for (int i = 0; i < cond.lanes(); ++i)
       if (cond.truthy(i)) t.dtype.is_float() ? void(f.floats[i] = t.floats[i]) : void(f.ints[i] = t.ints[i]);
     return f;
+  }
+  if (op == "tir.likely") {
+    arity(1);
+    return eval(c.args[0]);
+  }
+  if (op == "tir.assume") return RuntimeValue::of_int(DataType::bool_(), 1);  // a hint: not evaluated
+  if (op == "tir.reinterpret") {
+    arity(1);
+    return reinterpret_bits(eval(c.args[0]), c.dtype, line);
   }
   if (is_pure_builtin(op)) {
     arity(pure_builtin_arity(op));

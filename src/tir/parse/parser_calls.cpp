@@ -317,9 +317,9 @@ const std::unordered_map<std::string, Handler>& statement_handlers() {
        }},
       {"T.allocate",
        [](Parser& p, CallArgs& c) {
-         p.arity(c, 2, 4);
+         p.arity(c, 1, 4);
          std::vector<PrimExpr> extents = p.exprs(p.sequence_of(c.args[0]));
-         DataType t = p.dtype_of(c.args[1], "T.allocate");
+         DataType t = p.dtype_of(need(p, c, 1, "dtype"), "T.allocate");
          const Value* scope_v = c.arg(2, "scope");
          std::string scope = scope_v ? p.str_of(*scope_v, "scope") : "global";
          const Value* cond_v = c.arg(3, "condition");
@@ -406,6 +406,7 @@ const std::unordered_map<std::string, Handler>& statement_handlers() {
          p.arity(c, 3, 3);
          auto node = std::make_shared<AttrStmtNode>(c.loc);
          if (c.args[0].kind == Value::Kind::Buffer) node->node_buffer = c.args[0].buffer;
+         else if (c.args[0].kind == Value::Kind::IterVar) node->node_iter_var = c.args[0].iter_var;
          else node->node_expr = p.to_expr(c.args[0]);
          node->attr_key = p.str_of(c.args[1], "the attribute key");
          node->value = p.to_expr(c.args[2]);
@@ -526,6 +527,8 @@ Value Parser::call(CallArgs& c) {
       {"T.sblock", "T.block"}, {"T.sblock_alloc_buffer", "T.alloc_buffer"}};
   auto spelling = v024_spellings.find(c.path);
   const std::string& path = spelling == v024_spellings.end() ? c.path : spelling->second;
+  if (!c.args.empty() && c.args[0].kind == Value::Kind::Buffer && !c.args[0].s.empty())
+    return c.args[0].s == "vload" ? buffer_vload(*this, c) : buffer_vstore(*this, c);
   for (auto* table : {&statement_handlers(), &expression_handlers()})
     if (auto it = table->find(path); it != table->end()) return it->second(*this, c);
   if (!module_name_.empty() && c.path.rfind(module_name_ + ".", 0) == 0) {
@@ -536,6 +539,10 @@ Value Parser::call(CallArgs& c) {
     DataType t = sig->second ? sig->second->value_dtype() : DataType::void_();
     return Value::of_expr(make_global_call(t, fn, exprs(c.args), c.loc), c.loc);
   }
+  // TVM's codegen-level intrinsics (PTX asm, packed-call plumbing, SVE length) have no meaning on a
+  // CPU loop nest; saying so tells the user the name is real but out of scope, unlike a typo.
+  if (c.path.rfind("T.ptx_", 0) == 0 || c.path.rfind("T.tvm_", 0) == 0 || c.path == "T.vscale")
+    fail("'" + c.path + "' is a TVM-internal intrinsic, not supported", c.loc);
   fail("unknown function '" + c.path + "'", c.loc);
 }
 

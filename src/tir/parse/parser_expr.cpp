@@ -268,6 +268,7 @@ Value Parser::primary() {
       c.loc = v.loc;
       if (v.kind == Value::Kind::Path) c.path = v.s;
       else if (v.kind == Value::Kind::Expr && v.s == "astype") c.path = "astype", c.args.push_back(v);
+      else if (v.kind == Value::Kind::Buffer && !v.s.empty()) c.path = v.buffer->name + "." + v.s, c.args.push_back(v);
       else fail("this value cannot be called", v.loc);
       while (!at_op(")")) {
         if (peek().kind == TokenKind::Name && at_op("=", 1)) {
@@ -313,6 +314,11 @@ Value Parser::attribute(const Value& base, const std::string& name, SourceLoc l)
       return t;
     }
     if (name == "elem_offset" && base.buffer->elem_offset) return Value::of_expr(base.buffer->elem_offset, l);
+    if (name == "vload" || name == "vstore") {  // a method: the call names it (Buffer methods)
+      Value m = base;
+      m.s = name;
+      return m;
+    }
     fail("a buffer has no attribute '" + name + "'", l);
   }
   if (name == "astype" && (base.kind == Value::Kind::Expr || base.kind == Value::Kind::Subscript || base.is_py_number())) {

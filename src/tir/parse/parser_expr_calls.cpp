@@ -43,6 +43,63 @@ Value limit(Parser& p, CallArgs& c, int which) {  // 0 min_value, 1 max_value, 2
   return Value::of_expr(int_imm(v, t, c.loc), c.loc);
 }
 
+// TVM's call_extern, call_intrin, reinterpret, ... take their result dtype first, or as `dtype=`,
+// which TVMScript moves to the front (ir_builder's _dtype_forward).
+void dtype_forward(CallArgs& c) {
+  for (size_t i = 0; i < c.kwargs.size(); ++i)
+    if (c.kwargs[i].first == "dtype") {
+      c.args.insert(c.args.begin(), c.kwargs[i].second);
+      c.kwargs.erase(c.kwargs.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
+}
+
+Value extern_call(Parser& p, CallArgs& c, const char* op) {
+  dtype_forward(c);
+  if (c.args.size() < 2) p.fail(c.path + " needs a dtype and a function name", c.loc);
+  // dtype="" is TVM's DataType(""), void: a call made for its effect
+  bool no_value = c.args[0].kind == Value::Kind::Str && c.args[0].s.empty();
+  DataType t = no_value ? DataType::void_() : p.dtype_of(c.args[0], c.path.c_str());
+  return Value::of_expr(make_call(t, op, p.exprs(c.args, 1), c.loc), c.loc);
+}
+
+int64_t lanes_of(Parser& p, const Value& v, const std::string& node) {
+  int64_t lanes = p.int_of(v, ("the " + node + " lanes").c_str());
+  if (lanes < 1 || lanes > 65536)
+    p.fail(node + " lanes must be between 1 and 65536, got " + std::to_string(lanes), v.loc);
+  return lanes;
+}
+
+// T.Ramp(base, stride, lanes): a stride of another type is cast to the base's, as TVM's Ramp
+// constructor does (T.Ramp(T.int64(0), 1, 4) steps by T.int64(1)).
+Value ramp(Parser& p, CallArgs& c) {
+  p.arity(c, 3, 3);
+  int lanes = static_cast<int>(lanes_of(p, c.args[2], "Ramp"));
+  PrimExpr base = p.to_expr(c.args[0]);
+  PrimExpr stride = p.to_expr(c.args[1]);
+  if (stride->dtype != base->dtype && base->dtype.is_scalar() && stride->dtype.is_scalar() &&
+      base->dtype.code != DataType::Code::Handle && stride->dtype.code != DataType::Code::Handle)
+    stride = p.fold_cast(base->dtype, stride, c.args[1].loc);
+  return Value::of_expr(make_ramp(base, stride, lanes, c.loc), c.loc);
+}
+
+Value broadcast(Parser& p, CallArgs& c) {
+  p.arity(c, 2, 2);
+  int lanes = static_cast<int>(lanes_of(p, c.args[1], "Broadcast"));
+  return Value::of_expr(make_broadcast(p.to_expr(c.args[0]), lanes, c.loc), c.loc);
+}
+
+// T.reinterpret(dtype, value) / T.reinterpret(value, dtype=...): the value's bits read as dtype
+// (TVM: a no-op when the types are equal; the sizes must match, a type rule).
+Value reinterpret(Parser& p, CallArgs& c) {
+  dtype_forward(c);
+  p.arity(c, 2, 2);
+  DataType t = p.dtype_of(c.args[0], "T.reinterpret");
+  PrimExpr v = p.to_expr(c.args[1]);
+  if (v->dtype == t) return Value::of_expr(v, c.loc);
+  return Value::of_expr(make_call(t, "tir.reinterpret", {v}, c.loc), c.loc);
+}
+
 }  // namespace
 
 // T.exp(x), T.pow(x, y), T.isnan(x), T.ret(x), ...: the shared builtin table.
@@ -55,8 +112,10 @@ Value builtin_call(Parser& p, CallArgs& c, const Builtin& b) {
   } else {
     args = p.exprs(c.args);
   }
+  // A `dtype=` is ignored, as TVMScript's _op_wrapper drops it (T.likely(c, dtype="bool")): the
+  // type comes from the arguments.
+  if (const Value* d = c.kw("dtype")) p.dtype_of(*d, c.path.c_str());
   DataType t = builtin_dtype(b, args);
-  if (const Value* d = c.kw("dtype")) t = p.dtype_of(*d, c.path.c_str());
   return Value::of_expr(make_call(t, std::string(b.op), std::move(args), c.loc), c.loc);
 }
 
@@ -103,8 +162,10 @@ const std::unordered_map<std::string, Handler>& expression_handlers() {
        }},
       {"T.cast",
        [](Parser& p, CallArgs& c) {
-         p.arity(c, 2, 2);
-         return Value::of_expr(p.fold_cast(p.dtype_of(c.args[1], "T.cast"), p.cast_operand(c.args[0]), c.loc), c.loc);
+         p.arity(c, 1, 2);
+         const Value* dtype = c.arg(1, "dtype");
+         if (!dtype) p.fail("T.cast needs a dtype", c.loc);
+         return Value::of_expr(p.fold_cast(p.dtype_of(*dtype, "T.cast"), p.cast_operand(c.args[0]), c.loc), c.loc);
        }},
       {"astype",
        [](Parser& p, CallArgs& c) {
@@ -137,20 +198,22 @@ const std::unordered_map<std::string, Handler>& expression_handlers() {
          if (const Value* d = c.kw("dtype")) t = p.dtype_of(*d, "T.if_then_else");
          return Value::of_expr(make_call(t, "tir.if_then_else", {p.to_expr(c.args[0]), a, b}, c.loc), c.loc);
        }},
-      {"T.Ramp",
+      {"T.Ramp", ramp},
+      {"T.ramp", ramp},
+      {"T.Broadcast", broadcast},
+      {"T.broadcast", broadcast},
+      {"T.reinterpret", reinterpret},
+      {"T.Range",
        [](Parser& p, CallArgs& c) {
-         p.arity(c, 3, 3);
-         int64_t lanes = p.int_of(c.args[2], "the Ramp lanes");
-         if (lanes < 1 || lanes > 65536) p.fail("Ramp lanes must be between 1 and 65536, got " + std::to_string(lanes), c.args[2].loc);
-         return Value::of_expr(make_ramp(p.to_expr(c.args[0]), p.to_expr(c.args[1]), static_cast<int>(lanes), c.loc), c.loc);
-       }},
-      {"T.Broadcast",
-       [](Parser& p, CallArgs& c) {
+         // TVM's ir.Range(begin, end): the (begin, end) pair a loop or an axis domain takes
          p.arity(c, 2, 2);
-         int64_t lanes = p.int_of(c.args[1], "the Broadcast lanes");
-         if (lanes < 1 || lanes > 65536) p.fail("Broadcast lanes must be between 1 and 65536, got " + std::to_string(lanes), c.args[1].loc);
-         return Value::of_expr(make_broadcast(p.to_expr(c.args[0]), static_cast<int>(lanes), c.loc), c.loc);
+         Value pair;
+         pair.kind = Value::Kind::Tuple;
+         pair.loc = c.loc;
+         pair.items = c.args;
+         return pair;
        }},
+      {"T.iter_var", iter_var_call},
       {"T.Shuffle",
        [](Parser& p, CallArgs& c) {
          p.arity(c, 2, 2);
@@ -233,20 +296,11 @@ const std::unordered_map<std::string, Handler>& expression_handlers() {
       {"T.min_value", [](Parser& p, CallArgs& c) { return limit(p, c, 0); }},
       {"T.max_value", [](Parser& p, CallArgs& c) { return limit(p, c, 1); }},
       {"T.infinity", [](Parser& p, CallArgs& c) { return limit(p, c, 2); }},
-      {"T.call_extern",
-       [](Parser& p, CallArgs& c) {
-         if (c.args.size() < 2) p.fail("T.call_extern needs a dtype and a function name", c.loc);
-         DataType t = p.dtype_of(c.args[0], "T.call_extern");
-         return Value::of_expr(make_call(t, "tir.call_extern", p.exprs(c.args, 1), c.loc), c.loc);
-       }},
-      {"T.call_pure_extern",
-       [](Parser& p, CallArgs& c) {
-         if (c.args.size() < 2) p.fail("T.call_pure_extern needs a dtype and a function name", c.loc);
-         DataType t = p.dtype_of(c.args[0], "T.call_pure_extern");
-         return Value::of_expr(make_call(t, "tir.call_pure_extern", p.exprs(c.args, 1), c.loc), c.loc);
-       }},
+      {"T.call_extern", [](Parser& p, CallArgs& c) { return extern_call(p, c, "tir.call_extern"); }},
+      {"T.call_pure_extern", [](Parser& p, CallArgs& c) { return extern_call(p, c, "tir.call_pure_extern"); }},
       {"T.call_intrin",
        [](Parser& p, CallArgs& c) {
+         dtype_forward(c);
          if (c.args.size() < 2) p.fail("T.call_intrin needs a dtype and an op name", c.loc);
          DataType t = p.dtype_of(c.args[0], "T.call_intrin");
          return Value::of_expr(make_call(t, p.str_of(c.args[1], "the op name"), p.exprs(c.args, 2), c.loc), c.loc);

@@ -32,7 +32,7 @@ struct LoopSpec {
 struct Value {
   enum class Kind : uint8_t {
     None, Int, Float, Bool, Str, Expr, Buffer, Tuple, List, Dict, Slice, Subscript, Path, TypeObj,
-    Loop, BlockSpec, InitSpec, Binder, Stmt,
+    Loop, BlockSpec, InitSpec, Binder, Stmt, IterVar,
   };
   Kind kind = Kind::None;
   SourceLoc loc;
@@ -50,6 +50,7 @@ struct Value {
   std::shared_ptr<BinderFn> binder;
   std::shared_ptr<Value> bound;   // Binder: what an assigned name refers to
   tir::Stmt stmt;                 // Stmt
+  tir::IterVar iter_var;          // IterVar (T.iter_var, the node of a T.attr)
 
   bool is_py_number() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
   // A Python number as Python's float() gives it.
@@ -235,5 +236,10 @@ const std::unordered_map<std::string, Handler>& expression_handlers();
 Value builtin_call(Parser& p, CallArgs& c, const struct Builtin& b);
 // T.float32(x), T.int64(), T.handle(...): typed literals, casts and Var declarations.
 Value dtype_call(Parser& p, CallArgs& c, DataType t);
+// T.iter_var(var, T.Range(begin, end), "ThreadIndex", "threadIdx.x"): an IterVar for T.attr.
+Value iter_var_call(Parser& p, CallArgs& c);
+// A.vload(begin, dtype, predicate), A.vstore(begin, value, predicate): args[0] is A.
+Value buffer_vload(Parser& p, CallArgs& c);
+Value buffer_vstore(Parser& p, CallArgs& c);
 
 }  // namespace onegrad::tir

@@ -149,8 +149,11 @@ ScriptPrinter::Text ScriptPrinter::call(const CallNode* n) {
                   operand(n->args[1], bit->precedence + 1),
               bit->precedence};
   }
-  if (n->op == "tir.call_extern" && !n->args.empty() && n->args[0]->kind == ExprKind::StringImm)
-    return {"T.call_extern(" + quote(n->dtype.name()) + ", " + args(n->args) + ")", kPrecAtom};
+  if (n->op == "tir.reinterpret" && n->args.size() == 1 && n->args[0]->dtype != n->dtype)
+    return {"T.reinterpret(" + quote(n->dtype.name()) + ", " + str(n->args[0]) + ")", kPrecAtom};
+  if ((n->op == "tir.call_extern" || n->op == "tir.call_pure_extern") && !n->args.empty() &&
+      n->args[0]->kind == ExprKind::StringImm)
+    return {"T." + n->op.substr(4) + "(" + quote(n->dtype.name()) + ", " + args(n->args) + ")", kPrecAtom};
   if (const Builtin* b = builtin_by_op(n->op); b && static_cast<int>(n->args.size()) == b->arity &&
                                               builtin_dtype(*b, n->args) == n->dtype) {
     bool arms_match = b->dtype_rule != CallDType::SecondArg || n->args[1]->dtype == n->args[2]->dtype;

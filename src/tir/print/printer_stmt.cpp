@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "tir/ast/builtins.h"
+#include "tir/ast/iter_var_type.h"
 #include "tir/print/printer.h"
 #include "tir/print/printer_impl.h"
 #include "tir/ast/root_block.h"
@@ -370,6 +371,17 @@ void ScriptPrinter::stmt(const Stmt& s, int indent) {
                          ") as " + name + ":");
         body(n->body, indent + 1);
         undefine(n->node_iter_var->var.get());
+        return;
+      }
+      if (n->node_iter_var) {  // another attribute of an IterVar: declared, then named by T.iter_var
+        const IterVarNode& iv = *n->node_iter_var;
+        std::string name = define(iv.var.get(), iv.var->name_hint);
+        line(indent, name + " = T." + iv.var->dtype.name() + "()");
+        std::string dom = iv.dom ? "T.Range(" + str(iv.dom->min) + ", " + range_end(iv.dom->min, iv.dom->extent) + ")" : "None";
+        line(indent, "with T.attr(T.iter_var(" + name + ", " + dom + ", " + quote(std::string(iter_var_type_name(iv.iter_type))) +
+                         ", " + quote(iv.thread_tag) + "), " + quote(n->attr_key) + ", " + str(n->value) + "):");
+        body(n->body, indent + 1);
+        undefine(iv.var.get());
         return;
       }
       std::string node = n->node_buffer ? buffer_name(n->node_buffer.get())

@@ -105,11 +105,17 @@ class Zipper {
 
   // Whether k lanes of the elementwise op `a` become one vector op: an op on vectors of its own
   // dtype; a comparison on vectors of its operands' dtype (a bool vector: the target's mask); WHERE
-  // choosing between vectors of its dtype by a bool vector; a CAST the target converts lane by lane.
+  // choosing between vectors of its dtype by a bool vector; a CAST the target converts lane by lane;
+  // a BITCAST between lanes of one size the target reinterprets as a whole vector.
   bool lane_wise(const UOp& a, int64_t k) const {
     if (a.op == Ops::CAST) {
       DType from = a.src[0]->dtype;
       return unit_.casts && vector_dtype(from, k) && vector_dtype(a.dtype, k) && unit_.casts(from, a.dtype);
+    }
+    if (a.op == Ops::BITCAST) {
+      DType from = a.src[0]->dtype;
+      return unit_.bitcasts && from.itemsize() == a.dtype.itemsize() && vector_dtype(from, k) && vector_dtype(a.dtype, k) &&
+             unit_.bitcasts(from, a.dtype);
     }
     if (!is_alu(a.op) || a.src.empty()) return false;
     size_t first = a.op == Ops::WHERE ? 1 : 0;  // WHERE's condition is bool

@@ -8,7 +8,8 @@
 //   k ungated LOADs of consecutive elements -> one vector LOAD (the adjacent accesses re-merged)
 //   k copies of an ALU op the backend has a vector form for, on its vector dtypes (a comparison:
 //   on its operands' dtype, giving a bool vector; WHERE choosing by one; a CAST the backend's
-//   VectorUnit::casts accepts)          -> the op on the zipped sources
+//   VectorUnit::casts accepts; a BITCAST between lanes of one size that VectorUnit::bitcasts
+//   accepts)                            -> the op on the zipped sources
 //   k REDUCEs (ADD, MUL, MAX) over the same ranges -> a (k,) REDUCE: lower_reduces gives it a vector
 //                                            accumulator (register blocking with vector registers)
 //   anything else (a gather, a gated load, an op or cast without a vector form on the target)

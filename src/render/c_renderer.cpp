@@ -400,7 +400,7 @@ Capabilities c_capabilities() {
   return c;
 }
 
-VectorUnit c_vector_unit() { return {c_render::vector_widths, c_render::has_vector_form, {}}; }  // no vector casts
+VectorUnit c_vector_unit() { return {c_render::vector_widths, c_render::has_vector_form, {}, c_render::has_vector_bitcast}; }  // no vector casts
 
 RenderTarget c_style_target(const CDialect& dialect, Capabilities capabilities) {
   return {std::move(capabilities), [&dialect](const UOpRef& linear, const std::string& name) { return render_c_style(linear, name, dialect); }};

@@ -9,6 +9,7 @@ namespace onegrad {
 namespace {
 
 using c_render::Prelude;
+using c_render::unsigned_of;
 using Src = std::vector<std::string>;
 
 bool float_lanes(DType dt) { return dt == dtypes::float32 || dt == dtypes::float64; }
@@ -49,15 +50,6 @@ std::vector<int64_t> widths(DType dt, bool fp64, int64_t preferred_bytes) {
 }
 
 std::string paren(const std::string& e) { return "(" + e + ")"; }
-
-DType unsigned_of(DType dt) {
-  switch (dt.itemsize()) {
-    case 1: return dtypes::uint8;
-    case 2: return dtypes::uint16;
-    case 4: return dtypes::uint32;
-    default: return dtypes::uint64;
-  }
-}
 
 DType signed_of_size(int itemsize) {
   switch (itemsize) {

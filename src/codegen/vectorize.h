@@ -16,8 +16,11 @@
 //                                         -> devectorized: STACK of the k scalar nodes
 //
 // A run becomes a vector STORE only when its zipped value is a vector op (not a STACK of scalars)
-// that reads memory as vectors somewhere; otherwise its scalar STOREs stay. Each lane computes
-// exactly what its scalar copy did, in the same order: results do not change by a bit.
+// that reads memory as vectors somewhere; otherwise its scalar STOREs stay. Then each scalar REDUCE
+// whose source folds leaves with its own op, ((v0 + v1) + ...) + vn-1 (Expand's fold of an UNROLL
+// axis), has runs of k leaves that zip so computed as vectors, and the fold, in its order, reads
+// their lanes INDEX(v, j). Each lane computes exactly what its scalar copy did, in the same order:
+// results do not change by a bit.
 // docs/kernel_opts.md, "Native vector types".
 #pragma once
 #include "codegen/capabilities.h"

@@ -2,6 +2,8 @@
 consecutive elements renders as GCC vector types with vector loads and accumulators; VECTORIZE=0 gives
 the scalar copies; results agree bit for bit with the scalar kernels and with numpy."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -56,13 +58,17 @@ def softmax_input(rng):
 
 
 def test_softmax_exp_is_vector_code_with_the_scalar_bits(monkeypatch):
-    """The float32 EXP2 inside softmax's 16-wide output loop is vector code (its int32 exponent
-    arithmetic and bitcasts too) computing the scalar kernel's bits; both near torch's."""
+    """The float32 EXP2 inside softmax's 16-wide output loop and its unrolled sum of exponentials is
+    vector code (its int32 exponent arithmetic and bitcasts too) computing the scalar kernel's bits;
+    both near torch's."""
     torch = pytest.importorskip("torch")
     x = softmax_input(np.random.default_rng(2))
     k, = onegrad.kernels(Tensor(x).softmax(-1))
     src = k.source()
     assert "og_i32x" in src and "(og_u32x" in src, src
+    # the sum of exponentials: unrolled by 16, its copies one vector, their lanes added in order
+    assert Opt.split(3, 16, "UNROLL") in k.default_opts()
+    assert re.search(r"= alu\d+\[0\] \+ alu\d+\[1\];", src), src
     vector = Tensor(x).softmax(-1).numpy()
     monkeypatch.setenv("VECTORIZE", "0")
     assert "og_i32x" not in k.source()

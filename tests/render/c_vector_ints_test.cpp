@@ -243,3 +243,30 @@ TEST(CVectors, Exp2OfFloat32IsComputedAsVectorsWithTheScalarResults) {
     else EXPECT_LE(std::fabs(double(g) - want), 1.5 * std::ldexp(1.0, std::max(std::ilogb(want), -126) - 23)) << xi;
   }
 }
+
+// out[i] = sum_r 2^a[i, r] with r unrolled by 16: the copies of the sum's body are one vector
+// computation whose lanes are added in the fold's order (INDEX(v, j): `v[j]`), so the sums are the
+// scalar copies' bit for bit; where vectors are narrower than 16 lanes, runs of the widest.
+TEST(CVectors, UnrolledSumOfExp2IsVectorCodeFoldedInOrder) {
+  const int64_t rows = 4, n = 256;
+  UOpRef out = param(0, dtypes::float32, rows), a = param(1, dtypes::float32, rows * n);
+  UOpRef i = UOp::range(rows, 0), r = UOp::range(n, 1, AxisType::REDUCE);
+  UOpRef x = load(a, alu(Ops::ADD, {alu(Ops::MUL, {i, UOp::index(n)}), r}));
+  UOpRef sum = UOp::create(Ops::REDUCE, dtypes::float32, {alu(Ops::EXP2, {x}), r}, ReduceArg{Ops::ADD, {}});
+  UOpRef sink = sink_over(i, {store(out, i, sum)});
+  HostBuffer in = float_bits(dtypes::float32, rows * n, 9);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> d(-20.0f, 20.0f);
+  for (size_t k = 0; k < in.values.size(); k++)
+    if (k % 50 >= 12) in.values[k] = ConstValue::from_float(d(rng));  // rows of finite sums, with specials in some
+  std::string src = expect_vectors_match_scalars(sink, {Opt::split(1, 16, AxisType::UNROLL)}, {zeros(dtypes::float32, rows)}, {in}, true);
+  int64_t w = 16;
+  for (int64_t k : c_vector_unit().widths(dtypes::float32))
+    if (16 % k == 0) {
+      w = k;
+      break;
+    }
+  EXPECT_TRUE(has(src, "[" + std::to_string(w - 1) + "];")) << src;  // the last lane of a run
+  EXPECT_TRUE(has(src, "(og_i32x" + std::to_string(w) + ")")) << src;
+  EXPECT_FALSE(has(src, "og_bitcast_f32_i32(")) << src;
+}

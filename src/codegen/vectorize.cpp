@@ -198,7 +198,8 @@ UOpRef vectorize_fold(const UOpRef& red, const VectorUnit& unit, Zipper& zipper)
     std::vector<UOpRef> lanes;
     for (size_t i = 0; i < leaves.size(); i += size_t(k)) {
       UOpRef v = zipper.zip(std::vector<UOpRef>(leaves.begin() + std::ptrdiff_t(i), leaves.begin() + std::ptrdiff_t(i) + k));
-      if (v->op == Ops::STACK || !reads_vectors(v)) break;
+      // (a bare vector LOAD gains nothing: its lanes are read as the scalar loads were)
+      if (v->op == Ops::STACK || v->op == Ops::LOAD || !reads_vectors(v)) break;
       for (int64_t j = 0; j < k; j++) lanes.push_back(UOp::create(Ops::INDEX, red->dtype, {v, UOp::index(j)}));
     }
     if (lanes.size() != leaves.size()) continue;

@@ -269,4 +269,8 @@ TEST(CVectors, UnrolledSumOfExp2IsVectorCodeFoldedInOrder) {
   EXPECT_TRUE(has(src, "[" + std::to_string(w - 1) + "];")) << src;  // the last lane of a run
   EXPECT_TRUE(has(src, "(og_i32x" + std::to_string(w) + ")")) << src;
   EXPECT_FALSE(has(src, "og_bitcast_f32_i32(")) << src;
+  // a plain row sum's copies are bare loads: they stay scalar loads
+  UOpRef plain = sink_over(i, {store(out, i, UOp::create(Ops::REDUCE, dtypes::float32, {x, r}, ReduceArg{Ops::ADD, {}}))});
+  std::string p = expect_vectors_match_scalars(plain, {Opt::split(1, 16, AxisType::UNROLL)}, {zeros(dtypes::float32, rows)}, {in}, true);
+  EXPECT_FALSE(has(p, "og_f32x")) << p;
 }

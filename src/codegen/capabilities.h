@@ -39,6 +39,9 @@ struct VectorUnit {
   std::function<bool(Ops op, DType dt)> renders;         // an elementwise op on vectors of dt (a comparison: of its operands)
   // A CAST from vectors of `from` to vectors of `to` lane by lane; empty: casts stay scalar.
   std::function<bool(DType from, DType to)> casts;
+  // A BITCAST from vectors of `from` to vectors of `to` (lanes of one size) lane by lane; empty:
+  // bitcasts stay scalar.
+  std::function<bool(DType from, DType to)> bitcasts;
 };
 
 // One tensor-core instruction: a (m, n, k) matrix multiply-accumulate of `in` operands into `acc`.

@@ -83,6 +83,30 @@ int64_t smaller_factor(int64_t bound, int64_t f) {
   return 1;
 }
 
+// The unroll for a reduction over `inner` that no upcast block feeds (a softmax's sum of
+// exponentials beside its upcast output loop) when its body is a transcendental over unit-stride
+// loads: 16 copies (a float32 vector of AVX-512 or PoCL; vectorize splits them into narrower runs
+// where vectors are narrower), which vectorize computes as vectors and folds lane by lane in order
+// (codegen/vectorize.h). 0 when the rule does not apply.
+int64_t vector_fold_unroll(const UOpRef& sink, const std::vector<UOpRef>& axes, size_t inner, const std::vector<size_t>& upcast) {
+  int64_t bound = *const_bound(axes[inner]);
+  if (bound % 16 != 0 || bound < 64) return 0;
+  for (const UOp* u : sink->toposort()) {
+    if (u->op != Ops::REDUCE || std::find(u->src.begin() + 1, u->src.end(), axes[inner]) == u->src.end()) continue;
+    bool transcendental = false;
+    for (const UOp* v : u->src[0]->toposort()) {
+      transcendental |= v->op == Ops::EXP2 || v->op == Ops::LOG2 || v->op == Ops::SIN;
+      if (v->op == Ops::INDEX && v->src.size() >= 2 && v->src[0]->op == Ops::PARAM && depends_on(v->src[1], axes[inner]) &&
+          stride(v->src[1], axes[inner], axes) != 1)
+        return 0;
+    }
+    for (size_t a : upcast)
+      if (depends_on(u->src[0], axes[a])) return 0;
+    if (!transcendental) return 0;
+  }
+  return 16;
+}
+
 }  // namespace
 
 // Register blocking for reductions: an output axis that some load inside the reduction does not
@@ -193,6 +217,13 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   int64_t unroll = column_sum ? pick_factor(*const_bound(axes[inner]), {4, 2})
                    : accumulators >= 16 ? 0
                                         : pick_factor(*const_bound(axes[inner]), accumulators >= 4 ? std::initializer_list<int64_t>{2} : std::initializer_list<int64_t>{4, 2});
+  std::vector<size_t> upcast;
+  for (const Choice& c : ups) upcast.push_back(c.axis);
+  if (int64_t v = vector_fold_unroll(sink, axes, inner, upcast)) {
+    // its copies become one vector op each: the budget is on them alone, not with the blocks
+    if (expanded_ops(sink, {{inner, v}}) <= kExpandedOpsBudget) planned.push_back({inner, Opt::split(int64_t(inner), v, AxisType::UNROLL)});
+    unroll = 0;
+  }
   if (accumulators * unroll > kMaxExpansion || (unroll > 1 && expanded(unroll) > kExpandedOpsBudget)) unroll = 0;
   if (unroll > 1) planned.push_back({inner, Opt::split(int64_t(inner), unroll, AxisType::UNROLL)});
   std::sort(planned.begin(), planned.end(), [](const auto& a, const auto& b) { return a.first > b.first; });

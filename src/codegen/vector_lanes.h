@@ -10,6 +10,8 @@
 //                                     a renderer reads the base off the node (contiguous_base). A
 //                                     gather is a STACK of scalar LOADs instead.
 //   STORE(vector INDEX, scalar)       the scalar in every lane (a vector accumulator's reset)
+//   INDEX(v, CONST j)                 lane j of the vector value v, a scalar (spec: a ()-shaped index
+//                                     removes the dim): an unrolled sum's lanes folded in order
 //   ALU / LOAD / REDUCE of (k,) sources: lane by lane, in the same order as k scalar copies, so a
 //                                     vector kernel computes every lane bit for bit as the scalar one.
 #pragma once

@@ -7,6 +7,7 @@
 #include "codegen/vector_lanes.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
+#include "uop/substitute.h"
 
 namespace onegrad {
 
@@ -105,11 +106,17 @@ class Zipper {
 
   // Whether k lanes of the elementwise op `a` become one vector op: an op on vectors of its own
   // dtype; a comparison on vectors of its operands' dtype (a bool vector: the target's mask); WHERE
-  // choosing between vectors of its dtype by a bool vector; a CAST the target converts lane by lane.
+  // choosing between vectors of its dtype by a bool vector; a CAST the target converts lane by lane;
+  // a BITCAST between lanes of one size the target reinterprets as a whole vector.
   bool lane_wise(const UOp& a, int64_t k) const {
     if (a.op == Ops::CAST) {
       DType from = a.src[0]->dtype;
       return unit_.casts && vector_dtype(from, k) && vector_dtype(a.dtype, k) && unit_.casts(from, a.dtype);
+    }
+    if (a.op == Ops::BITCAST) {
+      DType from = a.src[0]->dtype;
+      return unit_.bitcasts && from.itemsize() == a.dtype.itemsize() && vector_dtype(from, k) && vector_dtype(a.dtype, k) &&
+             unit_.bitcasts(from, a.dtype);
     }
     if (!is_alu(a.op) || a.src.empty()) return false;
     size_t first = a.op == Ops::WHERE ? 1 : 0;  // WHERE's condition is bool
@@ -164,6 +171,59 @@ UOpRef vectorize_group(const UOpRef& group, const VectorUnit& unit, Zipper& zipp
   return group->with_src(std::move(out));
 }
 
+// The leaves of `v` as a left fold of `op`: ((l0 op l1) op l2) ... op ln-1, as Expand folds the
+// copies of an UNROLL axis into a REDUCE's source; {v} when v is no such fold.
+std::vector<UOpRef> fold_leaves(const UOpRef& v, Ops op) {
+  std::vector<UOpRef> rev;
+  UOpRef u = v;
+  while (u->op == op && u->src.size() == 2 && vector_lanes(*u) == 1) {
+    rev.push_back(u->src[1]);
+    u = u->src[0];
+  }
+  rev.push_back(u);
+  return {rev.rbegin(), rev.rend()};
+}
+
+// A scalar REDUCE whose source is a left fold of its own op over runs of k leaves that zip into
+// vector values reading vectors (a sum of exponentials over an UNROLL axis): the leaves computed as
+// those vectors, folded in the same order from their lanes, INDEX(v, j) (spec: a ()-shaped index
+// removes the dim). The additions keep their order, so the result keeps its bits; nullptr when
+// nothing zips.
+UOpRef vectorize_fold(const UOpRef& red, const VectorUnit& unit, Zipper& zipper) {
+  if (vector_lanes(*red) != 1 || !red->arg.is<ReduceArg>()) return nullptr;
+  Ops op = red->arg.get<ReduceArg>().op;
+  std::vector<UOpRef> leaves = fold_leaves(red->src[0], op);
+  for (int64_t k : unit.widths(red->dtype)) {
+    if (k < 2 || leaves.size() % size_t(k) != 0) continue;
+    std::vector<UOpRef> lanes;
+    for (size_t i = 0; i < leaves.size(); i += size_t(k)) {
+      UOpRef v = zipper.zip(std::vector<UOpRef>(leaves.begin() + std::ptrdiff_t(i), leaves.begin() + std::ptrdiff_t(i) + k));
+      // (a bare vector LOAD gains nothing: its lanes are read as the scalar loads were)
+      if (v->op == Ops::STACK || v->op == Ops::LOAD || !reads_vectors(v)) break;
+      for (int64_t j = 0; j < k; j++) lanes.push_back(UOp::create(Ops::INDEX, red->dtype, {v, UOp::index(j)}));
+    }
+    if (lanes.size() != leaves.size()) continue;
+    UOpRef folded = lanes[0];
+    for (size_t i = 1; i < lanes.size(); i++) folded = UOp::create(op, red->dtype, {folded, lanes[i]});
+    std::vector<UOpRef> src = red->src;
+    src[0] = folded;
+    return red->with_src(std::move(src));
+  }
+  return nullptr;
+}
+
+UOpRef vectorize_folds(const UOpRef& sink, const VectorUnit& unit, Zipper& zipper) {
+  std::vector<const UOp*> order = sink->toposort();
+  Substitution done;
+  for (const UOp* u : order) {
+    if (u->op != Ops::REDUCE) continue;
+    UOpRef red = substitute(u->ref(), done);  // with the folds inside it done
+    if (UOpRef v = vectorize_fold(red, unit, zipper)) done[u] = v;
+    else if (red.get() != u) done[u] = red;
+  }
+  return done.empty() ? sink : substitute(sink, done, order);
+}
+
 }  // namespace
 
 UOpRef vectorize(const UOpRef& sink, const VectorUnit& unit) {
@@ -179,7 +239,7 @@ UOpRef vectorize(const UOpRef& sink, const VectorUnit& unit) {
     }
     src.push_back(close_in_order(vectorize_group(c.body, unit, zipper), c.ranges));
   }
-  return sink->with_src(std::move(src));
+  return vectorize_folds(sink->with_src(std::move(src)), unit, zipper);
 }
 
 }  // namespace onegrad

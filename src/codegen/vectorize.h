@@ -8,15 +8,19 @@
 //   k ungated LOADs of consecutive elements -> one vector LOAD (the adjacent accesses re-merged)
 //   k copies of an ALU op the backend has a vector form for, on its vector dtypes (a comparison:
 //   on its operands' dtype, giving a bool vector; WHERE choosing by one; a CAST the backend's
-//   VectorUnit::casts accepts)          -> the op on the zipped sources
+//   VectorUnit::casts accepts; a BITCAST between lanes of one size that VectorUnit::bitcasts
+//   accepts)                            -> the op on the zipped sources
 //   k REDUCEs (ADD, MUL, MAX) over the same ranges -> a (k,) REDUCE: lower_reduces gives it a vector
 //                                            accumulator (register blocking with vector registers)
 //   anything else (a gather, a gated load, an op or cast without a vector form on the target)
 //                                         -> devectorized: STACK of the k scalar nodes
 //
 // A run becomes a vector STORE only when its zipped value is a vector op (not a STACK of scalars)
-// that reads memory as vectors somewhere; otherwise its scalar STOREs stay. Each lane computes
-// exactly what its scalar copy did, in the same order: results do not change by a bit.
+// that reads memory as vectors somewhere; otherwise its scalar STOREs stay. Then each scalar REDUCE
+// whose source folds leaves with its own op, ((v0 + v1) + ...) + vn-1 (Expand's fold of an UNROLL
+// axis), has runs of k leaves that zip so computed as vectors, and the fold, in its order, reads
+// their lanes INDEX(v, j). Each lane computes exactly what its scalar copy did, in the same order:
+// results do not change by a bit.
 // docs/kernel_opts.md, "Native vector types".
 #pragma once
 #include "codegen/capabilities.h"

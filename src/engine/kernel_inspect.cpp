@@ -5,6 +5,7 @@
 #include "engine/device_buffers.h"
 #include "engine/device_copies.h"
 #include "engine/index_faults.h"
+#include "engine/two_stage_sum.h"
 #include "render/kernel_name.h"
 #include "runtime/buffer.h"
 #include "runtime/device.h"
@@ -21,7 +22,7 @@ std::string name_of(const Device& d) { return canonical_device_name(d.names.at(0
 // The kernels of one realize on `device`, as realize_all schedules them: index checks taken out,
 // their counts as more outputs.
 void append_kernels(const std::vector<UOpRef>& outputs, const std::string& device, std::vector<ScheduledKernelView>& out) {
-  IndexChecks checks(outputs, device);
+  IndexChecks checks(split_whole_sums(outputs, device), device);
   Schedule s = rangeify(callify(checks.to_realize()).function);
   for (const ScheduledKernel& k : s.kernels)
     if (s.buffers[size_t(k.buffers[0])].size != 0) out.push_back({k.ast, kernel_name(k.ast), k.reason, device});

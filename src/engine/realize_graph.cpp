@@ -9,6 +9,7 @@
 #include "engine/kernel_compiler.h"
 #include "engine/kernel_stats.h"
 #include "engine/schedule_buffers.h"
+#include "engine/two_stage_sum.h"
 #include "render/lower_kernel.h"
 #include "runtime/device.h"
 #include "schedule/callify_memo.h"
@@ -119,7 +120,7 @@ std::vector<UOpRef> plan_realize(const std::vector<UOpRef>& outputs, const std::
   LoweringKeyScope settings_key_once;  // kernel-cache keys read the settings once per realize
   int64_t debug = debug_level();
   RuntimeDevice& dev = get_device(device);
-  Callified c = callify_memo(outputs);
+  Callified c = callify_memo(split_whole_sums(outputs, device));
   if (debug >= 5) std::fprintf(stderr, "*** callify\n%s", print_graph(c.function).c_str());
   const PlannedSchedule& planned =
       c.var_vals.empty() ? cached_schedule(c.function) : cached_symbolic_schedule(c.function, c.var_vals);

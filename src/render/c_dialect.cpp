@@ -48,6 +48,7 @@ CDialect make_c() {
   d.vector_typedef = "typedef {T} {V} __attribute__((vector_size({bytes})));\n";
   d.vector_open = "({V}){";
   d.vector_close = "}";
+  d.vector_lane = "{v}[{i}]";
   return d;
 }
 

@@ -68,6 +68,9 @@ struct CDialect {
   // The element type of a bool vector (a comparison's lanes: -1 true, 0 false); empty: the dialect
   // has no bool vectors (its vector unit declares no comparisons).
   std::string vector_mask;
+  // Lane {i} of the vector value {v} ({x}: i in hex): `v[i]` in C (GCC vector subscript), `v.si`
+  // in OpenCL C.
+  std::string vector_lane;
   // The expression of a vector op where the dialect spells it its own way (OpenCL C's built-ins:
   // render/opencl_vectors.h); null: C's (c_vector.cpp).
   std::string (*vector_expr)(const UOp& u, int64_t lanes, const std::vector<std::string>& src, c_render::Prelude& prelude) = nullptr;

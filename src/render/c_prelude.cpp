@@ -7,9 +7,7 @@
 
 namespace onegrad::c_render {
 
-namespace {
-
-// The unsigned type of dt's width (bool: a byte).
+// (bool: a byte)
 DType unsigned_of(DType dt) {
   switch (dt.bits()) {
     case 8: return dtypes::uint8;
@@ -18,8 +16,6 @@ DType unsigned_of(DType dt) {
     default: return dtypes::uint64;
   }
 }
-
-}  // namespace
 
 std::string Prelude::need(const std::string& name, std::string body) {
   if (helpers_.emplace(name, std::move(body)).second) order_.push_back(name);

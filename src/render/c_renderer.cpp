@@ -200,6 +200,13 @@ class Writer {
 
   void index(const UOp* u) {
     if (u->src.size() != 2) throw InternalError("c renderer: INDEX wants (buffer, index): " + u->brief());
+    if (!u->src[0]->dtype.is_ptr) {  // a lane of a vector value (spec: a ()-shaped index removes the dim)
+      if (!u->src[1]->is_const()) throw InternalError("c renderer: a lane of a vector value needs a constant index: " + u->brief());
+      int64_t i = int64_t(u->src[1]->const_value().as_int());
+      char hex[2] = {"0123456789abcdef"[i & 15], 0};
+      expr_[u] = fill(d_.vector_lane, {{"v", ref(u->src[0])}, {"i", std::to_string(i)}, {"x", hex}});
+      return;
+    }
     if (vector_lanes(*u) == 1) {
       expr_[u] = ref(u->src[0]) + "[" + ref(u->src[1]) + "]";
       return;
@@ -400,7 +407,7 @@ Capabilities c_capabilities() {
   return c;
 }
 
-VectorUnit c_vector_unit() { return {c_render::vector_widths, c_render::has_vector_form, {}}; }  // no vector casts
+VectorUnit c_vector_unit() { return {c_render::vector_widths, c_render::has_vector_form, {}, c_render::has_vector_bitcast}; }  // no vector casts
 
 RenderTarget c_style_target(const CDialect& dialect, Capabilities capabilities) {
   return {std::move(capabilities), [&dialect](const UOpRef& linear, const std::string& name) { return render_c_style(linear, name, dialect); }};

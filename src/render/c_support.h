@@ -54,10 +54,15 @@ class Prelude {
   std::vector<std::string> order_;              // first-needed order, dependencies first
 };
 
-// Whether the C of op on dt works lane by lane on vector types (c_vector.cpp), and the lane counts
-// of dt's vector types, preferred first (empty: dt is not vectorized).
+// Whether the C of op on dt works lane by lane on vector types (c_vector.cpp), whether a BITCAST
+// from vectors of `from` to vectors of `to` does (lanes of one size: a vector cast), and the lane
+// counts of dt's vector types, preferred first (empty: dt is not vectorized).
 bool has_vector_form(Ops op, DType dt);
+bool has_vector_bitcast(DType from, DType to);
 std::vector<int64_t> vector_widths(DType dt);
+// The unsigned int dtype of dt's size (c_prelude.cpp): where a signed dt's shifts and vector
+// lanes compute, so that they wrap.
+DType unsigned_of(DType dt);
 // alu_expr for a vector of `lanes` lanes (InternalError for an op without a vector form); the
 // dialect's vector_expr where it has one.
 std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude);

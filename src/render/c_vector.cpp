@@ -1,17 +1,20 @@
 // GCC/clang vector extension types for the vector values of codegen/vector_lanes.h: a typedef per
 // (dtype, lane count), which -march=native maps to SSE/AVX registers, and unaligned loads and stores
 // through memcpy (the compiler emits one vmovups; a buffer's elements need only their own alignment).
+// Int lanes are not promoted (a uint8 lane wraps at 8 bits, as C's cast back of the scalar's int
+// result does), and signed ones compute in their unsigned type, so every lane wraps as the scalar
+// C of c_alu.cpp does.
 #include "render/c_support.h"
 #include "uop/errors.h"
 
 namespace onegrad::c_render {
 
-// C's vectors are float32/float64 (GCC typedefs); a dialect with built-in vector types (OpenCL C)
-// has them for every int and float type, and a bool vector is a vector of its mask type.
+// C's vectors are float32/float64 and ints (GCC typedefs); a dialect with built-in vector types
+// (OpenCL C) has them for every int and float type, and a bool vector is a vector of its mask type.
 std::string Prelude::vector(DType dt, int64_t lanes) {
   bool builtin = d_.vector_typedef.empty();
   if (dt.is_bool() && !d_.vector_mask.empty()) return fill(d_.vector_name, {{"T", d_.vector_mask}, {"n", std::to_string(lanes)}, {"tag", "b"}});
-  if (dt.is_bool() || dt.scalar == ScalarType::BFLOAT16 || (!builtin && (!dt.is_float() || dt.scalar == ScalarType::FLOAT16)))
+  if (dt.is_bool() || dt.scalar == ScalarType::BFLOAT16 || (!builtin && dt.scalar == ScalarType::FLOAT16))
     throw InternalError("c renderer: no vector type for " + dt.name());
   return vector_type(dt, lanes);
 }
@@ -63,15 +66,53 @@ std::string Prelude::vector_fmax(DType dt, int64_t lanes) {
                     "}\n");
 }
 
+namespace {
+
+bool float_lanes(DType dt) { return dt == dtypes::float32 || dt == dtypes::float64; }
+bool int_lanes(DType dt) { return dt.is_int() && !dt.is_index(); }
+
+// An int op on vectors: signed lanes are reinterpreted as unsigned ones (a vector cast between
+// types of one size keeps the bits), computed there, where overflow wraps, and reinterpreted back.
+std::string int_vector_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude) {
+  const char* op = u.op == Ops::ADD ? " + " : u.op == Ops::SUB ? " - " : u.op == Ops::MUL ? " * "
+                 : u.op == Ops::AND ? " & " : u.op == Ops::OR ? " | " : u.op == Ops::XOR ? " ^ " : nullptr;
+  bool wrap = u.dtype.is_signed_int() && (u.op == Ops::ADD || u.op == Ops::SUB || u.op == Ops::MUL || u.op == Ops::NEG || u.op == Ops::MULACC);
+  std::string un = wrap ? "(" + prelude.vector(unsigned_of(u.dtype), lanes) + ")" : "";
+  std::string e;
+  if (u.op == Ops::NEG) e = "-" + un + src[0];
+  else if (u.op == Ops::MULACC) e = un + src[0] + " * " + un + src[1] + " + " + un + src[2];
+  else if (op) e = un + src[0] + op + un + src[1];
+  else throw InternalError("c renderer: no vector form of " + u.brief());
+  return wrap ? "(" + prelude.vector(u.dtype, lanes) + ")(" + e + ")" : "(" + e + ")";
+}
+
+}  // namespace
+
 std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude) {
   if (prelude.dialect().vector_expr) return prelude.dialect().vector_expr(u, lanes, src, prelude);
+  if (u.op == Ops::BITCAST) {
+    DType from = u.src[0]->dtype;
+    if (!has_vector_bitcast(from, u.dtype)) throw InternalError("c renderer: no vector form of " + u.brief() + " (vectorize leaves it scalar)");
+    return "(" + prelude.vector(u.dtype, lanes) + ")(" + src[0] + ")";  // same size: the bits reinterpreted
+  }
   if (!has_vector_form(u.op, u.dtype)) throw InternalError("c renderer: no vector form of " + u.brief() + " (vectorize leaves it scalar)");
+  if (int_lanes(u.dtype)) return int_vector_expr(u, lanes, src, prelude);
   if (u.op == Ops::MAX) return prelude.vector_fmax(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ")";
   return alu_expr(u, src, prelude);
 }
 
 bool has_vector_form(Ops op, DType dt) {
-  if (dt != dtypes::float32 && dt != dtypes::float64) return false;
+  if (int_lanes(dt)) {
+    switch (op) {
+      case Ops::ADD: case Ops::SUB: case Ops::MUL: case Ops::NEG: case Ops::MULACC:  // wrapping (int_vector_expr)
+      case Ops::AND: case Ops::OR: case Ops::XOR:
+        return true;
+      // MAX (C has no ?: on vectors), IDIV/MOD (floor rules, zero divisors), shifts (any amount:
+      // og_shl's tests), comparisons: scalar
+      default: return false;
+    }
+  }
+  if (!float_lanes(dt)) return false;
   switch (op) {
     // the same C text as on scalars: GCC applies them lane by lane (a scalar operand of RECIP's
     // `1.0f / v` is broadcast); -ffp-contract=off keeps MULACC two roundings there too
@@ -80,6 +121,10 @@ bool has_vector_form(Ops op, DType dt) {
       return true;
     default: return false;  // comparisons and WHERE (vector masks), casts, libm calls: scalar
   }
+}
+
+bool has_vector_bitcast(DType from, DType to) {
+  return from.itemsize() == to.itemsize() && (float_lanes(from) || int_lanes(from)) && (float_lanes(to) || int_lanes(to));
 }
 
 namespace {
@@ -98,7 +143,7 @@ int64_t host_vector_bytes() {
 }  // namespace
 
 std::vector<int64_t> vector_widths(DType dt) {
-  if (dt != dtypes::float32 && dt != dtypes::float64) return {};
+  if (!float_lanes(dt) && !int_lanes(dt)) return {};
   std::vector<int64_t> out;  // one register of the widest kind, then halves down to 16 bytes
   for (int64_t bytes = host_vector_bytes(); bytes >= 16; bytes /= 2) out.push_back(bytes / dt.itemsize());
   return out;

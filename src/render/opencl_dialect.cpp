@@ -55,6 +55,7 @@ CDialect make_opencl(bool fp16, bool fp64) {
   d.vector_name = "{T}{n}";  // built in: float4, double8
   d.vector_open = "(({V})(";
   d.vector_close = "))";
+  d.vector_lane = "{v}.s{x}";
   d.vector_load = "vload{n}(0, {p})";  // any alignment of the element type
   d.vector_store = "vstore{n}({v}, 0, {p});";
   d.vector_mask = "int";

@@ -9,6 +9,7 @@ namespace onegrad {
 namespace {
 
 using c_render::Prelude;
+using c_render::unsigned_of;
 using Src = std::vector<std::string>;
 
 bool float_lanes(DType dt) { return dt == dtypes::float32 || dt == dtypes::float64; }
@@ -36,6 +37,12 @@ bool casts(DType from, DType to, bool fp64) {
   return true;
 }
 
+// as_T{n}() between vectors of one size: ints and floats of one width (float64 with cl_khr_fp64).
+bool bitcasts(DType from, DType to, bool fp64) {
+  auto lanes = [fp64](DType dt) { return int_lanes(dt) || dt == dtypes::float32 || (dt == dtypes::float64 && fp64); };
+  return from.itemsize() == to.itemsize() && lanes(from) && lanes(to);
+}
+
 // The lanes of the device's preferred vector first (float16 on PoCL with AVX-512: a float4 matmul
 // block of 8 x 16 needed 64 registers of accumulators and ran at 0.6x the float16 one), capped at
 // OpenCL C's 16 lanes; then the others, widest first.
@@ -49,15 +56,6 @@ std::vector<int64_t> widths(DType dt, bool fp64, int64_t preferred_bytes) {
 }
 
 std::string paren(const std::string& e) { return "(" + e + ")"; }
-
-DType unsigned_of(DType dt) {
-  switch (dt.itemsize()) {
-    case 1: return dtypes::uint8;
-    case 2: return dtypes::uint16;
-    case 4: return dtypes::uint32;
-    default: return dtypes::uint64;
-  }
-}
 
 DType signed_of_size(int itemsize) {
   switch (itemsize) {
@@ -74,6 +72,7 @@ class Spelling {
 
   std::string expr() {
     if (u_.op == Ops::CAST) return cast();
+    if (u_.op == Ops::BITCAST) return as(u_.dtype, s_[0]);  // lanes of one size: the bits kept
     if (is_comparison(u_.op)) return compare();
     if (u_.op == Ops::WHERE) return where();
     DType dt = u_.dtype;
@@ -162,6 +161,7 @@ VectorUnit opencl_vector_unit(bool fp64, int64_t preferred_bytes) {
   v.widths = [fp64, preferred_bytes](DType dt) { return widths(dt, fp64, preferred_bytes); };
   v.renders = renders;
   v.casts = [fp64](DType from, DType to) { return casts(from, to, fp64); };
+  v.bitcasts = [fp64](DType from, DType to) { return bitcasts(from, to, fp64); };
   return v;
 }
 

@@ -3,8 +3,9 @@
 // spells it in OpenCL C: built-in types (float4, int8, uchar16), vload{n}/vstore{n} for contiguous
 // accesses (any alignment), comparisons as int masks (-1 true, 0 false: every bool vector is an
 // int{n}, whatever its operands' size), select() for WHERE, convert_T{n}() for casts and as_T{n}()
-// to compute signed ints in their unsigned type (wrapping, as C's rules do). Each lane computes
-// exactly what the scalar C of the same op computes: results equal the CPU's bit for bit.
+// for bitcasts and to compute signed ints in their unsigned type (wrapping, as C's rules do). Each
+// lane computes exactly what the scalar C of the same op computes: results equal the CPU's bit for
+// bit.
 #pragma once
 #include <string>
 #include <vector>
@@ -20,7 +21,7 @@ namespace onegrad {
 // at most 16; on floats
 // + - * / NEG RECIP MULACC MAX, on ints + - * NEG MULACC MAX AND OR XOR (signed ones wrap), on both
 // the comparisons and WHERE, and ADD/MUL/MAX reductions; casts between them where one conversion
-// rounds as C's route through double does.
+// rounds as C's route through double does; bitcasts between lanes of one size (as_T{n}).
 VectorUnit opencl_vector_unit(bool fp64, int64_t preferred_bytes = 0);
 
 // CDialect::vector_expr of the OpenCL dialect: the expression of the vector op `u` of `lanes` lanes.

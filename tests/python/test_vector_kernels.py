@@ -2,6 +2,8 @@
 consecutive elements renders as GCC vector types with vector loads and accumulators; VECTORIZE=0 gives
 the scalar copies; results agree bit for bit with the scalar kernels and with numpy."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -41,3 +43,37 @@ def test_vectorized_results_are_bit_identical(monkeypatch, program):
     assert vector.tobytes() == scalar.tobytes()
     want = {"matmul": a @ b, "column_sum": b.sum(0), "row_sum": b.sum(1)}[program]
     np.testing.assert_allclose(vector, want, rtol=1e-5, atol=1e-5)
+
+
+def softmax_input(rng):
+    """Rows of wide and narrow spread, with ±inf, NaN, ±0 and subnormals in some rows."""
+    x = rng.standard_normal((32, 1024)).astype(np.float32) * np.float32(40)
+    x[1] *= np.float32(1e-3)
+    x[2, 5], x[3, 7], x[4, 9] = np.inf, -np.inf, np.nan
+    x[5] = -np.inf
+    x[6, ::3] = np.float32(1e-40)  # subnormal
+    x[7, :] = 0.0
+    x[7, ::2] = -0.0
+    return x
+
+
+def test_softmax_exp_is_vector_code_with_the_scalar_bits(monkeypatch):
+    """The float32 EXP2 inside softmax's 16-wide output loop and its unrolled sum of exponentials is
+    vector code (its int32 exponent arithmetic and bitcasts too) computing the scalar kernel's bits;
+    both near torch's."""
+    torch = pytest.importorskip("torch")
+    x = softmax_input(np.random.default_rng(2))
+    k, = onegrad.kernels(Tensor(x).softmax(-1))
+    src = k.source()
+    assert "og_i32x" in src and "(og_u32x" in src, src
+    # the sum of exponentials: unrolled by 16, its copies one vector, their lanes added in order
+    assert Opt.split(3, 16, "UNROLL") in k.default_opts()
+    assert re.search(r"= alu\d+\[0\] \+ alu\d+\[1\];", src), src
+    vector = Tensor(x).softmax(-1).numpy()
+    monkeypatch.setenv("VECTORIZE", "0")
+    assert "og_i32x" not in k.source()
+    scalar = Tensor(x).softmax(-1).numpy()
+    assert np.array_equal(np.isnan(vector), np.isnan(scalar))
+    assert vector[~np.isnan(vector)].tobytes() == scalar[~np.isnan(scalar)].tobytes()
+    want = torch.from_numpy(x).softmax(-1).numpy()
+    np.testing.assert_allclose(vector, want, rtol=2e-6, atol=1e-7, equal_nan=True)

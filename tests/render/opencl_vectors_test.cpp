@@ -291,3 +291,45 @@ TEST(OpenCLVectors, VectorAccumulatorsMatchC) {
     EXPECT_NE(src.find(opencl_dialect(false, true).value_type(dt) + "4 acc0[1]"), std::string::npos) << src;
   }
 }
+
+// Bitcasts between int and float lanes of one size (as_T{n}), each fed to an op of its new type, and
+// float32 EXP2 (whose 2^n is int32 arithmetic on float bits) in a 16-lane loop: vector code, the C
+// target's results bit for bit (an int read of a float lane keeps a NaN's payload).
+TEST(OpenCLVectors, BitcastsAndExp2MatchC) {
+  SKIP_WITHOUT_OPENCL();
+  VectorUnit v = opencl_vector_unit(false);
+  EXPECT_TRUE(v.bitcasts(dtypes::float32, dtypes::int32));
+  EXPECT_TRUE(v.bitcasts(dtypes::uint8, dtypes::int8));
+  EXPECT_FALSE(v.bitcasts(dtypes::float32, dtypes::int64));   // sizes differ
+  EXPECT_FALSE(v.bitcasts(dtypes::float64, dtypes::int64));   // no cl_khr_fp64
+  for (auto [from, to] : {std::pair{dtypes::float32, dtypes::int32}, std::pair{dtypes::int32, dtypes::float32},
+                          std::pair{dtypes::float32, dtypes::uint32}, std::pair{dtypes::int16, dtypes::uint16}}) {
+    SCOPED_TRACE(from.name() + " -> " + to.name());
+    std::string t = to.name();
+    std::string out = "%c" + t + " = BITCAST " + t + " (%a)\n%v0 = ADD " + t + " (%c" + t + ", %c" + t + ")\n";
+    std::string src = expect_cl_matches_c(kernel_of(from.name(), {{t, out}}), {Opt::split(0, 16, AxisType::UPCAST)}, {zeros(to, kLanes)},
+                                          {edge_values(from, false)});
+    EXPECT_NE(src.find(" = as_" + opencl_dialect(false, true).value_type(to)), std::string::npos) << src;
+  }
+  std::string src = expect_cl_matches_c(kernel_of("float32", {{"float32", "%v0 = EXP2 float32 (%a)\n"}}),
+                                        {Opt::split(0, 16, AxisType::UPCAST)}, {zeros(dtypes::float32, kLanes)},
+                                        {edge_values(dtypes::float32, false)});
+  EXPECT_EQ(src.find("og_bitcast_f32_i32("), std::string::npos) << src;
+  EXPECT_NE(src.find("as_int"), std::string::npos) << src;
+}
+
+// A row sum of 2^x unrolled by 16: one float16 computation per step, its lanes added in order
+// (`v.s0 + v.s1 ...`), the C target's sums bit for bit.
+TEST(OpenCLVectors, UnrolledSumFoldsVectorLanesInOrder) {
+  SKIP_WITHOUT_OPENCL();
+  const int64_t rows = 4, n = 128;
+  UOpRef out = param(0, dtypes::float32, rows), a = param(1, dtypes::float32, rows * n);
+  UOpRef i = UOp::range(rows, 0), r = UOp::range(n, 1, AxisType::REDUCE);
+  UOpRef x = load(a, UOp::alu(Ops::ADD, {UOp::alu(Ops::MUL, {i, UOp::index(n)}), r}));
+  UOpRef sum = UOp::create(Ops::REDUCE, dtypes::float32, {UOp::alu(Ops::EXP2, {x}), r}, ReduceArg{Ops::ADD, {}});
+  HostBuffer in = edge_values(dtypes::float32, false);
+  for (int64_t k = kLanes; k < rows * n; k++) in.values.push_back(ConstValue::from_float(double(k % 37) * 0.37 - 6.0));
+  std::string src = expect_cl_matches_c(sink_over(i, {store(out, i, sum)}), {Opt::split(1, 16, AxisType::UNROLL)}, {zeros(dtypes::float32, rows)}, {in});
+  EXPECT_NE(src.find(".sf;"), std::string::npos) << src;
+  EXPECT_NE(src.find("as_int16("), std::string::npos) << src;
+}

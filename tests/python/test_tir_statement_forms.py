@@ -114,3 +114,32 @@ def test_launch_thread_of_a_plain_variable_is_an_error():
         A[0] = tx
 ''')
     assert_error(bad, "T.launch_thread(tx", "T.launch_thread: the extent is int64 but tx is int32")
+
+
+# ---- starred *dims ----
+
+STARRED = program('''    @T.prim_func
+    def starred(A: T.Buffer((3, 4), "float32"), B: T.Buffer((3, 4), "float32")):
+        C = T.alloc_buffer((*A.shape,), "float32")
+        for iters in T.grid(*A.shape):
+            with T.block("copy"):
+                vi, vj = T.axis.remap("SS", [*iters])
+                C[*(vi, vj)] = A[vi, vj] + T.float32(1)
+        for i, j in T.grid(*B.shape):
+            idx = (i, j)
+            B[*idx] = C[i, *(j,)] * T.float32(3)
+''')
+
+
+def test_starred_dims_match_numpy():
+    a = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
+    (_, b), _ = run_both(STARRED, "starred", lambda: (a.copy(), np.zeros((3, 4), np.float32)))
+    np.testing.assert_array_equal(b, (a + np.float32(1)) * np.float32(3))
+
+
+def test_starring_a_number_is_an_error():
+    bad = program('''    @T.prim_func
+    def f(A: T.Buffer((2,), "int32")):
+        A[*1] = 0
+''')
+    assert_error(bad, "A[*1]", "only a tuple or a list can be unpacked with '*'")

@@ -143,3 +143,34 @@ def test_starring_a_number_is_an_error():
         A[*1] = 0
 ''')
     assert_error(bad, "A[*1]", "only a tuple or a list can be unpacked with '*'")
+
+
+# ---- dict- and buffer-valued attributes ----
+
+ATTRS = program('''    @T.prim_func
+    def attrs(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+        T.func_attr({"op_attrs": {"op_name": "qnn.tanh", "axes": [1, 2]}, "tir.noalias": True})
+        for i in range(4):
+            with T.block("b"):
+                vi = T.axis.spatial(4, i)
+                T.block_attr({"meta": {"source": A, "n": 2}, "target": B})
+                B[vi] = A[vi] * T.float32(2)
+''')
+
+
+def test_dict_and_buffer_attributes_round_trip_and_run():
+    a = np.arange(4, dtype=np.float32)
+    (_, b), mod = run_both(ATTRS, "attrs", lambda: (a.copy(), np.zeros(4, np.float32)))
+    np.testing.assert_array_equal(b, a * 2)
+    text = mod.script()
+    assert '"op_attrs": {"op_name": "qnn.tanh", "axes": [1, 2]}' in text
+    assert 'T.block_attr({"meta": {"source": A, "n": 2}, "target": B})' in text
+
+
+def test_dict_attribute_keys_must_be_strings():
+    bad = program('''    @T.prim_func
+    def f(A: T.Buffer((2,), "int32")):
+        T.func_attr({"k": {1: 2}})
+        A[0] = 0
+''')
+    assert_error(bad, "T.func_attr", "a dict key of an attribute")

@@ -77,6 +77,12 @@ std::string ScriptPrinter::type_annotation(const Type& t) {
 }
 
 std::string ScriptPrinter::attr_value(const AttrValue& v) {
+  if (v.buffer) return buffer_name(v.buffer.get());
+  if (v.is_dict) {
+    std::string s = "{";
+    for (size_t i = 0; i < v.list.size(); ++i) s += (i ? ", " : "") + quote(v.keys[i]) + ": " + attr_value(v.list[i]);
+    return s + "}";
+  }
   if (!v.is_list) return str(v.expr);
   std::string s = "[";
   for (size_t i = 0; i < v.list.size(); ++i) s += (i ? ", " : "") + attr_value(v.list[i]);

@@ -418,3 +418,37 @@ def test_iter_var_of_an_unknown_type_is_an_error():
         A[tx] = T.float32(0)
 ''')
     assert_error(src, "T.iter_var", 'unknown iter type "Threads"')
+
+
+def test_iter_var_used_outside_its_attribute_round_trips():
+    # ill-formed (tx is read before the attribute binds it) but parseable: it prints back as written,
+    # tx declared up front and named by T.iter_var (found by the parser fuzzer)
+    src = program('''    @T.prim_func
+    def f(A: T.Buffer((8,), "float32")):
+        tx = T.int32()
+        A[tx] = T.float32(1)
+        T.attr(T.iter_var(tx, T.Range(0, 2), "ThreadIndex", "threadIdx.x"), "thread_extent", 2)
+        A[tx * 2] = T.float32(2)
+''')
+    text = tir.parse(src).script()
+    assert tir.parse(text).script() == text
+    assert 'with T.attr(T.iter_var(tx, T.Range(0, 2), "ThreadIndex", "threadIdx.x"), "thread_extent", 2):' in text
+    with pytest.raises(TirTypeError):  # the checker reports the use outside the binding
+        tir.parse(src).check()
+
+
+@pytest.mark.parametrize("node", [
+    'T.iter_var(tx, T.Range(0, 12), "ThreadIndex", "threadIdx.x")',  # a domain other than [0, extent)
+    'T.iter_var(tx, None, "ThreadIndex", "threadIdx.x")',
+    'T.iter_var(tx, T.Range(0, 2), "DataPar", "threadIdx.x")',
+])
+def test_thread_extent_attributes_launch_thread_cannot_spell_round_trip(node):
+    src = program(f'''    @T.prim_func
+    def f(A: T.Buffer((8,), "float32")):
+        tx = T.int32()
+        T.attr({node}, "thread_extent", 2)
+        A[tx] = T.float32(1)
+''')
+    text = tir.parse(src).script()
+    assert tir.parse(text).script() == text
+    assert f"with T.attr({node}, \"thread_extent\", 2):" in text

@@ -1,5 +1,6 @@
 // TIR statements (spec: Stmt), immutable and shared like expressions. Attribute and annotation
-// values (spec: Object*) are literals or lists of them, which is all TVMScript can write.
+// values (spec: Object*) are literals, buffers, and lists or string-keyed dicts of them, which is
+// all TVMScript can write.
 #pragma once
 #include <memory>
 #include <optional>
@@ -13,8 +14,11 @@ namespace onegrad::tir {
 
 struct AttrValue {
   PrimExpr expr;                // a literal (IntImm, FloatImm, StringImm) or any expression
-  std::vector<AttrValue> list;  // when is_list
+  std::vector<AttrValue> list;  // when is_list (a dict's values when is_dict)
   bool is_list = false;
+  bool is_dict = false;          // T.func_attr({"k": {"a": 1}}): list holds the values of keys
+  std::vector<std::string> keys;
+  Buffer buffer;                 // T.block_attr({"k": B}): a buffer of the function (expr is null)
 };
 using Annotations = std::vector<std::pair<std::string, AttrValue>>;
 

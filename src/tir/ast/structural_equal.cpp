@@ -110,7 +110,10 @@ class Comparer {
   }
 
   bool attr(const AttrValue& a, const AttrValue& b) {
-    if (a.is_list != b.is_list || a.list.size() != b.list.size()) return fail("annotation values differ");
+    if (a.is_list != b.is_list || a.list.size() != b.list.size() || a.is_dict != b.is_dict || a.keys != b.keys ||
+        !a.buffer != !b.buffer)
+      return fail("annotation values differ");
+    if (a.buffer) return buffer(a.buffer, b.buffer);
     if (!a.is_list) return expr(a.expr, b.expr);
     for (size_t i = 0; i < a.list.size(); ++i)
       if (!attr(a.list[i], b.list[i])) return false;

@@ -75,6 +75,8 @@ void IRVisitor::visit_annotations(const Annotations& a) {
     void operator()(const AttrValue& x) {
       if (x.is_list)
         for (auto& e : x.list) (*this)(e);
+      else if (x.buffer)
+        v->visit_buffer(x.buffer);
       else
         v->visit_expr(x.expr);
     }

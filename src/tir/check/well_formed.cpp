@@ -68,6 +68,7 @@ class WellFormed : public IRVisitor {
   };
   std::unordered_map<const VarNode*, Binding> in_scope_;
   std::unordered_map<const VarNode*, SourceLoc> ever_defined_;
+  std::unordered_set<const VarNode*> thread_vars_;  // Vars of thread IterVars launched so far
   // Blocks around the current node: depth and whether the innermost has iter vars (non-opaque).
   struct BlockScope {
     std::string name;
@@ -82,12 +83,14 @@ class WellFormed : public IRVisitor {
 
   // `site` is where the binding is written (the LetStmt, the loop, the block), v->loc where the Var
   // was made.
-  void define(const Var& v, SourceLoc site, bool loop_var = false) {
+  // relaunch: a thread IterVar launched again after an earlier launch of it ended (TVM allows
+  // several thread_extent attributes of one env_thread Var in a function).
+  void define(const Var& v, SourceLoc site, bool loop_var = false, bool relaunch = false) {
     if (in_scope_.count(v.get())) {
       issue("SSA", "TIR is ill-formed, due to multiple nested definitions of variable " + v->name_hint +
                        " (first defined at " + at(in_scope_[v.get()].loc) + ")",
             site);
-    } else if (auto it = ever_defined_.find(v.get()); it != ever_defined_.end()) {
+    } else if (auto it = ever_defined_.find(v.get()); it != ever_defined_.end() && !relaunch) {
       issue("SSA", "TIR is ill-formed, due to multiple definitions of variable " + v->name_hint +
                        ". It was first defined at " + at(it->second),
             site);
@@ -159,7 +162,10 @@ class WellFormed : public IRVisitor {
         visit_expr(n->node_expr);
         visit_expr(n->value);
         if (n->node_iter_var) {
-          define(n->node_iter_var->var, n->loc, true);
+          const Var& tv = n->node_iter_var->var;
+          const bool thread = n->node_iter_var->iter_type == IterVarType::ThreadIndex;
+          define(tv, n->loc, true, thread && thread_vars_.count(tv.get()));
+          if (thread) thread_vars_.insert(tv.get());
           stmt(n->body);
           undefine(n->node_iter_var->var);
         } else {

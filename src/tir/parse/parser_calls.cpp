@@ -416,24 +416,7 @@ const std::unordered_map<std::string, Handler>& statement_handlers() {
            return Stmt(n);
          }, std::nullopt, c.loc);
        }},
-      {"T.launch_thread",
-       [](Parser& p, CallArgs& c) {
-         p.arity(c, 2, 2);
-         auto iv = std::make_shared<IterVarNode>();
-         iv->thread_tag = p.str_of(c.args[0], "the thread tag");
-         PrimExpr extent = p.to_expr(c.args[1]);
-         iv->var = make_var(p.targets_.empty() ? iv->thread_tag : p.targets_[0], extent->dtype, c.loc);
-         iv->dom = Range{p.literal_as(Value::of_int(0, c.loc), extent->dtype), extent};
-         iv->iter_type = IterVarType::ThreadIndex;
-         SourceLoc l = c.loc;
-         Value bound = Value::of_expr(iv->var, l);
-         bound.declared_var = true;
-         return binder([iv, extent, l](Stmt body) {
-           auto n = std::make_shared<AttrStmtNode>(l);
-           n->node_iter_var = iv, n->attr_key = "thread_extent", n->value = extent, n->body = std::move(body);
-           return Stmt(n);
-         }, bound, l);
-       }},
+      {"T.launch_thread", launch_thread_call},
       {"T.realize",
        [](Parser& p, CallArgs& c) {
          p.arity(c, 1, 3);

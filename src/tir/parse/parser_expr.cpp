@@ -277,7 +277,7 @@ Value Parser::primary() {
           c.kwargs.emplace_back(key, expression());
         } else {
           if (!c.kwargs.empty()) fail_here("positional argument follows keyword argument");
-          c.args.push_back(expression());
+          item_into(c.args);
         }
         if (!accept_op(",")) break;
       }
@@ -359,6 +359,11 @@ Value Parser::subscript(const Value& base, SourceLoc l) {
     return sub;
   }
   while (!at_op("]")) {
+    if (at_op("*")) {  // A[*idx] or A[i, *rest]
+      item_into(sub.items);
+      if (!accept_op(",")) break;
+      continue;
+    }
     SourceLoc il = loc();
     Value start = Value::none(il), stop = Value::none(il), step = Value::none(il);
     bool slice = false;
@@ -389,6 +394,21 @@ Value Parser::subscript(const Value& base, SourceLoc l) {
   return sub;
 }
 
+// One item of a call's arguments, a tuple, a list or a subscript: `*xs` unpacks a tuple or list
+// (a buffer's shape, T.grid's loop variables) in place, as Python does.
+void Parser::item_into(std::vector<Value>& out) {
+  if (!at_op("*")) {
+    out.push_back(expression());
+    return;
+  }
+  SourceLoc l = loc();
+  next();
+  Value v = expression();
+  if (v.kind != Value::Kind::Tuple && v.kind != Value::Kind::List)
+    fail("only a tuple or a list can be unpacked with '*'", l);
+  out.insert(out.end(), v.items.begin(), v.items.end());
+}
+
 // Items up to `closer` (not consumed): one value, or a Tuple when there is a comma.
 Value Parser::expression_list(const char* closer) {
   Value t;
@@ -396,7 +416,8 @@ Value Parser::expression_list(const char* closer) {
   t.loc = loc();
   bool comma = false;
   while (!at_op(closer)) {
-    t.items.push_back(expression());
+    comma = comma || at_op("*");  // (*xs) is a syntax error in Python; read it as (*xs,)
+    item_into(t.items);
     if (!accept_op(",")) break;
     comma = true;
   }
@@ -455,7 +476,7 @@ Value Parser::atom() {
         list.kind = Value::Kind::List;
         list.loc = l;
         while (!at_op("]")) {
-          list.items.push_back(expression());
+          item_into(list.items);
           if (!accept_op(",")) break;
         }
         expect_op("]", "closing the list");

@@ -214,6 +214,7 @@ const std::unordered_map<std::string, Handler>& expression_handlers() {
          return pair;
        }},
       {"T.iter_var", iter_var_call},
+      {"T.env_thread", env_thread_call},
       {"T.Shuffle",
        [](Parser& p, CallArgs& c) {
          p.arity(c, 2, 2);

@@ -171,6 +171,7 @@ class Parser {
   Value attribute(const Value& base, const std::string& name, SourceLoc loc);
   Value resolve_path(const Value& path);
   Value expression_list(const char* closer);
+  void item_into(std::vector<Value>& out);
 
   // Statements (parser_stmt.cpp).
   Stmt suite();
@@ -182,6 +183,7 @@ class Parser {
   Stmt for_statement();
   Stmt if_statement();
   Stmt assignment(bool& binder_done);
+  bool at_paren_targets() const;
   Stmt bind_assign(const std::vector<std::string>& names, const Value& rhs, SourceLoc loc, bool& binder_done);
   Stmt store(const Value& target, const Value& value, SourceLoc loc);
   PrimFunc function();
@@ -218,6 +220,8 @@ class Parser {
   // The names an assignment is about to bind (T.alloc_buffer, T.int32(), T.axis.* name what they
   // make after them).
   std::vector<std::string> targets_;
+  // T.env_thread's Vars and their thread tags: T.launch_thread(var, n) launches one of these.
+  std::unordered_map<const VarNode*, std::string> env_threads_;
   bool in_annotation_ = false;
   std::string module_name_;
   std::unordered_map<std::string, std::optional<Type>> signatures_;  // function -> ret type
@@ -238,6 +242,9 @@ Value builtin_call(Parser& p, CallArgs& c, const struct Builtin& b);
 Value dtype_call(Parser& p, CallArgs& c, DataType t);
 // T.iter_var(var, T.Range(begin, end), "ThreadIndex", "threadIdx.x"): an IterVar for T.attr.
 Value iter_var_call(Parser& p, CallArgs& c);
+// tx = T.env_thread("threadIdx.x"); T.launch_thread(tx, 32) or T.launch_thread("threadIdx.x", 32).
+Value env_thread_call(Parser& p, CallArgs& c);
+Value launch_thread_call(Parser& p, CallArgs& c);
 // A.vload(begin, dtype, predicate), A.vstore(begin, value, predicate): args[0] is A.
 Value buffer_vload(Parser& p, CallArgs& c);
 Value buffer_vstore(Parser& p, CallArgs& c);

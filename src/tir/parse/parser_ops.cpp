@@ -372,7 +372,18 @@ AttrValue Parser::attr_of(const Value& v) {
     for (const Value& x : v.items) a.list.push_back(attr_of(x));
     return a;
   }
-  if (v.kind == Value::Kind::Buffer) fail("a buffer is not allowed as an attribute value", v.loc);
+  if (v.kind == Value::Kind::Dict) {
+    a.is_list = a.is_dict = true;
+    for (size_t i = 0; i < v.keys.size(); ++i) {
+      a.keys.push_back(str_of(v.keys[i], "a dict key of an attribute"));
+      a.list.push_back(attr_of(v.items[i]));
+    }
+    return a;
+  }
+  if (v.kind == Value::Kind::Buffer) {
+    a.buffer = v.buffer;
+    return a;
+  }
   a.expr = to_expr(v);
   return a;
 }

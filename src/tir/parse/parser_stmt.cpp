@@ -133,6 +133,7 @@ Stmt Parser::statement(bool& binder_done) {
       fail("'" + w + "' is not allowed here", l);
     if (at_op("=", 1) || at_op(":", 1) || at_op(",", 1)) return assignment(binder_done);
   }
+  if (at_paren_targets()) return assignment(binder_done);
   Value lhs = expression();
   if (accept_op("=")) {
     reject_chained_assignment();
@@ -181,10 +182,23 @@ BinderFn let_binder(Var v, PrimExpr value, SourceLoc l) {
   };
 }
 
+// `(a, b) = ...` or `(a, b,) = ...`: a parenthesized list of names before an `=`.
+bool Parser::at_paren_targets() const {
+  if (!at_op("(")) return false;
+  size_t k = 1;
+  while (peek(k).kind == TokenKind::Name) {
+    if (at_op(",", k + 1)) k += 2;
+    else if (at_op(")", k + 1)) return at_op("=", k + 2);
+    else return false;
+  }
+  return k > 1 && at_op(")", k) && at_op("=", k + 1);
+}
+
 Stmt Parser::assignment(bool& binder_done) {
   SourceLoc l = loc();
+  bool paren = accept_op("(");
   std::vector<std::string> names{expect_name("to assign")};
-  if (accept_op(":")) {
+  if (!paren && accept_op(":")) {
     in_annotation_ = true;
     Value ann = expression();
     in_annotation_ = false;
@@ -204,16 +218,39 @@ Stmt Parser::assignment(bool& binder_done) {
     pending_binder_ = let_binder(v, value, l);
     return nullptr;
   }
+  bool tuple = paren && at_op(",");  // (a,) = ... unpacks like a, = ...
   while (accept_op(",")) {
-    if (at_op("=")) break;
+    tuple = true;
+    if (at_op("=") || at_op(")")) break;
     names.push_back(expect_name("to assign"));
   }
+  if (paren) expect_op(")", "closing the assignment targets");
   expect_op("=", "in the assignment");
   reject_chained_assignment();
+  // `m, n = T.int32(), T.int32()`: each item is parsed with its own name as the target, so the
+  // declarations it makes are named after it; a single value (T.axis.remap) sees all the names.
   targets_ = names;
   Value rhs = expression();
+  if (at_op(",")) {
+    Value t;
+    t.kind = Value::Kind::Tuple;
+    t.loc = rhs.loc;
+    t.items.push_back(std::move(rhs));
+    while (accept_op(",") && peek().kind != TokenKind::Newline) {
+      size_t k = t.items.size();
+      targets_ = k < names.size() ? std::vector<std::string>{names[k]} : std::vector<std::string>{};
+      item_into(t.items);
+    }
+    rhs = std::move(t);
+  }
   targets_.clear();
   expect_newline();
+  if (tuple && names.size() == 1) {  // a, = (x,)
+    if ((rhs.kind != Value::Kind::Tuple && rhs.kind != Value::Kind::List) || rhs.items.size() != 1)
+      fail("cannot unpack this value into 1 name", l);
+    Value only = rhs.items[0];
+    return bind_assign(names, only, l, binder_done);
+  }
   return bind_assign(names, rhs, l, binder_done);
 }
 
@@ -240,12 +277,21 @@ Stmt Parser::bind_assign(const std::vector<std::string>& names, const Value& rhs
            l);
     if (rhs.items.size() != names.size())
       fail("cannot unpack " + std::to_string(rhs.items.size()) + " values into " + std::to_string(names.size()) + " names", l);
+    // Each name binds as if assigned alone; values that become LetStmts nest left to right.
+    std::vector<BinderFn> lets;
     for (size_t i = 0; i < names.size(); ++i) {
       if (rhs.items[i].kind == Value::Kind::Binder) fail("a binder cannot be unpacked", l);
       bool done = false;
       Stmt s = bind_assign({names[i]}, rhs.items[i], l, done);
       if (s) fail("only declarations can be unpacked (T.axis.remap, T.int32(), buffers)", l);
+      if (done) lets.push_back(std::move(pending_binder_));
     }
+    if (lets.empty()) return nullptr;
+    binder_done = true;
+    pending_binder_ = [lets](Stmt body) {
+      for (size_t i = lets.size(); i-- > 0;) body = lets[i](std::move(body));
+      return body;
+    };
     return nullptr;
   }
   const std::string& name = names[0];
@@ -299,9 +345,11 @@ Stmt Parser::for_statement() {
   std::vector<std::string> names;
   bool paren = accept_op("(");
   do {
+    if (paren && at_op(")")) break;  // for (i, j,) in ...
     names.push_back(expect_name("as a loop variable"));
   } while (accept_op(","));
   if (paren) expect_op(")", "closing the loop variables");
+  if (names.empty()) fail("expected a name as a loop variable", l);
   if (!at_name("in")) fail_here("expected 'in' in the for statement");
   next();
   Value it = expression();
@@ -310,6 +358,14 @@ Stmt Parser::for_statement() {
          "T.unroll, T.thread_binding",
          it.loc);
   const LoopSpec& spec = *it.loop;
+  // `for iters in T.grid(m, n)` binds iters to the tuple of loop variables, named iters_0, iters_1
+  // as TVM names them.
+  std::string tuple_name;
+  if (names.size() == 1 && !paren && spec.ranges.size() > 1) {
+    tuple_name = names[0];
+    names.clear();
+    for (size_t i = 0; i < spec.ranges.size(); ++i) names.push_back(tuple_name + "_" + std::to_string(i));
+  }
   if (names.size() != spec.ranges.size())
     fail("the loop has " + std::to_string(spec.ranges.size()) + " ranges but names " + std::to_string(names.size()) +
              " variables",
@@ -321,6 +377,13 @@ Stmt Parser::for_statement() {
     vars.push_back(make_var(names[i], spec.ranges[i].first->dtype, l));
     bind(names[i], Value::of_expr(vars.back(), l));
     loops_.push_back({vars.back(), spec.ranges[i].first, spec.ranges[i].second});
+  }
+  if (!tuple_name.empty()) {
+    Value t;
+    t.kind = Value::Kind::Tuple;
+    t.loc = l;
+    for (const Var& v : vars) t.items.push_back(Value::of_expr(v, l));
+    bind(tuple_name, t);
   }
   ++loop_depth_;
   Stmt body = suite();

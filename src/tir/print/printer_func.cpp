@@ -26,7 +26,7 @@ class FunctionInventory : public IRVisitor {
 
   // LetStmt Vars used outside their LetStmt (an ill-formed program the parser still reads, because a
   // declared Var is in scope for the whole function): they are declared up front and bound with
-  // `with T.let(x, value):`.
+  // `with T.let(x, value):`. The same for the IterVar of an AttrStmt (`T.attr(T.iter_var(x, ...))`).
   std::unordered_set<const VarNode*> escaping_lets;
   std::unordered_map<const VarNode*, int> use_count;
 
@@ -57,12 +57,13 @@ class FunctionInventory : public IRVisitor {
       for (auto& m : n->match_buffers) declared.insert(m.buffer.get());
     }
     if (auto* n = s ? s->as<DeclBufferNode>() : nullptr) declared.insert(n->buffer.get());
-    if (auto* n = s ? s->as<LetStmtNode>() : nullptr) lets.push_back(n);
+    if (auto* n = s ? s->as<LetStmtNode>() : nullptr) lets.emplace_back(n->var.get(), n->body);
+    if (auto* n = s ? s->as<AttrStmtNode>() : nullptr; n && n->node_iter_var) lets.emplace_back(n->node_iter_var->var.get(), n->body);
     IRVisitor::visit_stmt(s);
   }
 
   void find_escaping_lets() {
-    for (const LetStmtNode* let : lets) {
+    for (const auto& [var, body] : lets) {
       struct Count : IRVisitor {
         const VarNode* var;
         int n = 0;
@@ -71,13 +72,13 @@ class FunctionInventory : public IRVisitor {
           IRVisitor::visit_expr(e);
         }
       } inside;
-      inside.var = let->var.get();
-      inside.visit_stmt(let->body);
-      if (inside.n < use_count[let->var.get()]) escaping_lets.insert(let->var.get());
+      inside.var = var;
+      inside.visit_stmt(body);
+      if (inside.n < use_count[var]) escaping_lets.insert(var);
     }
   }
 
-  std::vector<const LetStmtNode*> lets;
+  std::vector<std::pair<const VarNode*, Stmt>> lets;  // binder Var, the statement it scopes
 
  private:
   void use(const Var& v) {

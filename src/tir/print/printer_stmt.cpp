@@ -77,6 +77,12 @@ std::string ScriptPrinter::type_annotation(const Type& t) {
 }
 
 std::string ScriptPrinter::attr_value(const AttrValue& v) {
+  if (v.buffer) return buffer_name(v.buffer.get());
+  if (v.is_dict) {
+    std::string s = "{";
+    for (size_t i = 0; i < v.list.size(); ++i) s += (i ? ", " : "") + quote(v.keys[i]) + ": " + attr_value(v.list[i]);
+    return s + "}";
+  }
   if (!v.is_list) return str(v.expr);
   std::string s = "[";
   for (size_t i = 0; i < v.list.size(); ++i) s += (i ? ", " : "") + attr_value(v.list[i]);
@@ -365,7 +371,14 @@ void ScriptPrinter::stmt(const Stmt& s, int indent) {
     }
     case StmtKind::AttrStmt: {
       auto* n = s->as<AttrStmtNode>();
-      if (n->node_iter_var && n->attr_key == "thread_extent") {
+      const VarNode* iter = n->node_iter_var ? n->node_iter_var->var.get() : nullptr;
+      // an IterVar Var declared up front (used outside the attribute) or bound again is named, not declared
+      const bool declared = iter && (declared_lets_.count(iter) || names_.count(iter));
+      // T.launch_thread(tag, n) builds a ThreadIndex IterVar over [0, n): only such a one prints as it
+      const IterVarNode* iv = n->node_iter_var.get();
+      const bool launch = iv && iv->iter_type == IterVarType::ThreadIndex && iv->dom && is_zero_literal(iv->dom->min) &&
+                          iv->dom->min->dtype == n->value->dtype && str(iv->dom->extent) == str(n->value);
+      if (launch && n->attr_key == "thread_extent" && !declared) {
         std::string name = define(n->node_iter_var->var.get(), n->node_iter_var->var->name_hint);
         line(indent, "with T.launch_thread(" + quote(n->node_iter_var->thread_tag) + ", " + str(n->value) +
                          ") as " + name + ":");
@@ -375,13 +388,13 @@ void ScriptPrinter::stmt(const Stmt& s, int indent) {
       }
       if (n->node_iter_var) {  // another attribute of an IterVar: declared, then named by T.iter_var
         const IterVarNode& iv = *n->node_iter_var;
-        std::string name = define(iv.var.get(), iv.var->name_hint);
-        line(indent, name + " = T." + iv.var->dtype.name() + "()");
+        std::string name = declared ? var_name(iter) : define(iter, iv.var->name_hint);
+        if (!declared) line(indent, name + " = T." + iv.var->dtype.name() + "()");
         std::string dom = iv.dom ? "T.Range(" + str(iv.dom->min) + ", " + range_end(iv.dom->min, iv.dom->extent) + ")" : "None";
         line(indent, "with T.attr(T.iter_var(" + name + ", " + dom + ", " + quote(std::string(iter_var_type_name(iv.iter_type))) +
                          ", " + quote(iv.thread_tag) + "), " + quote(n->attr_key) + ", " + str(n->value) + "):");
         body(n->body, indent + 1);
-        undefine(iv.var.get());
+        if (!declared) undefine(iter);
         return;
       }
       std::string node = n->node_buffer ? buffer_name(n->node_buffer.get())

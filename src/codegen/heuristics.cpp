@@ -132,9 +132,14 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     int64_t factor;
   };
   std::vector<Choice> ups;
+  // A load that no reduce axis moves (a per-channel scale inside a fused mean) is loaded once per
+  // output, outside the reduce loop: blocking cannot share it further, so it is no reuse.
+  auto reduce_moved = [&](const Access& x) {
+    return std::any_of(reds.begin(), reds.end(), [&](size_t r) { return depends_on(x.addr, axes[r]); });
+  };
   auto reuse = [&](size_t a) {
     int n = 0;
-    for (const Access& x : acc) n += x.in_reduce && !depends_on(x.addr, axes[a]);
+    for (const Access& x : acc) n += x.in_reduce && reduce_moved(x) && !depends_on(x.addr, axes[a]);
     return n;
   };
   auto unit_stride = [&](size_t a) {

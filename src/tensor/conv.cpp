@@ -1,19 +1,16 @@
 // Convolutions as compositions (docs/tensor.md, "Neural-net ops"), the tinygrad way: pad the input,
 // take its sliding windows (pool_windows: movement ops only), broadcast them against the weight and
-// sum over (cin, k...). conv_transpose is a conv over the input with zeros inserted between its
-// elements, and a weight that is flipped and has its channel axes swapped per group.
+// sum over (cin, k...). conv_transpose (conv_transpose.cpp) is a conv too, over one stride phase of
+// the output per output channel.
 #include <algorithm>
 
-#include "tensor/nn_args.h"
+#include "tensor/conv_core.h"
 #include "uop/errors.h"
 
 namespace onegrad {
 
-namespace {
-
 std::string conv_name(const std::string& kind, size_t nd) { return kind + std::to_string(nd) + "d"; }
 
-// The weight's spatial rank decides conv1d/2d/3d; it needs at least one spatial axis.
 size_t spatial_rank(const std::string& kind, const Tensor& weight) {
   if (weight.ndim() < 3)
     throw ShapeError(kind + ": weight must have at least 3 dims (out, in, kernel...), got shape " +
@@ -27,8 +24,6 @@ void check_bias(const std::string& op, const Tensor& bias, int64_t cout, const T
   check_same_dtype(op, "input", x, "bias", bias);
 }
 
-// The convolution proper, on an input with its batch axis, padding given per spatial axis as
-// (before, after) pairs where a negative count cuts (conv_transpose needs that).
 Tensor conv_core(const std::string& op, const Tensor& x, const Tensor& w, const std::optional<Tensor>& bias,
                  const Dims& stride, const Pads& pads, const Dims& dilation, int64_t groups) {
   size_t nd = size_t(w.ndim() - 2);
@@ -87,11 +82,6 @@ Tensor conv_core(const std::string& op, const Tensor& x, const Tensor& w, const 
   return r.add(bias->reshape(bshape));
 }
 
-struct ConvInput {
-  Tensor x;
-  bool batched = false;
-};
-
 ConvInput conv_input(const std::string& op, const Tensor& input, const Tensor& weight, size_t nd) {
   check_float(op, "input", input);
   check_same_dtype(op, "input", input, "weight", weight);
@@ -99,8 +89,6 @@ ConvInput conv_input(const std::string& op, const Tensor& input, const Tensor& w
   ci.x = with_batch_axis(op, input, nd, ci.batched);
   return ci;
 }
-
-}  // namespace
 
 Tensor Tensor::conv(const Tensor& weight, const std::optional<Tensor>& bias, std::vector<int64_t> stride,
                     std::vector<int64_t> padding, std::vector<int64_t> dilation, int64_t groups) const {
@@ -139,69 +127,6 @@ Tensor Tensor::conv(const Tensor& weight, const std::optional<Tensor>& bias, std
     pads.push_back({total / 2, total - total / 2});
   }
   Tensor r = conv_core(op, ci.x, weight, bias, s, pads, d, groups);
-  return ci.batched ? r : r.squeeze(0);
-}
-
-// out = (in-1)*s - 2p + d(k-1) + output_padding + 1. Zeros between the input's elements make the
-// stride; padding d(k-1)-p before and d(k-1)-p+output_padding after (cut where negative) makes a
-// plain conv with the flipped weight give exactly that.
-Tensor Tensor::conv_transpose(const Tensor& weight, const std::optional<Tensor>& bias, std::vector<int64_t> stride,
-                              std::vector<int64_t> padding, std::vector<int64_t> output_padding, int64_t groups,
-                              std::vector<int64_t> dilation) const {
-  size_t nd = spatial_rank("conv_transpose", weight);
-  std::string op = conv_name("conv_transpose", nd);
-  ConvInput ci = conv_input(op, *this, weight, nd);
-  Dims s = spatial_arg(op, "stride", stride, nd), p = spatial_arg(op, "padding", padding, nd),
-       d = spatial_arg(op, "dilation", dilation, nd), op_ = spatial_arg(op, "output_padding", output_padding, nd);
-  check_at_least(op, "stride", s, 1);
-  check_at_least(op, "padding", p, 0);
-  check_at_least(op, "dilation", d, 1);
-  check_at_least(op, "output_padding", op_, 0);
-  for (size_t j = 0; j < nd; j++)
-    if (op_[j] >= s[j] && op_[j] >= d[j])
-      throw ShapeError(op + ": output_padding " + shape_text(op_) + " must be smaller than either stride " +
-                       shape_text(s) + " or dilation " + shape_text(d));
-  if (groups < 1) throw ShapeError(op + ": groups must be >= 1, got " + std::to_string(groups));
-  Dims xs = ci.x.shape(), ws = weight.shape();
-  int64_t cin = ws[0], rcout = ws[1];
-  if (cin % groups != 0)
-    throw ShapeError(op + ": given groups=" + std::to_string(groups) + ", weight " + shape_text(ws) +
-                     " must have a multiple of " + std::to_string(groups) + " input channels");
-  if (xs[1] != cin)
-    throw ShapeError(op + ": weight " + shape_text(ws) + " expects an input with " + std::to_string(cin) +
-                     " channels (weight.shape[0]), got input " + shape_text(xs));
-  if (bias) check_bias(op, *bias, rcout * groups, ci.x);
-  // weight (cin, rcout, k...) -> (groups, cin/g, rcout, k...) -> (groups, rcout, cin/g, k...), flipped
-  Dims k(ws.begin() + 2, ws.end()), split{groups, cin / groups, rcout}, merged{groups * rcout, cin / groups}, flips;
-  split.insert(split.end(), k.begin(), k.end());
-  merged.insert(merged.end(), k.begin(), k.end());
-  for (size_t j = 0; j < nd; j++) flips.push_back(int64_t(3 + j));
-  Tensor w = weight.reshape(split).transpose(1, 2).flip(flips).reshape(merged);
-  // zeros between elements: (i) -> (i, 1) -> pad to (i, s) -> (i*s) -> cut the trailing s-1
-  Tensor x = ci.x;
-  bool strided = false;
-  for (int64_t v : s) strided = strided || v > 1;
-  if (strided) {
-    Dims inter{xs[0], xs[1]}, flat{xs[0], xs[1]};
-    Pads zeros(2, {0, 0}), cut{{0, xs[0]}, {0, xs[1]}};
-    for (size_t j = 0; j < nd; j++) {
-      int64_t i = xs[2 + j];
-      inter.push_back(i);
-      inter.push_back(1);
-      zeros.push_back({0, 0});
-      zeros.push_back({0, s[j] - 1});
-      flat.push_back(i * s[j]);
-      cut.push_back({0, i * s[j] - (s[j] - 1)});
-    }
-    x = x.reshape(inter).pad(zeros).reshape(flat).shrink(cut);
-  }
-  Pads pads;
-  for (size_t j = 0; j < nd; j++) {
-    int64_t edge = d[j] * (k[j] - 1) - p[j];
-    pads.push_back({edge, edge + op_[j]});
-  }
-  Dims one(nd, 1);
-  Tensor r = conv_core(op, x, w, bias, one, pads, d, groups);
   return ci.batched ? r : r.squeeze(0);
 }
 

@@ -65,6 +65,16 @@ def test_default_opts_apply():
     assert str(Opt.split(0, 2, "LOOP", top=True)) == "SPLIT(0, 2, LOOP, top)"
 
 
+def test_a_scale_inside_a_mean_is_not_blocked_for():
+    # A per-channel scale fused into a spatial mean (squeeze-excite after a folded BatchNorm) is
+    # loaded once per output, outside the reduce loop. Counted as reuse it made the batch axis
+    # (stride 38400) the blocked one: 16 scalar streams, 3x slower than 8 channels (stride 96).
+    x = Tensor(np.ones((16, 200, 2, 96), np.float32))
+    k, = onegrad.kernels((x * Tensor(np.ones((200, 1, 1), np.float32))).relu().mean((2, 3)))
+    assert k.shape == "L16 L200 R2 R96"
+    assert [(o.axis, o.arg) for o in k.default_opts() if o.target == "UPCAST"] == [(1, 8)]
+
+
 def test_source_is_the_kernel_in_c():
     k = matmul_kernel()
     src = k.source([Opt.split(1, 4, "UPCAST")])

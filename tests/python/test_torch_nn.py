@@ -362,6 +362,8 @@ ERRORS = [
      ShapeError, r"conv_transpose2d: weight \(4, 3, 3, 3\) expects an input with 4 channels"),
     ("conv_transpose output_padding", lambda f, T: f.conv_transpose2d(T(_t(1, 4, 4, 4)), T(_t(4, 3, 3, 3)), output_padding=1),
      ShapeError, r"conv_transpose2d: output_padding \(1, 1\) must be smaller than either stride \(1, 1\) or dilation"),
+    ("conv_transpose output size", lambda f, T: f.conv_transpose2d(T(_t(1, 4, 2, 2)), T(_t(4, 3, 3, 3)), stride=2, padding=(1, 4)),
+     ShapeError, r"conv_transpose2d: the output size \(3, -3\) is not positive \(input \(1, 4, 2, 2\), kernel_size \(3, 3\)"),
     ("max_pool rank", lambda f, T: f.max_pool2d(T(_t(4, 4)), 2),
      ShapeError, r"max_pool2d: expected a 3-D \(unbatched\) or 4-D \(batched\) input, got shape \(4, 4\)"),
     ("max_pool padding", lambda f, T: f.max_pool2d(T(_t(1, 1, 6, 6)), 3, padding=2),

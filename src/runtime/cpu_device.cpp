@@ -3,12 +3,14 @@
 #include <dlfcn.h>
 #include <elf.h>
 
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <vector>
 
 #include "runtime/cpu_compiler.h"
+#include "runtime/inline_launch.h"
 #include "runtime/thread_pool.h"
 #include "uop/errors.h"
 
@@ -27,17 +29,44 @@ class CpuProgram final : public Program {
       : Program(spec, std::move(device)), handle_(handle), fn_(fn) {}
   ~CpuProgram() override { dlclose(handle_); }
 
+  std::optional<bool> runs_inline() const override {
+    if (threads() == 0 || inline_.mode() == InlineLaunch::Mode::Timing) return std::nullopt;
+    return inline_.mode() == InlineLaunch::Mode::Inline;
+  }
+
  protected:
   void launch(void** bufs, const int64_t* vars) const override {
     if (threads() == 0) return fn_(bufs, vars);
     // the symbol was looked up as a KernelFn; a threaded kernel's entry takes the thread index too
     auto threaded = reinterpret_cast<ThreadedKernelFn>(reinterpret_cast<void*>(fn_));
-    cpu_thread_pool().run(threads(), [&](int64_t t) { threaded(bufs, vars, t); });
+    auto in_a_row = [&] {
+      for (int64_t t = 0; t < threads(); t++) threaded(bufs, vars, t);
+    };
+    switch (inline_.mode()) {
+      case InlineLaunch::Mode::Pool:
+        cpu_thread_pool().run(threads(), [&](int64_t t) { threaded(bufs, vars, t); });
+        return;
+      case InlineLaunch::Mode::Inline:
+        return in_a_row();
+      case InlineLaunch::Mode::Timing: {
+        int64_t limit = InlineLaunch::limit_ns();
+        if (limit == 0 || cpu_thread_pool().threads() == 1) {  // nothing to decide
+          inline_.record(INT64_MAX / 8, 1);
+          return launch(bufs, vars);
+        }
+        auto start = std::chrono::steady_clock::now();
+        in_a_row();
+        auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+        inline_.record(int64_t(ns), limit);
+        return;
+      }
+    }
   }
 
  private:
   void* handle_;
   KernelFn fn_;
+  mutable InlineLaunch inline_;
 };
 
 // Whether the file at `path` holds a whole 64-bit ELF object: every program header, load segment

@@ -51,6 +51,10 @@ class Program {
   // The seconds the device itself measured for the last launch (OpenCL profiling events); none
   // where the backend measures nothing (the CPU: time the call).
   virtual std::optional<double> device_seconds() const { return std::nullopt; }
+  // For a CPU program with a THREAD axis: whether its launches run every part on the launching
+  // thread (too small for the pool: runtime/inline_launch.h) or on the pool; none before its first
+  // launches decided, for a program without threads, or on another backend.
+  virtual std::optional<bool> runs_inline() const { return std::nullopt; }
 
   // Throws DeviceError unless `bufs` and `vars` fit this program: the counts it declares, no null
   // buffer, every buffer on this program's device. Launching with the wrong arguments would read

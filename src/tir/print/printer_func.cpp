@@ -53,15 +53,15 @@ class FunctionInventory : public IRVisitor {
   }
   void visit_var_def(const Var& v) override { bound.insert(v.get()); }
   void visit_stmt(const Stmt& s) override {
+    if (auto* n = s ? s->as<DeclBufferNode>() : nullptr) {
+      decl_buffers.insert(n->buffer.get());
+      use(n->buffer->data);  // declared up front when nothing binds or owns it
+    }
     if (auto* n = s ? s->as<BlockNode>() : nullptr) {
       for (auto& b : n->alloc_buffers) declared.insert(b.get());
       for (auto& m : n->match_buffers) declared.insert(m.buffer.get());
     }
-    if (auto* n = s ? s->as<DeclBufferNode>() : nullptr) {
-      declared.insert(n->buffer.get());
-      decl_buffers.insert(n->buffer.get());
-      use(n->buffer->data);  // declared up front when nothing binds or owns it
-    }
+    if (auto* n = s ? s->as<DeclBufferNode>() : nullptr) declared.insert(n->buffer.get());
     if (auto* n = s ? s->as<LetStmtNode>() : nullptr) lets.push_back(n);
     IRVisitor::visit_stmt(s);
   }

@@ -126,11 +126,17 @@ Value loop(Parser& p, CallArgs& c, ForKind kind) {
   }
   if (c.path == "range" && bounds.size() == 3) {
     if (p.int_of(bounds[2], "the range step") <= 0) p.fail("Only support positive step in range()", bounds[2].loc);
-    if (p.int_of(bounds[2], "the range step") != 1) p.fail("range() with a step is not supported", bounds[2].loc);
+    spec->step = p.int_of(bounds[2], "the range step");
     bounds.pop_back();
   }
-  if (const Value* step = c.kw("step"); step && step->kind != Value::Kind::None)
-    p.fail("loops with a step are not part of TIR (spec: For)", step->loc);
+  if (const Value* step = c.kw("step"); step && step->kind != Value::Kind::None) {
+    // TVM also takes an expression or a negative step, whose loop never ends when it is not positive.
+    if (step->kind != Value::Kind::Int || step->i <= 0)
+      p.fail("a loop step must be a positive integer literal (spec: For has no step; onegrad steps by literals only)",
+             step->loc);
+    spec->step = step->i;
+  }
+  if (spec->step != 1 && kind == ForKind::ThreadBinding) p.fail("T.thread_binding does not take a step", c.loc);
   if (bounds.empty() || bounds.size() > 2) p.fail(c.path + " takes an extent, or a start and a stop", c.loc);
   if (bounds.size() == 1) {
     PrimExpr e = p.to_expr(bounds[0]);

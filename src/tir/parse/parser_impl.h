@@ -27,6 +27,7 @@ struct LoopSpec {
   std::vector<std::pair<PrimExpr, PrimExpr>> ranges;  // (min, extent), one per target (T.grid has several)
   Annotations annotations;
   std::string thread;
+  int64_t step = 1;  // range(a, b, s) / T.serial(a, b, step=s): a positive integer literal
 };
 
 struct Value {
@@ -181,6 +182,9 @@ class Parser {
   Stmt with_statement();
   Stmt block_from_frame(BlockFrame f, Stmt body, SourceLoc loc);
   Stmt for_statement();
+  // Loops with a step (parser_loop_step.cpp).
+  PrimExpr step_count(const PrimExpr& extent, int64_t step, SourceLoc l);
+  Stmt stepped_loop_binding(const Var& var, const Var& counter, const PrimExpr& start, int64_t step, Stmt body, SourceLoc l);
   Stmt if_statement();
   Stmt assignment(bool& binder_done);
   bool at_paren_targets() const;

@@ -373,10 +373,16 @@ Stmt Parser::for_statement() {
   expect_op(":", "after the for statement");
   push_scope();
   std::vector<Var> vars;
+  std::vector<std::pair<PrimExpr, PrimExpr>> ranges = spec.ranges;
+  Var stepped;  // the user's Var of a loop with a step, bound from the counter vars[0]
+  if (spec.step != 1) {
+    stepped = make_var(names[0], ranges[0].first->dtype, l);
+    ranges[0].second = step_count(ranges[0].second, spec.step, l);
+  }
   for (size_t i = 0; i < names.size(); ++i) {
-    vars.push_back(make_var(names[i], spec.ranges[i].first->dtype, l));
-    bind(names[i], Value::of_expr(vars.back(), l));
-    loops_.push_back({vars.back(), spec.ranges[i].first, spec.ranges[i].second});
+    vars.push_back(make_var(stepped ? names[i] + "_k" : names[i], ranges[i].first->dtype, l));
+    bind(names[i], Value::of_expr(stepped ? stepped : vars.back(), l));
+    loops_.push_back({vars.back(), stepped ? int_imm(0, ranges[i].first->dtype, l) : ranges[i].first, ranges[i].second});
   }
   if (!tuple_name.empty()) {
     Value t;
@@ -390,11 +396,12 @@ Stmt Parser::for_statement() {
   --loop_depth_;
   for (size_t i = 0; i < names.size(); ++i) loops_.pop_back();
   pop_scope();
+  if (stepped) body = stepped_loop_binding(stepped, vars[0], ranges[0].first, spec.step, body, l);
   for (size_t i = names.size(); i-- > 0;) {
     auto n = std::make_shared<ForNode>(l);
     n->loop_var = vars[i];
-    n->min = spec.ranges[i].first;
-    n->extent = spec.ranges[i].second;
+    n->min = stepped ? int_imm(0, ranges[i].first->dtype, l) : ranges[i].first;
+    n->extent = ranges[i].second;
     n->kind = spec.kind;
     n->body = body;
     n->annotations = spec.annotations;

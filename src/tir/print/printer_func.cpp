@@ -20,6 +20,7 @@ class FunctionInventory : public IRVisitor {
  public:
   std::vector<Buffer> buffers;
   std::unordered_set<const BufferNode*> declared;
+  std::unordered_set<const BufferNode*> decl_buffers;  // declared by a DeclBuffer statement
   std::unordered_set<const VarNode*> bound;
   std::vector<Var> used;
   std::unordered_set<const VarNode*> used_set;
@@ -52,6 +53,10 @@ class FunctionInventory : public IRVisitor {
   }
   void visit_var_def(const Var& v) override { bound.insert(v.get()); }
   void visit_stmt(const Stmt& s) override {
+    if (auto* n = s ? s->as<DeclBufferNode>() : nullptr) {
+      decl_buffers.insert(n->buffer.get());
+      use(n->buffer->data);  // declared up front when nothing binds or owns it
+    }
     if (auto* n = s ? s->as<BlockNode>() : nullptr) {
       for (auto& b : n->alloc_buffers) declared.insert(b.get());
       for (auto& m : n->match_buffers) declared.insert(m.buffer.get());
@@ -98,8 +103,12 @@ void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent)
   // Declared buffers own their data Vars (printed `A.data`); the other buffers are views: over a
   // bound pointer (declared after its binder), over a declared buffer's data (`data=A.data`, at the
   // top), or over a pointer of their own (no data=, at the top).
+  // A DeclBuffer over a pointer nothing binds (`p = T.handle("float32")`, then
+  // `T.decl_buffer(..., data=p)`) does not own it: the pointer is declared up front and named, since
+  // `data=buf.data` inside buf's own declaration would not parse.
   for (const Buffer& b : inv.buffers)
-    if (declared.count(b.get())) data_owner_.emplace(b->data.get(), b.get());
+    if (declared.count(b.get()) && !(inv.decl_buffers.count(b.get()) && !inv.bound.count(b->data.get())))
+      data_owner_.emplace(b->data.get(), b.get());
   std::vector<std::pair<Buffer, bool>> top_views;  // view, prints data=
   for (const Buffer& b : inv.buffers) {
     if (declared.count(b.get())) continue;

@@ -65,6 +65,7 @@ class ScriptPrinter {
   std::string annotations(const Annotations& a);
   std::string type_annotation(const Type& t);
   std::string buffer_call(const char* fn, const BufferNode& b, bool with_data);
+  std::string elem_offset(const BufferNode& b);
   std::string shape(const std::vector<PrimExpr>& dims);
 
   // Statements.

@@ -100,11 +100,21 @@ std::string ScriptPrinter::shape(const std::vector<PrimExpr>& dims) {
   return s + (dims.size() == 1 ? ",)" : ")");
 }
 
+// A literal elem_offset is read in the shape's index type, so one of another width (T.int32(0) on an
+// int64 shape, as TVM's fused functions carry) keeps its type written out.
+std::string ScriptPrinter::elem_offset(const BufferNode& b) {
+  if (!b.elem_offset) return "None";
+  const PrimExpr& e = b.elem_offset;
+  if (auto* i = e->as<IntImmNode>(); i && e->dtype != shape_index_dtype(b.shape))
+    return "T." + e->dtype.name() + "(" + std::to_string(i->value) + ")";
+  return str(e);
+}
+
 std::string ScriptPrinter::buffer_call(const char* fn, const BufferNode& b, bool with_data) {
   std::string s = std::string(fn) + shape(b.shape) + ", " + quote(b.dtype.name());
   if (with_data) s += ", data=" + var_name(b.data.get());
   if (!b.strides.empty()) s += ", strides=" + shape(b.strides);
-  if (!has_default_elem_offset(b)) s += ", elem_offset=" + (b.elem_offset ? str(b.elem_offset) : "None");
+  if (!has_default_elem_offset(b)) s += ", elem_offset=" + elem_offset(b);
   if (b.scope() != "global") s += ", scope=" + quote(b.scope());
   if (b.data_alignment != kDefaultAlignment) s += ", align=" + std::to_string(b.data_alignment);
   if (b.offset_factor != 1) s += ", offset_factor=" + std::to_string(b.offset_factor);

@@ -12,6 +12,7 @@
 #include "codegen/reduce_precision.h"
 #include "codegen/reduce_to_acc.h"
 #include "codegen/simplify_kernel.h"
+#include "codegen/split_padded_loops.h"
 #include "codegen/vectorize.h"
 #include "uop/errors.h"
 #include "uop/settings.h"
@@ -44,6 +45,12 @@ UOpRef expand_stage(const UOpRef& in, KernelLowering&) { return expand(in); }
 UOpRef isel(const UOpRef& in, KernelLowering& k) {
   // The index math the copies of Expand wrote, simplified before instructions are chosen for it.
   UOpRef out = simplify_kernel(in);
+  // A padded elementwise loop as its edges and a middle without the padding's gate, simplified
+  // again so that the middle's gate folds away (SPLIT_PADDED=0: not split).
+  if (setting("SPLIT_PADDED", 1) != 0) {
+    UOpRef split = split_padded_loops(out);
+    if (split != out) out = simplify_kernel(split);
+  }
   const Capabilities& caps = k.target->capabilities;
   // The decomposed ops the backend lacks (for C by default float32/float16/bfloat16 EXP2, LOG2,
   // SIN) become their decompositions; a dtype or an op it lacks beyond that is refused here.

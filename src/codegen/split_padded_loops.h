@@ -1,0 +1,17 @@
+// Splitting a padded loop (docs/codegen.md, "isel"): the innermost loop of an elementwise kernel
+// whose body compares its range with constants (the gate of padding, `0 < r` and `r < 161`) runs
+// as up to three loops, the edges before and after and the middle where every such comparison is
+// known; simplified, the middle's gate and its conditional load go away, and the C compiler
+// vectorizes it (a padded BatchNorm + hardswish of 32x162x162: 1.40 -> 0.30 ms on one thread).
+#pragma once
+#include "uop/uop.h"
+
+namespace onegrad {
+
+// The kernel with each such loop split; the same node when none qualifies. Only loops whose body
+// is a STORE without a REDUCE (the innermost loop of an elementwise kernel), of a constant bound,
+// are split, and only when the middle keeps at least kMinSplitMiddle iterations.
+inline constexpr int64_t kMinSplitMiddle = 8;
+UOpRef split_padded_loops(const UOpRef& sink);
+
+}  // namespace onegrad

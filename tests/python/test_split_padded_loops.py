@@ -1,0 +1,87 @@
+"""The innermost loop of a padded elementwise kernel runs as its edges and a middle without the
+padding's gate (codegen/split_padded_loops.h); the values stay those of torch."""
+import numpy as np
+import pytest
+import torch
+
+import onegrad
+
+rng = np.random.default_rng(0)
+
+
+def kernel_of(t, prefix):
+    ks = [k for k in onegrad.kernels(t) if k.name.startswith(prefix)]
+    assert len(ks) == 1, [k.name for k in onegrad.kernels(t)]
+    return ks[0]
+
+
+def body(source, name):  # the kernel function's text, from its signature to its closing brace
+    start = source.index(f"static void {name}_kernel")
+    return source[start:source.index("\n}\n", start) + 3]
+
+
+def padded_relu(x, b, pad):
+    return (onegrad.Tensor(x) + onegrad.Tensor(b)).relu().pad(pad)
+
+
+def test_the_middle_loop_has_no_padding_gate():
+    x = rng.standard_normal((3, 20, 20)).astype(np.float32)
+    b = np.arange(3, dtype=np.float32).reshape(3, 1, 1)
+    k = kernel_of(padded_relu(x, b, (1, 2, 3, 1)), "E_3_24_23")
+    # The left edge (one column) is a store of 0 at a constant, the middle's gate only asks for
+    # the row (loop-invariant: the C compiler unswitches it), the right edge a loop of 2 zeros.
+    assert body(k.source(), "E_3_24_23") == """\
+static void E_3_24_23_kernel(float* restrict b0, float* restrict b1, float* restrict b2, const int64_t* vars) {
+  for (int64_t r0 = 0; r0 < 3; r0++) {
+    float val0 = b2[r0];
+    for (int64_t r1 = 0; r1 < 24; r1++) {
+      int64_t alu0 = ((r0 * 552) + (r1 * 23));
+      b0[alu0] = 0.0f;
+      _Bool alu1 = (_Bool)((r1 < 23) & (2 < r1));
+      for (int64_t r3 = 0; r3 < 20; r3++) {
+        float val1 = (alu1 ? b1[((((r0 * 400) + (r1 * 20)) + r3) + (-60))] : 0.0f);
+        float alu2 = val1 + val0;
+        float alu3 = og_fmax_f32(alu2, 0.0f);
+        float alu4 = (alu1 ? alu3 : 0.0f);
+        b0[((alu0 + r3) + 1)] = alu4;
+      }
+      for (int64_t r4 = 0; r4 < 2; r4++) {
+        b0[((alu0 + r4) + 21)] = 0.0f;
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_short_middle_is_not_split(monkeypatch):
+    # 4 iterations in the middle (under kMinSplitMiddle): one loop with its gate, as before
+    x = rng.standard_normal((2, 4, 4)).astype(np.float32)
+    src = body(kernel_of(padded_relu(x, np.ones((2, 1, 1), np.float32), (1, 1, 1, 1)), "E_2_6_6").source(), "E_2_6_6")
+    assert src.count("for (") == 3 and "(r2 < 5) & (_Bool)((0 < r2)" in src
+
+
+@pytest.mark.parametrize("shape,pad", [
+    ((3, 20, 20), (1, 1, 1, 1)),
+    ((2, 5, 33), (0, 3, 2, 0)),      # no left edge
+    ((2, 9, 40), (7, 0, 1, 1)),      # no right edge, a long left one
+    ((1, 2, 16, 17), (1, 2, 0, 0)),
+    ((4, 30), (-2, 3)),              # a crop on one side, padding on the other
+    ((2, 12, 12), (9, 9, 1, 1)),     # edges longer than the middle
+])
+def test_values_match_torch(shape, pad):
+    x = rng.standard_normal(shape).astype(np.float32)
+    b = rng.standard_normal(shape[:-1] + (1,)).astype(np.float32)
+    got = padded_relu(x, b, pad).numpy()
+    want = torch.nn.functional.pad((torch.tensor(x) + torch.tensor(b)).relu(), pad).numpy()
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("stride,padding", [(1, 1), (2, 1), (1, 3)])
+def test_a_conv_after_a_padded_activation_matches_torch(stride, padding):
+    x = rng.standard_normal((2, 4, 19, 23)).astype(np.float32)
+    w = rng.standard_normal((5, 4, 3, 3)).astype(np.float32)
+    s = rng.standard_normal((1, 4, 1, 1)).astype(np.float32)
+    got = (onegrad.Tensor(x) * onegrad.Tensor(s)).relu().conv2d(onegrad.Tensor(w), stride=stride, padding=padding).numpy()
+    want = torch.nn.functional.conv2d((torch.tensor(x) * torch.tensor(s)).relu(), torch.tensor(w), stride=stride, padding=padding).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

@@ -369,14 +369,23 @@ void ScriptPrinter::stmt(const Stmt& s, int indent) {
       return;
     }
     case StmtKind::LetStmt: {
-      auto* n = s->as<LetStmtNode>();
-      if (declared_lets_.count(n->var.get()) || names_.count(n->var.get())) return void(with_form(s, indent));
-      std::string value = str(n->value);
-      std::string name = define(n->var.get(), n->var->name_hint);
-      line(indent, name + ": " + type_annotation(n->var->type_annotation) + " = " + value);
-      declare_views_over(n->var.get(), indent);
-      body(n->body, indent);
-      undefine(n->var.get());
+      // A chain of lets prints one line each, walked in a loop rather than by recursion: programs
+      // bind thousands of values in a row, and a frame per let would exhaust the stack.
+      std::vector<const VarNode*> defined;
+      Stmt cur = s;
+      while (cur->kind == StmtKind::LetStmt) {
+        auto* n = cur->as<LetStmtNode>();
+        if (declared_lets_.count(n->var.get()) || names_.count(n->var.get())) break;
+        std::string value = str(n->value);
+        std::string name = define(n->var.get(), n->var->name_hint);
+        line(indent, name + ": " + type_annotation(n->var->type_annotation) + " = " + value);
+        declare_views_over(n->var.get(), indent);
+        defined.push_back(n->var.get());
+        cur = n->body;
+      }
+      if (defined.empty()) return void(with_form(s, indent));
+      body(cur, indent);
+      for (auto it = defined.rbegin(); it != defined.rend(); ++it) undefine(*it);
       return;
     }
     case StmtKind::AttrStmt: {

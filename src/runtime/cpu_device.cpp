@@ -51,7 +51,7 @@ class CpuProgram final : public Program {
       case InlineLaunch::Mode::Timing: {
         int64_t limit = InlineLaunch::limit_ns();
         if (limit == 0 || cpu_thread_pool().threads() == 1) {  // nothing to decide
-          inline_.record(INT64_MAX / 8, 1);
+          inline_.use_pool();
           return launch(bufs, vars);
         }
         auto start = std::chrono::steady_clock::now();

@@ -6,10 +6,7 @@ namespace onegrad {
 
 void InlineLaunch::record(int64_t ns, int64_t limit_ns) {
   if (mode() != Mode::Timing) return;
-  if (ns >= limit_ns * kClearlyBig) {
-    mode_.store(int(Mode::Pool), std::memory_order_relaxed);
-    return;
-  }
+  if (ns >= limit_ns * kClearlyBig) return use_pool();
   int64_t best = best_ns_.load(std::memory_order_relaxed);
   while (ns < best && !best_ns_.compare_exchange_weak(best, ns, std::memory_order_relaxed)) {
   }

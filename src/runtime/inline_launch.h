@@ -25,6 +25,8 @@ class InlineLaunch {
   Mode mode() const { return Mode(mode_.load(std::memory_order_relaxed)); }
   // Records a timed launch of the whole kernel on one thread; `limit_ns` is the inline limit.
   void record(int64_t ns, int64_t limit_ns);
+  // Decides for the pool without timing (inlining is off, or the pool is the calling thread alone).
+  void use_pool() { mode_.store(int(Mode::Pool), std::memory_order_relaxed); }
 
   // The limit in nanoseconds: the setting CPU_INLINE_US (0: never inline), else the default.
   static int64_t limit_ns();

@@ -193,7 +193,12 @@ LoweredPrimFunc lower(const PrimFuncNode& f, const std::string& name, const IRMo
   for (size_t p = 0; p < f.params.size(); p++) {
     Buffer b = f.buffer_of(f.params[p]);
     if (!b) continue;
-    if (s.memory.count(b->data.get())) throw TirNotLowerable("buffer " + b->name, "two parameters share its data", b->loc.line);
+    // `T.match_buffer(b, ..., data=A.data)`: B is another view of A's array (bind_arguments checks that
+    // its array starts there), addressed through A's slot with its own shape and strides
+    if (s.memory.count(b->data.get())) {
+      s.bound_buffers.insert(b.get());
+      continue;
+    }
     int64_t size = b->dtype.lanes;
     for (const PrimExpr& d : b->shape) size = as_int_imm(d) ? size * std::max<int64_t>(as_int_imm(d)->value, 0) : 1;
     DType dt = uop_dtype(b->dtype.element(), b->loc.line);
@@ -217,7 +222,7 @@ LoweredPrimFunc lower(const PrimFuncNode& f, const std::string& name, const IRMo
   // the arrays the buffer parameters are, for the calls that pass them on
   for (size_t p = 0; p < f.params.size(); p++) {
     Buffer b = f.buffer_of(f.params[p]);
-    if (!b) continue;
+    if (!b || s.arrays.count(b->data.get())) continue;  // a second view of one data (above) keeps the first's array
     ArrayShape a{{}, buffer_layout(s, *b), b->strides.empty()};
     for (const PrimExpr& d : b->shape) a.shape.push_back(lower_index(s, d));
     s.memory.at(b->data.get()).capacity = array_capacity(a, b->dtype.lanes);

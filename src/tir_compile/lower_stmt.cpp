@@ -139,6 +139,9 @@ const ForNode& launch_loop(LowerState& s, const AttrStmtNode& a) {
     f->loop_var = a.node_iter_var->var;
     f->min = a.node_iter_var->dom ? a.node_iter_var->dom->min : int_imm(0, f->loop_var->dtype);
     f->extent = a.value;
+    // `T.launch_thread(tx, T.int64(32))` of an int32 tx: the loop counts in tx's type
+    if (const IntImmNode* n = as_int_imm(a.value); n && a.value->dtype != f->loop_var->dtype)
+      f->extent = int_imm(n->value, f->loop_var->dtype, a.value->loc);
     f->body = a.body;
     loop = f;
   }

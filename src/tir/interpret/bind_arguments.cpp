@@ -96,10 +96,23 @@ class Binder {
     if (!a.data && !bytes->empty()) fail(label(i), "the array's data pointer is null");
     const RuntimeValue handle =
         RuntimeValue::of_int(DataType::handle(), static_cast<int64_t>(reinterpret_cast<uintptr_t>(a.data)));
+    if (b) share_data(i, *b, a);
     out_.data[i] = a.data;
     out_.vars[p.get()] = handle;
     if (b) out_.vars[b->data.get()] = handle;
-    arrays_.push_back({label(i), *bytes});
+    arrays_.push_back({label(i), *bytes, b ? b->data.get() : nullptr});
+  }
+
+  // `B = T.match_buffer(b, ..., data=A.data)`: two buffer parameters over one data Var. TVM's
+  // ArgBinder binds the Var from the first array and asserts that the second array's data pointer is
+  // the same ("Argument b.data has an unsatisfied constraint"); the two arrays then share memory
+  // by declaration, so the no-aliasing rule leaves that pair alone.
+  void share_data(size_t i, const BufferNode& b, const ArrayRef& a) {
+    auto [owner, first] = data_owners_.try_emplace(b.data.get(), DataOwner{b.name, a.data});
+    if (first || owner->second.pointer == a.data) return;
+    fail(label(i), "its array's data pointer is 0x" + hex(reinterpret_cast<uintptr_t>(a.data)) + " but the buffer shares buffer " +
+                       owner->second.buffer + "'s data (data=" + owner->second.buffer + ".data), whose array starts at 0x" +
+                       hex(reinterpret_cast<uintptr_t>(owner->second.pointer)));
   }
 
   // Spec 1.ii.4: the array against the buffer's declaration.
@@ -163,6 +176,7 @@ class Binder {
       for (size_t j = i + 1; j < arrays_.size(); ++j) {
         const ByteRange &x = arrays_[i].bytes, &y = arrays_[j].bytes;
         if (x.empty() || y.empty() || x.last <= y.first || y.last <= x.first) continue;
+        if (arrays_[i].data && arrays_[i].data == arrays_[j].data) continue;  // declared to share (share_data)
         fail(arrays_[i].param, "its array overlaps the array of " + arrays_[j].param + " (bytes [0x" + hex(x.first) +
                                    ", 0x" + hex(x.last) + ") and [0x" + hex(y.first) + ", 0x" + hex(y.last) +
                                    ")): array arguments must not alias");
@@ -186,7 +200,13 @@ class Binder {
   struct ArrayArgument {
     std::string param;
     ByteRange bytes;
+    const VarNode* data;  // the buffer's data Var, if a buffer
   };
+  struct DataOwner {
+    std::string buffer;
+    void* pointer;
+  };
+  std::unordered_map<const VarNode*, DataOwner> data_owners_;
   const PrimFuncNode& f_;
   const std::string name_;
   BoundCall out_;

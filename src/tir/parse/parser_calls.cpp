@@ -124,19 +124,31 @@ Value loop(Parser& p, CallArgs& c, ForKind kind) {
     else if (!bounds.empty() && bounds.back().kind == Value::Kind::Str) spec->thread = bounds.back().s, bounds.pop_back();
     else p.fail("T.thread_binding needs thread=", c.loc);
   }
+  // TVM's range() takes a positive literal step only ("Since tir.For do not support reversed
+  // iteration semantic"); T.serial/parallel/vectorized/unroll take any step of the loop's type.
   if (c.path == "range" && bounds.size() == 3) {
-    if (p.int_of(bounds[2], "the range step") <= 0) p.fail("Only support positive step in range()", bounds[2].loc);
-    spec->step = p.int_of(bounds[2], "the range step");
+    const Value& s = bounds[2];
+    const bool literal = s.kind == Value::Kind::Int || (s.kind == Value::Kind::Expr && as_int_imm(s.expr));
+    if (!literal) p.fail("Only support literal step in range(), get " + p.value_text(s), s.loc);
+    spec->step = p.int_of(s, "the range step");
+    if (spec->step <= 0) p.fail("Only support positive step in range(), get " + std::to_string(spec->step), s.loc);
     bounds.pop_back();
   }
-  if (const Value* step = c.kw("step"); step && step->kind != Value::Kind::None) {
-    // TVM also takes an expression or a negative step, whose loop never ends when it is not positive.
-    if (step->kind != Value::Kind::Int || step->i <= 0)
-      p.fail("a loop step must be a positive integer literal (spec: For has no step; onegrad steps by literals only)",
-             step->loc);
-    spec->step = step->i;
+  const Value* step = c.kw("step");
+  if (step && step->kind == Value::Kind::None) step = nullptr;
+  if (step) {
+    if (step->kind == Value::Kind::Int || (step->kind == Value::Kind::Expr && as_int_imm(step->expr))) {
+      spec->step = p.int_of(*step, "the loop step");
+    } else {
+      spec->step_expr = p.to_expr(*step);
+      const DataType t = spec->step_expr->dtype;
+      if (!t.is_scalar() || !(t.is_int() || t.is_uint()))
+        p.fail("TIR For nodes require a scalar integer as the step, but received " + p.value_text(*step) +
+                   " with dtype " + t.name(),
+               step->loc);
+    }
   }
-  if (spec->step != 1 && kind == ForKind::ThreadBinding) p.fail("T.thread_binding does not take a step", c.loc);
+  if (spec->stepped() && kind == ForKind::ThreadBinding) p.fail("T.thread_binding does not take a step", c.loc);
   if (bounds.empty() || bounds.size() > 2) p.fail(c.path + " takes an extent, or a start and a stop", c.loc);
   if (bounds.size() == 1) {
     PrimExpr e = p.to_expr(bounds[0]);
@@ -145,6 +157,11 @@ Value loop(Parser& p, CallArgs& c, ForKind kind) {
     auto [lo, hi] = p.match_types(bounds[0], bounds[1], c.loc);
     spec->ranges.emplace_back(lo, p.range_extent(lo, hi, c.loc));
   }
+  // TVM's For: a step expression has the loop variable's type (a literal takes it).
+  if (spec->step_expr && spec->step_expr->dtype != spec->ranges[0].first->dtype)
+    p.fail("the step " + p.value_text(*step) + " is " + spec->step_expr->dtype.name() + " but the loop variable is " +
+               spec->ranges[0].first->dtype.name() + " (TVM's For needs one type)",
+           step->loc);
   if (const Value* a = c.kw("annotations"); a && a->kind != Value::Kind::None) spec->annotations = p.annotations_of(*a);
   Value v;
   v.kind = Value::Kind::Loop;
@@ -296,7 +313,17 @@ const std::unordered_map<std::string, Handler>& statement_handlers() {
            p.fail("Can not bind non-input param to buffer.", src.loc);
          if (param->dtype != DataType::handle())
            p.fail("T.match_buffer binds a T.handle parameter, not one of type " + param->dtype.name(), src.loc);
-         Buffer b = p.buffer_from_call(c, 1, false, "float32");
+         Buffer b = p.buffer_from_call(c, 1, true, "float32");
+         // data= (TVM's tests: `B = T.match_buffer(b, shape, data=A.data)`) makes B a second view of an
+         // earlier buffer parameter's array: the call passes b's array starting where A's does.
+         if (const Value* d = c.arg(3, "data"); d && d->kind != Value::Kind::None) {
+           bool shared = false;
+           for (const auto& [q, other] : p.func_->buffer_map) shared |= other->data == b->data;
+           if (!shared)
+             p.fail("T.match_buffer of a parameter takes data= only as the data of an earlier buffer parameter "
+                    "(data=A.data)",
+                    d->loc);
+         }
          p.func_->buffer_map.emplace_back(std::static_pointer_cast<const VarNode>(param), b);
          return Value::of_buffer(b, c.loc);
        }},

@@ -44,10 +44,24 @@ Value launch_thread_call(Parser& p, CallArgs& c) {
   }
   const DataType t = iv->var->dtype;
   PrimExpr extent = c.args[1].is_py_number() ? p.int_literal(c.args[1], t, c.args[1].loc) : p.to_expr(c.args[1]);
-  if (extent->dtype != t)
-    p.fail("T.launch_thread: the extent is " + extent->dtype.name() + " but " + iv->var->name_hint + " is " + t.name(),
-           c.args[1].loc);
-  iv->dom = Range{p.literal_as(Value::of_int(0, c.loc), t), extent};
+  PrimExpr dom_extent = extent;
+  if (extent->dtype != t) {
+    // TVM launches an env_thread Var (int32 by default) over an extent of another width
+    // (`T.launch_thread(tx, T.int64(32))`): it keeps the Var and the extent as written. The
+    // attribute keeps the written extent (and prints it); the IterVar's domain is that literal in
+    // the Var's type, so every thread index is a value of tx's type.
+    const IntImmNode* lit = as_int_imm(extent);
+    if (!lit || !extent->dtype.is_int() || extent->dtype.lanes != 1)
+      p.fail("T.launch_thread: the extent is " + extent->dtype.name() + " but " + iv->var->name_hint + " is " + t.name() +
+                 " (an extent of another type must be an integer literal)",
+             c.args[1].loc);
+    if (wrap_int(lit->value, t) != lit->value)
+      p.fail("T.launch_thread: the extent " + std::to_string(lit->value) + " does not fit " + iv->var->name_hint + "'s " +
+                 t.name(),
+             c.args[1].loc);
+    dom_extent = int_imm(lit->value, t, c.args[1].loc);
+  }
+  iv->dom = Range{p.literal_as(Value::of_int(0, c.loc), t), dom_extent};
   SourceLoc l = c.loc;
   return Value::of_binder(
       [iv, extent, l](Stmt body) {

@@ -379,7 +379,9 @@ Value Parser::subscript(const Value& base, SourceLoc l) {
       s.loc = il;
       s.items = {start, stop, step};
       sub.items.push_back(s);
-    } else if (start.kind == Value::Kind::Tuple) {
+    } else if (start.kind == Value::Kind::Tuple || start.kind == Value::Kind::List) {
+      // A[idx] of a tuple or a list (a starred loop target's variables): TVM's Buffer.__getitem__
+      // takes either as the indices
       for (const Value& v : start.items) sub.items.push_back(v);
     } else {
       sub.items.push_back(start);

@@ -27,7 +27,11 @@ struct LoopSpec {
   std::vector<std::pair<PrimExpr, PrimExpr>> ranges;  // (min, extent), one per target (T.grid has several)
   Annotations annotations;
   std::string thread;
-  int64_t step = 1;  // range(a, b, s) / T.serial(a, b, step=s): a positive integer literal
+  // range(a, b, s) / T.serial(a, b, step=s): a literal step (range's is positive), or step_expr
+  // for a step that is no literal (T.serial(a, b, step=s) only, of the loop variable's type)
+  int64_t step = 1;
+  PrimExpr step_expr;
+  bool stepped() const { return step != 1 || step_expr; }
 };
 
 struct Value {
@@ -138,6 +142,7 @@ class Parser {
   DataType dtype_of(const Value& v, const char* what);
   int64_t int_of(const Value& v, const char* what);
   std::string str_of(const Value& v, const char* what);
+  std::string value_text(const Value& v) const;  // a value as an error message shows it
   std::vector<Value> sequence_of(const Value& v);
   AttrValue attr_of(const Value& v);
   Annotations annotations_of(const Value& v);
@@ -183,8 +188,11 @@ class Parser {
   Stmt block_from_frame(BlockFrame f, Stmt body, SourceLoc loc);
   Stmt for_statement();
   // Loops with a step (parser_loop_step.cpp).
-  PrimExpr step_count(const PrimExpr& extent, int64_t step, SourceLoc l);
-  Stmt stepped_loop_binding(const Var& var, const Var& counter, const PrimExpr& start, int64_t step, Stmt body, SourceLoc l);
+  PrimExpr step_of(const LoopSpec& spec, DataType t, SourceLoc l);
+  PrimExpr step_count(const PrimExpr& extent, const LoopSpec& spec, SourceLoc l);
+  Stmt stepped_loop_binding(const Var& var, const Var& counter, const PrimExpr& start, const PrimExpr& step, Stmt body,
+                            SourceLoc l);
+  Stmt guard_stepped_loop(Stmt loop, const PrimExpr& extent, const LoopSpec& spec, const std::string& name, SourceLoc l);
   Stmt if_statement();
   Stmt assignment(bool& binder_done);
   bool at_paren_targets() const;

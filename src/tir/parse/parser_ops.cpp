@@ -355,6 +355,15 @@ int64_t Parser::int_of(const Value& v, const char* what) {
   fail(std::string("expected an integer constant for ") + what + ", found a " + value_kind_name(v.kind), v.loc);
 }
 
+std::string Parser::value_text(const Value& v) const {
+  switch (v.kind) {
+    case Value::Kind::Int: return py_int_text(v);
+    case Value::Kind::Expr: return print_expr(v.expr);
+    case Value::Kind::Str: return "\"" + v.s + "\"";
+    default: return std::string("a ") + value_kind_name(v.kind);
+  }
+}
+
 std::string Parser::str_of(const Value& v, const char* what) {
   if (v.kind == Value::Kind::Str) return v.s;
   fail(std::string("expected a string for ") + what + ", found a " + value_kind_name(v.kind), v.loc);

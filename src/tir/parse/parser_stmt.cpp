@@ -343,11 +343,18 @@ Stmt Parser::for_statement() {
   SourceLoc l = loc();
   next();
   std::vector<std::string> names;
-  bool paren = accept_op("(");
+  int starred = -1;  // `for *spatial, r in T.grid(...)`: the index of the starred name
+  bool paren = accept_op("("), comma = false;
   do {
     if (paren && at_op(")")) break;  // for (i, j,) in ...
+    if (at_op("*")) {
+      if (starred >= 0) fail_here("multiple starred expressions in assignment");
+      next();
+      starred = static_cast<int>(names.size());
+    }
     names.push_back(expect_name("as a loop variable"));
-  } while (accept_op(","));
+  } while (accept_op(",") && (comma = true));
+  if (starred >= 0 && !comma) fail("starred assignment target must be in a list or tuple", l);
   if (paren) expect_op(")", "closing the loop variables");
   if (names.empty()) fail("expected a name as a loop variable", l);
   if (!at_name("in")) fail_here("expected 'in' in the for statement");
@@ -360,8 +367,23 @@ Stmt Parser::for_statement() {
   const LoopSpec& spec = *it.loop;
   // `for iters in T.grid(m, n)` binds iters to the tuple of loop variables, named iters_0, iters_1
   // as TVM names them.
-  std::string tuple_name;
-  if (names.size() == 1 && !paren && spec.ranges.size() > 1) {
+  std::string tuple_name, star_name;
+  size_t star_count = 0;
+  if (starred >= 0) {
+    // The starred name takes the loop variables the other names leave, as a list (Python's unpacking),
+    // named star_0, star_1 as TVM names them.
+    const size_t fixed = names.size() - 1;
+    if (spec.ranges.size() < fixed)
+      fail("the loop has " + std::to_string(spec.ranges.size()) + " ranges but names at least " + std::to_string(fixed) +
+               " variables",
+           l);
+    star_name = names[starred];
+    star_count = spec.ranges.size() - fixed;
+    std::vector<std::string> all(names.begin(), names.begin() + starred);
+    for (size_t k = 0; k < star_count; ++k) all.push_back(star_name + "_" + std::to_string(k));
+    all.insert(all.end(), names.begin() + starred + 1, names.end());
+    names = std::move(all);
+  } else if (names.size() == 1 && !paren && spec.ranges.size() > 1) {
     tuple_name = names[0];
     names.clear();
     for (size_t i = 0; i < spec.ranges.size(); ++i) names.push_back(tuple_name + "_" + std::to_string(i));
@@ -375,28 +397,32 @@ Stmt Parser::for_statement() {
   std::vector<Var> vars;
   std::vector<std::pair<PrimExpr, PrimExpr>> ranges = spec.ranges;
   Var stepped;  // the user's Var of a loop with a step, bound from the counter vars[0]
-  if (spec.step != 1) {
+  const PrimExpr extent = ranges.empty() ? nullptr : ranges[0].second;  // before a step makes it a count
+  if (spec.stepped()) {
     stepped = make_var(names[0], ranges[0].first->dtype, l);
-    ranges[0].second = step_count(ranges[0].second, spec.step, l);
+    ranges[0].second = step_count(ranges[0].second, spec, l);
   }
+  std::vector<Value> user_vars;  // what each name is bound to
   for (size_t i = 0; i < names.size(); ++i) {
     vars.push_back(make_var(stepped ? names[i] + "_k" : names[i], ranges[i].first->dtype, l));
-    bind(names[i], Value::of_expr(stepped ? stepped : vars.back(), l));
+    user_vars.push_back(Value::of_expr(stepped ? stepped : vars.back(), l));
+    bind(names[i], user_vars.back());
     loops_.push_back({vars.back(), stepped ? int_imm(0, ranges[i].first->dtype, l) : ranges[i].first, ranges[i].second});
   }
-  if (!tuple_name.empty()) {
+  if (!tuple_name.empty() || !star_name.empty()) {
     Value t;
-    t.kind = Value::Kind::Tuple;
+    t.kind = tuple_name.empty() ? Value::Kind::List : Value::Kind::Tuple;
     t.loc = l;
-    for (const Var& v : vars) t.items.push_back(Value::of_expr(v, l));
-    bind(tuple_name, t);
+    const size_t from = tuple_name.empty() ? size_t(starred) : 0, count = tuple_name.empty() ? star_count : vars.size();
+    for (size_t k = from; k < from + count; ++k) t.items.push_back(user_vars[k]);
+    bind(tuple_name.empty() ? star_name : tuple_name, t);
   }
   ++loop_depth_;
   Stmt body = suite();
   --loop_depth_;
   for (size_t i = 0; i < names.size(); ++i) loops_.pop_back();
   pop_scope();
-  if (stepped) body = stepped_loop_binding(stepped, vars[0], ranges[0].first, spec.step, body, l);
+  if (stepped) body = stepped_loop_binding(stepped, vars[0], ranges[0].first, step_of(spec, stepped->dtype, l), body, l);
   for (size_t i = names.size(); i-- > 0;) {
     auto n = std::make_shared<ForNode>(l);
     n->loop_var = vars[i];
@@ -415,7 +441,7 @@ Stmt Parser::for_statement() {
     }
     body = n;
   }
-  return body;
+  return stepped ? guard_stepped_loop(body, extent, spec, names[0], l) : body;
 }
 
 Stmt Parser::if_statement() {

@@ -2,6 +2,7 @@
 // form where TVMScript's defaults allow), the declarations a body needs before its first statement
 // (free Vars, matched buffers, views, the root block's allocations), then the body.
 #include <algorithm>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -106,6 +107,10 @@ void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent)
   // A DeclBuffer over a pointer nothing binds (`p = T.handle("float32")`, then
   // `T.decl_buffer(..., data=p)`) does not own it: the pointer is declared up front and named, since
   // `data=buf.data` inside buf's own declaration would not parse.
+  // The first buffer parameter over a data Var owns it; a later one (`T.match_buffer(b, ..., data=A.data)`)
+  // prints data=.
+  for (const Var& p : f->params)
+    if (Buffer b = f->buffer_of(p)) data_owner_.emplace(b->data.get(), b.get());
   for (const Buffer& b : inv.buffers)
     if (declared.count(b.get()) && !(inv.decl_buffers.count(b.get()) && !inv.bound.count(b->data.get())))
       data_owner_.emplace(b->data.get(), b.get());
@@ -134,11 +139,12 @@ void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent)
   // A buffer parameter prints as `A: T.Buffer(...)` when it has TVMScript's defaults and its shape
   // uses only earlier parameters; otherwise as a handle and T.match_buffer in the body.
   std::unordered_set<const VarNode*> earlier;
-  std::vector<std::pair<Var, Buffer>> matched;
+  std::vector<std::tuple<Var, Buffer, bool>> matched;  // with data=
   std::string params;
   for (const Var& p : f->params) {
     Buffer b = f->buffer_of(p);
-    bool simple = b && b->strides.empty() && has_default_elem_offset(*b) && b->scope() == "global" &&
+    const bool shares_data = b && data_owner_.at(b->data.get()) != b.get();
+    bool simple = b && !shares_data && b->strides.empty() && has_default_elem_offset(*b) && b->scope() == "global" &&
                   b->data_alignment == kDefaultAlignment && b->offset_factor == 1 &&
                   b->buffer_type == BufferType::Default && b->axis_separators.empty();
     if (simple) {
@@ -161,7 +167,7 @@ void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent)
       params += buffer_name(b.get()) + ": " + buffer_call("T.Buffer(", *b, false);
     } else {
       params += define(p.get(), p->name_hint) + ": " + type_annotation(p->type_annotation);
-      if (b) matched.emplace_back(p, b);
+      if (b) matched.emplace_back(p, b, shares_data);
     }
     earlier.insert(p.get());
   }
@@ -179,8 +185,8 @@ void ScriptPrinter::func(const std::string& name, const PrimFunc& f, int indent)
   }
   // After the declarations: attribute values may name declared Vars.
   if (!f->attrs.empty()) line(in, "T.func_attr(" + annotations(f->attrs) + ")");
-  for (auto& [p, b] : matched) {
-    std::string call = buffer_call("T.match_buffer(", *b, false);
+  for (auto& [p, b, with_data] : matched) {
+    std::string call = buffer_call("T.match_buffer(", *b, with_data);
     call.insert(std::string("T.match_buffer(").size(), var_name(p.get()) + ", ");
     define_buffer(b);
     line(in, buffer_name(b.get()) + " = " + call);

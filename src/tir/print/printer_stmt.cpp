@@ -405,6 +405,21 @@ void ScriptPrinter::stmt(const Stmt& s, int indent) {
         undefine(n->node_iter_var->var.get());
         return;
       }
+      // `tx = T.env_thread(tag)` launched over a literal of another width (`T.int64(32)` for an int32 tx)
+      const IntImmNode* value = as_int_imm(n->value);
+      const IntImmNode* dom_extent = iv && iv->dom ? as_int_imm(iv->dom->extent) : nullptr;
+      if (iv && n->attr_key == "thread_extent" && !declared && iv->iter_type == IterVarType::ThreadIndex && value &&
+          dom_extent && value->value == dom_extent->value && n->value->dtype != iv->var->dtype &&
+          iv->dom->extent->dtype == iv->var->dtype && is_zero_literal(iv->dom->min) &&
+          iv->dom->min->dtype == iv->var->dtype) {
+        std::string name = define(iter, iv->var->name_hint);
+        std::string dtype = iv->var->dtype == DataType::int_(32) ? "" : ", dtype=" + quote(iv->var->dtype.name());
+        line(indent, name + " = T.env_thread(" + quote(iv->thread_tag) + dtype + ")");
+        line(indent, "with T.launch_thread(" + name + ", " + str(n->value) + "):");
+        body(n->body, indent + 1);
+        undefine(iter);
+        return;
+      }
       if (n->node_iter_var) {  // another attribute of an IterVar: declared, then named by T.iter_var
         const IterVarNode& iv = *n->node_iter_var;
         std::string name = declared ? var_name(iter) : define(iter, iv.var->name_hint);

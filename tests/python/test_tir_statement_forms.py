@@ -5,6 +5,7 @@ printer writes. Each program is parsed, checked, printed back to the same text, 
 and interpreted on the same inputs: both give the numpy oracle's result."""
 
 import re
+import subprocess
 
 import numpy as np
 import pytest
@@ -12,7 +13,8 @@ import pytest
 from onegrad import tir
 from onegrad.errors import TirArgumentError, TirSyntaxError
 
-from test_tir_call_forms import assert_error, program, run_both
+from helpers import onegrad_binary
+from test_tir_call_forms import HEADER, assert_error, program, run_both
 
 
 # ---- tuple assignment and tuple targets ----
@@ -348,3 +350,28 @@ def test_match_buffer_data_errors():
         A[0] = B[0]
 ''')
     assert_error(bad, "data=p", "T.match_buffer of a parameter takes data= only as the data of an earlier buffer parameter")
+
+
+def test_cli_run_makes_arguments_that_share_data_for_both_modes(tmp_path):
+    """`onegrad tir run` (and the conformance script) makes B's array start at A's: one memory."""
+    binary = onegrad_binary()
+    if not binary.exists():
+        pytest.skip(f"no onegrad binary at {binary}")
+    path = tmp_path / "shared.py"
+    path.write_text(HEADER + '''@T.prim_func
+def f(a: T.handle, b: T.handle):
+    A = T.match_buffer(a, (8,), "float32")
+    B = T.match_buffer(b, (3, 4), "float32", data=A.data)
+    for i, j in T.grid(3, 4):
+        B[i, j] = B[i, j] + T.float32(1)
+    A[0] = B[2, 3]
+''')
+    outputs = []
+    for mode in ([], ["--interpret"]):
+        r = subprocess.run([str(binary), "tir", "run", str(path), "--func", "f", *mode],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        outputs.append(r.stdout)
+    assert outputs[0] == outputs[1]
+    lines = {l.split(":")[0]: l for l in outputs[0].splitlines() if l.startswith(("A:", "B:"))}
+    assert lines["A"].startswith("A: float32[8]") and lines["B"].startswith("B: float32[3, 4]")

@@ -80,6 +80,7 @@ class ArgumentMaker {
       Buffer b = f_.buffer_of(p);
       if (b) {
         out_.args.emplace_back(array_for(*b));
+        data_storage_.at(b->data.get()).args.push_back(out_.args.size() - 1);
       } else {
         const ScalarSetting& v = values_.at(p->name_hint);
         if (p->dtype.is_float()) out_.args.emplace_back(as_double(v));
@@ -192,13 +193,16 @@ class ArgumentMaker {
     }
     if (b.elem_offset) a.elem_offset = eval(b.elem_offset, "elem_offset of buffer " + b.name);
     if (a.elem_offset < 0) throw RandomArgsError("elem_offset of buffer " + b.name + " is negative");
-    allocate(a, b.name);
+    allocate(a, b);
     fill(a, b.name);
     return a;
   }
 
-  // Memory reaching the array's last element, zeroed.
-  void allocate(ArrayRef& a, const std::string& name) {
+  // Memory reaching the array's last element, zeroed. Buffers over one data Var
+  // (`T.match_buffer(b, ..., data=A.data)`) get one memory that holds each of them, as the call
+  // must pass arrays that start at one pointer; each is filled in turn.
+  void allocate(ArrayRef& a, const BufferNode& b) {
+    const std::string& name = b.name;
     std::vector<int64_t> strides = a.strides.empty() ? compact_strides(a.shape) : a.strides;
     bool empty = std::any_of(a.shape.begin(), a.shape.end(), [](int64_t e) { return e == 0; });
     // In elements; __int128 so huge extents report instead of overflowing.
@@ -207,8 +211,20 @@ class ArgumentMaker {
     __int128 bytes = empty ? 0 : (last + 1) * element_bytes(a.dtype);
     if (bytes > opts_.max_bytes)
       throw RandomArgsError("buffer " + name + " would take more than " + std::to_string(opts_.max_bytes) + " bytes");
-    out_.storage.emplace_back(static_cast<size_t>((bytes + 7) / 8) + 1, 0);
-    a.data = out_.storage.back().data();
+    const size_t words = static_cast<size_t>((bytes + 7) / 8) + 1;
+    auto shared = data_storage_.find(b.data.get());
+    if (shared == data_storage_.end()) {
+      out_.storage.emplace_back(words, 0);
+      a.data = out_.storage.back().data();
+      data_storage_[b.data.get()] = {out_.storage.size() - 1, {}};
+      return;
+    }
+    std::vector<uint64_t>& memory = out_.storage[shared->second.storage];
+    if (memory.size() < words) {
+      memory.resize(words, 0);  // moves: the earlier arrays follow
+      for (size_t i : shared->second.args) std::get<ArrayRef>(out_.args[i]).data = memory.data();
+    }
+    a.data = memory.data();
   }
 
   void fill(const ArrayRef& a, const std::string& name) {
@@ -230,6 +246,11 @@ class ArgumentMaker {
   SplitMix64 rng_;
   std::map<std::string, ScalarSetting> values_;
   RandomArguments out_;
+  struct SharedData {
+    size_t storage;            // index into out_.storage
+    std::vector<size_t> args;  // the arrays over it, indices into out_.args
+  };
+  std::map<const VarNode*, SharedData> data_storage_;
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 //   float16/bfloat16/float32/float64: uniform in [-1, 1) (53 random bits, then rounded to the type)
 //   signed ints: uniform integers in [-10, 10];  unsigned ints: in [0, 10];  bool: 0 or 1
 // An integer in [lo, hi] is lo + (draw mod (hi - lo + 1)).
+// Buffer parameters over one data Var (`data=A.data`) share one memory, large enough for each.
 #pragma once
 #include <cstdint>
 #include <map>

@@ -162,14 +162,20 @@ Tensor conv_transpose(const Node& n) {
       end[i] = pads[i + nd];
     }
   }
-  // the full transposed convolution, then output_padding zeros at the end and the pads cropped
-  Tensor y = x.conv_transpose(w, std::nullopt, strides, {0}, {0}, n.attr_int("group", 1), dil);
-  std::vector<int64_t> crop_begin(nd), crop_end(nd);
+  // The pads both ends share (and output_padding, where the Tensor op takes it) go to the Tensor
+  // op, which computes only the outputs it keeps; what one end pads more is cropped from the result.
+  int64_t group = n.attr_int("group", 1);
+  std::vector<int64_t> pad(nd), op_pad(nd), crop_begin(nd), crop_end(nd);
   for (size_t i = 0; i < nd; ++i) {
-    crop_begin[i] = -begin[i];
-    crop_end[i] = out_pad[i] - end[i];
+    pad[i] = std::max<int64_t>(0, std::min(begin[i], end[i]));
+    op_pad[i] = out_pad[i] < strides[i] || out_pad[i] < dil[i] ? out_pad[i] : 0;
+    crop_begin[i] = pad[i] - begin[i];
+    crop_end[i] = pad[i] - end[i] + out_pad[i] - op_pad[i];
   }
-  y = y.pad(spatial_padding(size_t(y.ndim()), crop_begin, crop_end), Tensor::PadMode::constant);
+  Tensor y = x.conv_transpose(w, std::nullopt, strides, pad, op_pad, group, dil);
+  if (std::any_of(crop_begin.begin(), crop_begin.end(), [](int64_t v) { return v != 0; }) ||
+      std::any_of(crop_end.begin(), crop_end.end(), [](int64_t v) { return v != 0; }))
+    y = y.pad(spatial_padding(size_t(y.ndim()), crop_begin, crop_end), Tensor::PadMode::constant);
   return bias_add(y, n.opt(2));
 }
 

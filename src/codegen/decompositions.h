@@ -22,10 +22,11 @@ UOpRef sin_primitives(const UOpRef& x);
 UOpRef cos_primitives(const UOpRef& x);
 UOpRef tan_primitives(const UOpRef& x);
 
-// 2^x for a float64 x whose result is rounded to float32 or narrower: relative error below 2^-32
-// (|x| is clamped to 300, where every narrower float is inf or 0), no CAST at either end. For
-// callers that form the exponent in float64 themselves (the TIR lowering's exp(x) = 2^(x·log2 e),
-// where a float32 product would lose the low bits of the exponent).
-UOpRef exp2_f64_for_narrow(const UOpRef& x);
+// e^x for a float64 x holding a float32/float16/bfloat16 value, within 0.66 ulp of float64 (|x|
+// is clamped to 300, where every narrower float is inf or 0), no CAST at either end: rounded to
+// float32 it equals libm's exp rounded to float32 for every float32 x, so the TIR lowering's
+// float32 exp matches the interpreter's (std::exp in double, rounded once) bit for bit without a
+// libm call.
+UOpRef exp_f64_for_narrow(const UOpRef& x);
 
 }  // namespace onegrad

@@ -119,7 +119,7 @@ Lanes lower_expr(LowerState& s, const PrimExpr& e) {
     }
     case ExprKind::BufferLoad: {
       const BufferLoadNode& l = *e->as<BufferLoadNode>();
-      return load_buffer(s, *l.buffer, l.indices, l.loc.line);
+      return load_buffer(s, *l.buffer, l.indices, l.predicate, l.loc.line);
     }
     case ExprKind::Ramp: {
       const RampNode& r = *e->as<RampNode>();

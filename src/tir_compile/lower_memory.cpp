@@ -218,31 +218,60 @@ void store_element(LowerState& s, const VarNode* root, const UOpRef& flat, const
   s.body->push_back(st);
 }
 
+namespace {
+
+// The predicate's lanes, one per scalar access (empty: no predicate), lowered after the indices.
+Lanes lane_mask(LowerState& s, const PrimExpr& predicate, size_t lanes, int line) {
+  if (!predicate) return {};
+  Lanes m = lower_expr(s, predicate);
+  if (m.size() != lanes)
+    throw TirNotLowerable("a predicate of " + std::to_string(m.size()) + " lanes",
+                          "it masks an access of " + std::to_string(lanes) + " lanes", line);
+  return m;
+}
+
+UOpRef mask_at(const Lanes& mask, size_t lane) { return mask.empty() ? UOpRef() : mask[lane]; }
+
+// The bounds fault of the element that starts at `lane` (its W scalar lanes), raised only where
+// one of those lanes is on.
+void element_bounds(LowerState& s, const BufferNode& b, const LaneAccess& a, const Lanes& mask, size_t lane, int line) {
+  if (!a.inside || lane % size_t(b.dtype.lanes) != 0) return;
+  UOpRef on;
+  for (size_t k = lane; !mask.empty() && k < lane + size_t(b.dtype.lanes); k++) on = on ? UOp::alu(Ops::OR, {on, mask[k]}) : mask[k];
+  ScopedGate g(s, on);
+  report_out_of_bounds(s, b, a.index, a.inside, line);
+}
+
+}  // namespace
+
 // Lane by lane, as the interpreter accesses them: the lane's bounds fault, then the access, gated
 // by the function still running (so a store of lane 1 does not happen after lane 2... faulted, and
-// lane 0's does before it).
-Lanes load_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line) {
+// lane 0's does before it) and by the lane's predicate.
+Lanes load_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const PrimExpr& predicate, int line) {
   memory_of(s, b, line);
   check_view(s, b, line);
   std::vector<LaneAccess> lanes = lane_accesses(s, b, indices, line);
+  const Lanes mask = lane_mask(s, predicate, lanes.size(), line);
   Lanes out;
   for (size_t lane = 0; lane < lanes.size(); lane++) {
     const LaneAccess& a = lanes[lane];
-    if (a.inside && (lane % size_t(b.dtype.lanes)) == 0) report_out_of_bounds(s, b, a.index, a.inside, line);
-    const UOpRef gate = and_gate(s.gate, loops_running(s));
+    element_bounds(s, b, a, mask, lane, line);
+    const UOpRef gate = and_gate(and_gate(s.gate, loops_running(s)), mask_at(mask, lane));
     out.push_back(load_element(s, s.root(b.data.get()), a.flat, and_gate(gate, a.inside), line));
   }
   return out;
 }
 
-void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const Lanes& value, int line) {
+void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const Lanes& value,
+                  const PrimExpr& predicate, int line) {
   memory_of(s, b, line);
   std::vector<LaneAccess> lanes = lane_accesses(s, b, indices, line);
+  const Lanes mask = lane_mask(s, predicate, lanes.size(), line);
   Lanes v = broadcast_lanes(value, int(lanes.size()));
   for (size_t lane = 0; lane < lanes.size(); lane++) {
     const LaneAccess& a = lanes[lane];
-    if (a.inside && (lane % size_t(b.dtype.lanes)) == 0) report_out_of_bounds(s, b, a.index, a.inside, line);
-    const UOpRef gate = and_gate(s.gate, loops_running(s));
+    element_bounds(s, b, a, mask, lane, line);
+    const UOpRef gate = and_gate(and_gate(s.gate, loops_running(s)), mask_at(mask, lane));
     store_element(s, s.root(b.data.get()), a.flat, v[lane], and_gate(gate, a.inside));
   }
 }

@@ -99,7 +99,7 @@ bool lower_reduction_nest(LowerState& s, const ForNode& f) {
   src[0] = lower_scalar(s, red->value);
   const DType dt = src[0]->dtype;
   UOpRef sum = UOp::create(Ops::REDUCE, dt, std::move(src), ReduceArg{Ops::ADD, {}});
-  store_buffer(s, *red->update->buffer, red->update->indices, {sum}, red->update->loc.line ? red->update->loc.line : b.loc.line);
+  store_buffer(s, *red->update->buffer, red->update->indices, {sum}, nullptr, red->update->loc.line ? red->update->loc.line : b.loc.line);
   return true;
 }
 

@@ -160,12 +160,15 @@ UOpRef lower_index(LowerState& s, const PrimExpr& e);   // a scalar integer as a
 Lanes broadcast_lanes(Lanes v, int lanes);
 
 // ---- memory (lower_memory.cpp) ----
-Lanes load_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, int line);
+// A predicate (TVM's lane mask; null: none) is lowered after the indices; a lane that is off is
+// not touched (its load gives 0) and its bounds do not fault.
+Lanes load_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const PrimExpr& predicate, int line);
 // One element of a root memory, read or written under `gate` (null: always), ordered after the
 // effects before it; the store goes into the current body.
 UOpRef load_element(LowerState& s, const VarNode* root, const UOpRef& flat, const UOpRef& gate, int line);
 void store_element(LowerState& s, const VarNode* root, const UOpRef& flat, const UOpRef& value, const UOpRef& gate);
-void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const Lanes& value, int line);
+void store_buffer(LowerState& s, const BufferNode& b, const std::vector<PrimExpr>& indices, const Lanes& value,
+                  const PrimExpr& predicate, int line);
 Layout buffer_layout(LowerState& s, const BufferNode& b);
 // Storage for an Allocate (and the lowering's own flags): a register BUFFER of `extents`' constant
 // product elements.

@@ -240,7 +240,7 @@ void lower_stmt(LowerState& s, const Stmt& st) {
       const BufferStoreNode& b = *st->as<BufferStoreNode>();
       check_view(s, *b.buffer, line);  // first, as the interpreter finds the buffer's memory first
       Lanes value = lower_expr(s, b.value);
-      return store_buffer(s, *b.buffer, b.indices, value, line);
+      return store_buffer(s, *b.buffer, b.indices, value, b.predicate, line);
     }
     case StmtKind::BufferRealize: {
       const BufferRealizeNode& r = *st->as<BufferRealizeNode>();

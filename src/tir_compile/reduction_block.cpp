@@ -54,10 +54,12 @@ std::optional<ReductionBlock> match_reduction(const BlockRealizeNode& br) {
   const auto* init = b.init ? b.init->as<BufferStoreNode>() : nullptr;
   const auto* update = b.body ? b.body->as<BufferStoreNode>() : nullptr;
   if (!init || !update || init->buffer.get() != update->buffer.get() || !same_indices(init->indices, update->indices)) return std::nullopt;
+  if (init->predicate || update->predicate) return std::nullopt;  // masked stores keep their lanes: not a sum
   if (!update->value->dtype.is_scalar() || !is_zero(init->value) || update->value->kind != ExprKind::Add) return std::nullopt;
   const auto& sum = *update->value->as<BinaryNode>();
   const auto* acc = sum.a->as<BufferLoadNode>();
-  if (!acc || acc->buffer.get() != update->buffer.get() || !same_indices(acc->indices, update->indices)) return std::nullopt;
+  if (!acc || acc->predicate || acc->buffer.get() != update->buffer.get() || !same_indices(acc->indices, update->indices))
+    return std::nullopt;
   std::unordered_set<const VarNode*> reduce_vars, none;
   for (const IterVar& iv : b.iter_vars)
     if (iv->iter_type == IterVarType::CommReduce) reduce_vars.insert(iv->var.get());

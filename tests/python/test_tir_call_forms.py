@@ -303,8 +303,6 @@ def test_vload_and_vstore_match_numpy():
 
 @pytest.mark.parametrize("call, message", [
     ('A.vload([0], "int32x4")', "Cannot load int32x4 from buffer of float32"),
-    ('A.vload([0], "float32x4", predicate=T.Broadcast(T.bool(False), 4))',
-     "A.vload with a predicate that masks lanes is not supported (only an all-true mask)"),
     ('A.vload()', "A.vload takes 1 to 3 positional arguments, got 0"),
 ])
 def test_vload_errors(call, message):

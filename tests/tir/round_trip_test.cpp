@@ -49,6 +49,26 @@ TEST(TirRoundTrip, StructuralDifferenceSeesChangedPrograms) {
   EXPECT_EQ(structural_difference(a, c), "");  // names do not matter
 }
 
+// A lane mask is part of the access: with and without one (or with another) the programs differ,
+// an all-true mask included (TVM keeps it on the node too).
+TEST(TirRoundTrip, StructuralDifferenceSeesPredicates) {
+  auto load = [](const std::string& predicate) {
+    return parse_script("@T.prim_func\ndef f(A: T.Buffer((8,), \"int32\"), B: T.Buffer((8,), \"int32\")):\n"
+                        "    B[0:4] = A.vload([T.Ramp(0, 1, 4)]" + predicate + ")\n");
+  };
+  auto store = [](const std::string& predicate) {
+    return parse_script("@T.prim_func\ndef f(A: T.Buffer((8,), \"int32\")):\n"
+                        "    A.vstore([T.Ramp(0, 1, 4)], T.Broadcast(1, 4)" + predicate + ")\n");
+  };
+  const std::string on = ", predicate=T.Broadcast(T.bool(True), 4)", some = ", predicate=T.Ramp(0, 1, 4) < 3";
+  EXPECT_NE(structural_difference(load(""), load(on)), "");
+  EXPECT_NE(structural_difference(load(on), load(some)), "");
+  EXPECT_EQ(structural_difference(load(some), load(some)), "");
+  EXPECT_NE(structural_difference(store(""), store(on)), "");
+  EXPECT_NE(structural_difference(store(on), store(some)), "");
+  EXPECT_EQ(structural_difference(store(some), store(some)), "");
+}
+
 TEST(TirRoundTrip, LoopBoundsWhoseExtentWrapsPrintBack) {
   // stop - start folds with int32 wraparound (extent 2147483646); printing start + extent unwrapped
   // gave the stop 2147483648, an int64 that re-parsed as int64 bounds (found by the suite fuzzer).

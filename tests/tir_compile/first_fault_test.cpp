@@ -76,6 +76,22 @@ TEST(TirFirstFault, VectorAccessesFaultAtTheirFirstBadLane) {
                      "line 6: index (8,) is out of bounds of buffer A with shape (8,)");
 }
 
+TEST(TirFirstFault, PredicatedLanesFaultOnlyWhenOn) {
+  // a lane whose predicate is off is not accessed: out of bounds, it is no fault; it loads 0
+  expect_first_fault("    A.vstore([T.Ramp(5, 1, 4)], B[0:4], predicate=T.Ramp(5, 1, 4) < 8)\n", "");
+  expect_first_fault("    B.vstore([T.Ramp(0, 1, 4)], A.vload([T.Ramp(3, 2, 4)], predicate=T.Ramp(3, 2, 4) < 8))\n", "");
+  expect_first_fault("    B.vstore([T.Ramp(0, 1, 4)], A.vload([T.Ramp(-2, 3, 4)], predicate=T.Ramp(-2, 3, 4) >= 0))\n", "");
+  expect_first_fault("    A.vstore([T.Ramp(9, -2, 4)], B[0:4], predicate=T.Ramp(9, -2, 4) < 8)\n", "");
+  // a lane that is on faults as without a predicate, after the lanes before it
+  expect_first_fault("    A.vstore([T.Ramp(5, 1, 4)], B[0:4], predicate=T.Ramp(5, 1, 4) < 9)\n",
+                     "line 5: index (8,) is out of bounds of buffer A with shape (8,)");
+  expect_first_fault("    B.vstore([T.Ramp(0, 1, 4)], A.vload([T.Ramp(3, 2, 4)], predicate=T.Ramp(0, 1, 4) != 2))\n",
+                     "line 5: index (9,) is out of bounds of buffer A with shape (8,)");
+  // the store's predicate is evaluated after its value and indices: the load's fault comes first
+  expect_first_fault("    A.vstore([T.Ramp(0, 1, 4)], B[0:4], predicate=A[T.Ramp(6, 1, 4)] > 0)\n",
+                     "line 5: index (8,) is out of bounds of buffer A with shape (8,)");
+}
+
 TEST(TirFirstFault, ConditionalArmsFaultOnlyWhenTaken) {
   // if_then_else evaluates the taken arm only; Select both (spec/README decision 6)
   expect_first_fault("    for i in range(12):\n        B[i] = T.if_then_else(i < 8, A[i], A[i - 8])\n", "");

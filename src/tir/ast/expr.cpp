@@ -43,10 +43,10 @@ PrimExpr make_select(PrimExpr c, PrimExpr t, PrimExpr f, SourceLoc loc) {
   return std::make_shared<const SelectNode>(std::move(c), std::move(t), std::move(f), loc);
 }
 
-PrimExpr make_buffer_load(Buffer buffer, std::vector<PrimExpr> indices, SourceLoc loc) {
+PrimExpr make_buffer_load(Buffer buffer, std::vector<PrimExpr> indices, SourceLoc loc, PrimExpr predicate) {
   int index_lanes = indices.empty() ? 1 : indices.back()->dtype.lanes;
   DataType dtype = buffer->dtype.with_lanes(buffer->dtype.lanes * index_lanes);
-  return std::make_shared<const BufferLoadNode>(dtype, std::move(buffer), std::move(indices), loc);
+  return std::make_shared<const BufferLoadNode>(dtype, std::move(buffer), std::move(indices), loc, std::move(predicate));
 }
 
 PrimExpr make_ramp(PrimExpr base, PrimExpr stride, int lanes, SourceLoc loc) {

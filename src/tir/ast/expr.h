@@ -108,11 +108,15 @@ struct SelectNode : PrimExprNode {
 };
 
 struct BufferLoadNode : PrimExprNode {
-  BufferLoadNode(DataType dtype, Buffer buffer, std::vector<PrimExpr> indices, SourceLoc loc)
-      : PrimExprNode(ExprKind::BufferLoad, dtype, loc), buffer(std::move(buffer)), indices(std::move(indices)) {}
+  BufferLoadNode(DataType dtype, Buffer buffer, std::vector<PrimExpr> indices, SourceLoc loc, PrimExpr predicate = nullptr)
+      : PrimExprNode(ExprKind::BufferLoad, dtype, loc),
+        buffer(std::move(buffer)), indices(std::move(indices)), predicate(std::move(predicate)) {}
   static bool has_kind(ExprKind k) { return k == ExprKind::BufferLoad; }
   Buffer buffer;
   std::vector<PrimExpr> indices;
+  // TVM's lane mask (A.vload(..., predicate=m)): a bool with one lane per loaded lane; lanes that
+  // are off are not read. Null: every lane is read.
+  PrimExpr predicate;
 };
 
 struct RampNode : PrimExprNode {
@@ -182,7 +186,7 @@ PrimExpr string_imm(std::string value, SourceLoc loc = {});
 PrimExpr make_cast(DataType dtype, PrimExpr value, SourceLoc loc = {});
 PrimExpr make_select(PrimExpr c, PrimExpr t, PrimExpr f, SourceLoc loc = {});
 // dtype: the buffer's element type with lanes multiplied by the last index's lanes.
-PrimExpr make_buffer_load(Buffer buffer, std::vector<PrimExpr> indices, SourceLoc loc = {});
+PrimExpr make_buffer_load(Buffer buffer, std::vector<PrimExpr> indices, SourceLoc loc = {}, PrimExpr predicate = nullptr);
 PrimExpr make_ramp(PrimExpr base, PrimExpr stride, int lanes, SourceLoc loc = {});
 PrimExpr make_broadcast(PrimExpr value, int lanes, SourceLoc loc = {});
 PrimExpr make_let(Var var, PrimExpr value, PrimExpr body, SourceLoc loc = {});

@@ -76,6 +76,7 @@ struct BufferStoreNode : StmtNode {
   Buffer buffer;
   PrimExpr value;
   std::vector<PrimExpr> indices;
+  PrimExpr predicate;  // as BufferLoad's: lanes that are off are not written; null: every lane
 };
 
 struct BufferRealizeNode : StmtNode {

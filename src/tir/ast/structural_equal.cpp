@@ -70,7 +70,7 @@ class Comparer {
       }
       case ExprKind::BufferLoad: {
         auto *x = a->as<BufferLoadNode>(), *y = b->as<BufferLoadNode>();
-        return buffer(x->buffer, y->buffer) && exprs(x->indices, y->indices, "indices");
+        return buffer(x->buffer, y->buffer) && exprs(x->indices, y->indices, "indices") && expr(x->predicate, y->predicate);
       }
       case ExprKind::Ramp: {
         auto *x = a->as<RampNode>(), *y = b->as<RampNode>();
@@ -156,7 +156,8 @@ class Comparer {
       }
       case StmtKind::BufferStore: {
         auto *x = a->as<BufferStoreNode>(), *y = b->as<BufferStoreNode>();
-        return buffer(x->buffer, y->buffer) && expr(x->value, y->value) && exprs(x->indices, y->indices, "indices");
+        return buffer(x->buffer, y->buffer) && expr(x->value, y->value) && exprs(x->indices, y->indices, "indices") &&
+               expr(x->predicate, y->predicate);
       }
       case StmtKind::BufferRealize: {
         auto *x = a->as<BufferRealizeNode>(), *y = b->as<BufferRealizeNode>();

@@ -19,6 +19,7 @@ void IRVisitor::visit_expr(const PrimExpr& e) {
       auto* n = e->as<BufferLoadNode>();
       visit_buffer(n->buffer);
       for (auto& i : n->indices) visit_expr(i);
+      if (n->predicate) visit_expr(n->predicate);
       return;
     }
     case ExprKind::Ramp: {
@@ -120,6 +121,7 @@ void IRVisitor::visit_stmt(const Stmt& s) {
       auto* n = s->as<BufferStoreNode>();
       visit_buffer(n->buffer), visit_expr(n->value);
       for (auto& i : n->indices) visit_expr(i);
+      if (n->predicate) visit_expr(n->predicate);
       return;
     }
     case StmtKind::BufferRealize: {

@@ -98,6 +98,17 @@ class TypeChecker : public IRVisitor {
     }
   }
 
+  // TVM's BufferLoad/BufferStore constructors: a lane mask of bools, one per accessed lane.
+  void check_predicate(const char* rule, const PrimExpr& predicate, int lanes, const char* access, SourceLoc loc) {
+    if (!predicate) return;
+    if (predicate->dtype.lanes != lanes)
+      issue(rule, "Got a predicate mask with " + std::to_string(predicate->dtype.lanes) + " lanes, but trying to " + access +
+                      " with " + std::to_string(lanes) + " lanes. The number of lanes must match.",
+            loc);
+    if (!predicate->dtype.element().is_bool())
+      issue(rule, "Predicate mask elements must be boolean values, but got " + name(predicate->dtype.element()) + ".", loc);
+  }
+
   void check_expr(const PrimExpr& e) {
     DataType t = e->dtype;
     SourceLoc loc = e->loc;
@@ -150,7 +161,8 @@ class TypeChecker : public IRVisitor {
       }
       case ExprKind::BufferLoad: {
         auto* n = e->as<BufferLoadNode>();
-        return check_indices("BufferLoad", n->buffer, n->indices, loc);
+        check_indices("BufferLoad", n->buffer, n->indices, loc);
+        return check_predicate("BufferLoad", n->predicate, t.lanes, "load a vector", loc);
       }
       case ExprKind::Ramp: {
         auto* n = e->as<RampNode>();
@@ -348,7 +360,7 @@ class TypeChecker : public IRVisitor {
           issue("BufferStore", "cannot store a " + name(n->value->dtype) + " value into buffer " + n->buffer->name + " of " +
                                    name(n->buffer->dtype),
                 loc);
-        return;
+        return check_predicate("BufferStore", n->predicate, n->value->dtype.lanes, "store a value", loc);
       }
       case StmtKind::BufferRealize: {
         auto* n = s->as<BufferRealizeNode>();

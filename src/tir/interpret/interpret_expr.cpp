@@ -1,6 +1,7 @@
 // PrimExpr evaluation (spec: "Evaluating PrimExprs").
 #include "tir/interpret/interpret_arith.h"
 #include "tir/interpret/interpret_impl.h"
+#include "tir/interpret/lane_mask.h"
 
 namespace onegrad::tir {
 
@@ -115,12 +116,20 @@ std::vector<int64_t> index_of_lane(const std::vector<std::vector<int64_t>>& idx,
 
 }  // namespace
 
+// The indices, then the predicate, then the elements lane by lane; an element whose lanes are all
+// off is not read (no bounds fault), and lanes that are off read 0.
 RuntimeValue Interpreter::eval_load(const BufferLoadNode& l) {
   ArrayRef a = array_of(l.buffer, l.loc.line);
   int lanes = 1;
   auto idx = lane_indices(l.indices, lanes);
+  const int w = l.buffer->dtype.lanes;
+  const std::vector<char> on = l.predicate ? lane_mask(eval(l.predicate), lanes * w, l.loc.line) : std::vector<char>{};
+  const RuntimeValue zero = RuntimeValue::zeros(l.buffer->dtype);
   std::vector<RuntimeValue> parts;
-  for (int j = 0; j < lanes; ++j) parts.push_back(load_element(a, index_of_lane(idx, j), l.buffer->name, l.loc.line));
+  for (int j = 0; j < lanes; ++j)
+    parts.push_back(any_lane_on(on, j * w, w)
+                        ? keep_lanes_on(load_element(a, index_of_lane(idx, j), l.buffer->name, l.loc.line), zero, on, j * w)
+                        : zero);
   return concat_lanes(parts);
 }
 
@@ -150,10 +159,17 @@ void Interpreter::exec_store(const BufferStoreNode& s) {
   if (w * lanes != v.lanes() || w != s.buffer->dtype.lanes)
     throw TirRuntimeError("store of " + v.dtype.name() + " to " + std::to_string(lanes) + " index lanes of buffer " +
                               s.buffer->name + " of " + s.buffer->dtype.name(), s.loc.line);
+  // the predicate after the value and the indices; an element whose lanes are all off is not
+  // touched, one partly off keeps its old value in those lanes
+  const std::vector<char> on = s.predicate ? lane_mask(eval(s.predicate), v.lanes(), s.loc.line) : std::vector<char>{};
   for (int j = 0; j < lanes; ++j) {
+    if (!any_lane_on(on, j * w, w)) continue;
     std::vector<RuntimeValue> piece;
     for (int k = 0; k < w; ++k) piece.push_back(v.lane(j * w + k));
-    store_element(a, index_of_lane(idx, j), concat_lanes(piece), s.buffer->name, s.loc.line);
+    const std::vector<int64_t> index = index_of_lane(idx, j);
+    RuntimeValue element = concat_lanes(piece);
+    if (!all_lanes_on(on, j * w, w)) element = keep_lanes_on(element, load_element(a, index, s.buffer->name, s.loc.line), on, j * w);
+    store_element(a, index, element, s.buffer->name, s.loc.line);
   }
 }
 

@@ -1,8 +1,8 @@
 // A.vload(begin, dtype, predicate) and A.vstore(begin, value, predicate): TVM's Buffer methods that
 // read or write `dtype.lanes / A.dtype.lanes` consecutive elements from the index `begin`, as a
-// BufferLoad/BufferStore whose last index becomes Ramp(begin[-1], 1, lanes). A predicate (a lane
-// mask) is taken only when every lane is on, which is the access without one; masked lanes have no
-// node in this IR.
+// BufferLoad/BufferStore whose last index becomes Ramp(begin[-1], 1, lanes). The predicate (a bool
+// lane mask) is kept on the node as TVM keeps it, even when every lane is on; its type is the
+// checker's (BufferLoad/BufferStore rules), as TVM's constructors check it.
 #include "tir/ast/buffer.h"
 #include "tir/parse/parser_impl.h"
 
@@ -10,16 +10,11 @@ namespace onegrad::tir {
 
 namespace {
 
-bool all_lanes_on(const PrimExpr& mask) {
-  const PrimExpr& scalar = mask->kind == ExprKind::Broadcast ? mask->as<BroadcastNode>()->value : mask;
-  return scalar->dtype.is_bool() && is_const_int(scalar, 1);
-}
-
-void check_predicate(Parser& p, const CallArgs& c, size_t position) {
+// The predicate argument, or null when there is none (None or left out).
+PrimExpr predicate_of(Parser& p, const CallArgs& c, size_t position) {
   const Value* pred = c.arg(position, "predicate");
-  if (!pred || pred->kind == Value::Kind::None) return;
-  if (!all_lanes_on(p.to_expr(*pred)))
-    p.fail(c.path + " with a predicate that masks lanes is not supported (only an all-true mask)", pred->loc);
+  if (!pred || pred->kind == Value::Kind::None) return nullptr;
+  return p.to_expr(*pred);
 }
 
 // The indices of the access: begin, the last one widened to a Ramp over `lanes` buffer elements.
@@ -57,8 +52,8 @@ Value buffer_vload(Parser& p, CallArgs& c) {
   const Buffer& b = c.args[0].buffer;
   const Value* dtype = c.arg(2, "dtype");
   DataType t = dtype && dtype->kind != Value::Kind::None ? p.dtype_of(*dtype, "vload") : b->dtype;
-  check_predicate(p, c, 3);
-  return Value::of_expr(make_buffer_load(b, vector_indices(p, c, b, t, "load"), c.loc), c.loc);
+  std::vector<PrimExpr> indices = vector_indices(p, c, b, t, "load");
+  return Value::of_expr(make_buffer_load(b, std::move(indices), c.loc, predicate_of(p, c, 3)), c.loc);
 }
 
 Value buffer_vstore(Parser& p, CallArgs& c) {
@@ -67,11 +62,11 @@ Value buffer_vstore(Parser& p, CallArgs& c) {
   const Value* v = c.arg(2, "value");
   if (!v) p.fail(c.path + " needs a value", c.loc);
   PrimExpr value = v->is_py_number() ? p.literal_as(*v, b->dtype.element()) : p.to_expr(*v);
-  check_predicate(p, c, 3);
   auto n = std::make_shared<BufferStoreNode>(c.loc);
   n->buffer = b;
   n->indices = vector_indices(p, c, b, value->dtype, "store");
   n->value = value;
+  n->predicate = predicate_of(p, c, 3);
   return Value::of_stmt(n, c.loc);
 }
 

@@ -238,6 +238,8 @@ ScriptPrinter::Text ScriptPrinter::expr(const PrimExpr& e) {
     }
     case ExprKind::BufferLoad: {
       auto* n = e->as<BufferLoadNode>();
+      if (n->predicate)  // as TVM prints it: the method, its indices a list
+        return {buffer_name(n->buffer.get()) + ".vload([" + args(n->indices) + "], predicate=" + str(n->predicate) + ")", kPrecAtom};
       return {load(n->buffer, n->indices), kPrecAtom};
     }
     case ExprKind::Ramp: {

@@ -448,7 +448,10 @@ void ScriptPrinter::stmt(const Stmt& s, int indent) {
       auto* n = s->as<BufferStoreNode>();
       int index_lanes = n->indices.empty() ? 1 : n->indices.back()->dtype.lanes;
       DataType expected = n->buffer->dtype.with_lanes(n->buffer->dtype.lanes * index_lanes);
-      if (n->value->dtype == expected) {
+      if (n->predicate) {  // as TVM prints it
+        line(indent, buffer_name(n->buffer.get()) + ".vstore([" + args(n->indices) + "], " + str(n->value) +
+                         ", predicate=" + str(n->predicate) + ")");
+      } else if (n->value->dtype == expected) {
         line(indent, load(n->buffer, n->indices) + " = " + str(n->value));
       } else {
         line(indent, "T.buffer_store(" + buffer_name(n->buffer.get()) + ", " + str(n->value) + ", [" +

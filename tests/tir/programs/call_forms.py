@@ -1,6 +1,6 @@
 # from tvm.script import tir as T
 # The call spellings TVM's own tests use: bit builtins, keyword dtype=, aliases, reinterpret,
-# vload/vstore, a Ramp stride of another type than its base.
+# vload/vstore (with lane masks: predicate=), a Ramp stride of another type than its base.
 
 @T.prim_func
 def call_forms(A: T.Buffer((16,), "uint32"), F: T.Buffer((8,), "float32"), B: T.Buffer((16,), "int32"), G: T.Buffer((8,), "float32"), k: T.int32):
@@ -23,3 +23,10 @@ def iter_var_attrs(A: T.Buffer((8,), "float32")):
     tx = T.int32()
     T.attr(T.iter_var(tx, T.Range(0, 2), "ThreadIndex", "threadIdx.x"), "thread_extent", 2)
     A[vt * 4 + tx * 2] = A[vt * 4 + tx * 2 + 1] + T.float32(1)
+
+@T.prim_func
+def predicated(A: T.Buffer((10,), "float32"), B: T.Buffer((10,), "float32"), M: T.Buffer((4,), "bool")):
+    for i in range(3):
+        B.vstore([T.Ramp(i * 4, 1, 4)], A.vload([T.Ramp(i * 4, 1, 4)], predicate=T.Ramp(i * 4, 1, 4) < 10) + T.Broadcast(T.float32(1), 4), predicate=T.Ramp(i * 4, 1, 4) < 10)
+    B[0:4] = A.vload([T.Ramp(6, 1, 4)], predicate=M[0:4])
+    A.vstore([T.Ramp(6, 1, 4)], B[0:4], predicate=T.Broadcast(T.bool(True), 4))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sigmoid, tanh, exp and softmax of 1M float32 values: onegrad's CPU backend against torch (CPU).
+"""sigmoid, tanh, exp, softmax, sin, cos and tan of 1M float32 values: onegrad's CPU backend against torch (CPU).
 
   PYTHONPATH=build/python /usr/bin/python3 bench/unary_vs_torch.py [--repeat 15] [--threads 2]
 
@@ -30,6 +30,9 @@ OPS = {
     "tanh": (lambda t: t.tanh(), torch.tanh),
     "exp": (lambda t: t.exp(), torch.exp),
     "softmax(-1), 1024×1024": (lambda t: t.softmax(-1), lambda t: torch.softmax(t, -1)),
+    "sin": (lambda t: t.sin(), torch.sin),
+    "cos": (lambda t: t.cos(), torch.cos),
+    "tan": (lambda t: t.tan(), torch.tan),
 }
 
 

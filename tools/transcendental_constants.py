@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
-"""Constants of src/codegen/decompositions.cpp (docs/codegen.md, "Transcendental decompositions").
+"""Constants of src/codegen/sin_f32.cpp (docs/codegen.md, "Transcendental decompositions").
 
-2/pi split into 8 chunks of 26 bits (chunk i holds bits 26*i+1 .. 26*i+26 after the binary point),
-so a float32 (24-bit significand) times a chunk is exact in float64. Printed as hex floats.
-The polynomials are Taylor series (coefficients 1/n!, 1/(2k+1)), evaluated in float64; no fitted
-coefficients are needed because the float64 evaluation leaves ~2^-50 relative error before the
-final rounding to float32.
+The bits of 2/pi after the binary point as 32-bit words (word i holds bits 32*i+1 .. 32*i+32),
+printed after the one word of zeros the table starts with, and pi/2 as a float32 plus the rest.
+The sin and cos polynomials are Cephes' float32 minimax coefficients (sinf.c, cosf.c); EXP2 and
+LOG2 use Taylor coefficients computed in C++ (codegen/exp_log_f32.cpp).
 """
 import mpmath
+import numpy as np
 
 mpmath.mp.prec = 400
-two_over_pi = 2 / mpmath.pi
-rest = two_over_pi
-for i in range(8):
-    scaled = rest * mpmath.mpf(2) ** (26 * (i + 1))
-    d = int(mpmath.floor(scaled))
-    rest = rest - mpmath.mpf(d) / mpmath.mpf(2) ** (26 * (i + 1))
-    print(f"  {float.hex(d / 2.0 ** (26 * (i + 1)))},  // {d} * 2^-{26 * (i + 1)}")
-print("pi/2 =", float.hex(float(mpmath.pi / 2)))
+rest = 2 / mpmath.pi
+words = [0]
+for i in range(7):
+    rest *= 2**32
+    d = int(mpmath.floor(rest))
+    rest -= d
+    words.append(d)
+print("kTwoOverPiWords =", ", ".join(f"0x{w:08X}" if w else "0" for w in words))
+half_pi = np.float32(float(mpmath.pi / 2))
+print("pi/2 =", float.hex(float(half_pi)), "+", float.hex(float(mpmath.pi / 2 - mpmath.mpf(float(half_pi)))))

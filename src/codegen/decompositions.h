@@ -1,8 +1,8 @@
 // The transcendental rows of the decomposition table (codegen/isel.h; spec README decision 4):
 // EXP2, LOG2 and SIN on float32, float16 and bfloat16 as primitives only (ADD, MUL, MAX, CMPLT,
-// CMPNE, WHERE, CAST, BITCAST, TRUNC, RECIP, integer ADD/MUL/AND/OR, SHL/SHR on int64). EXP2 and
-// LOG2 are computed in float32 (float16/bfloat16 widened to it and rounded back once), within
-// 1 ulp; SIN in float64 (CAST to float64 is a primitive on the CPU) and rounded back once.
+// CMPNE, WHERE, CAST, BITCAST, TRUNC, RECIP, integer ADD/MUL/MAX/AND/OR/SHL/SHR), computed in
+// float32 (float16/bfloat16 widened to it and rounded back once): EXP2 and LOG2 within 1.5 ulp,
+// SIN with an exact integer reduction within 1 ulp.
 // float64 EXP2/LOG2/SIN have no decomposition here (libm renders them). Details, constants and measured accuracy: docs/codegen.md, "Transcendental decompositions".
 #pragma once
 #include "uop/uop.h"
@@ -17,7 +17,7 @@ UOpRef exp2_primitives(const UOpRef& x);
 UOpRef log2_primitives(const UOpRef& x);
 UOpRef sin_primitives(const UOpRef& x);
 // cos(x) and tan(x) computed with the exact quadrant shift of sin(x + pi/2) (no rounded addition)
-// and, for tan, the quotient taken in float64: what Instruction Selection makes of the cos and tan
+// and, for tan, the quotient of the unrounded sin and cos: what Instruction Selection makes of the cos and tan
 // compositions SIN(x + pi/2) and SIN(x) / SIN(x + pi/2) (codegen/isel.h).
 UOpRef cos_primitives(const UOpRef& x);
 UOpRef tan_primitives(const UOpRef& x);

@@ -4,6 +4,8 @@
 // vectors have none, docs/codegen.md "OpenCL vectors").
 #include "codegen/exp_log_f32.h"
 
+#include "codegen/f32_arith.h"
+
 #include <cmath>
 #include <limits>
 
@@ -13,14 +15,8 @@ namespace {
 
 const DType F32 = dtypes::float32, I32 = dtypes::int32;
 
-UOpRef F(double v) { return UOp::const_float(F32, v); }
+using namespace f32_arith;
 UOpRef I(int64_t v) { return UOp::const_int(I32, v); }
-UOpRef bitcast(const UOpRef& a, DType dt) { return UOp::create(Ops::BITCAST, dt, {a}); }
-UOpRef horner(const UOpRef& t, const std::vector<double>& c) {  // c[0] + t*(c[1] + t*(c[2] + ...))
-  UOpRef acc = F(c.back());
-  for (size_t i = c.size() - 1; i-- > 0;) acc = acc * t + F(c[i]);
-  return acc;
-}
 double fact(int n) { return n <= 1 ? 1.0 : n * fact(n - 1); }
 
 // Adding 1.5 * 2^23 rounds a float32 |v| < 2^22 to the nearest integer (the sum's ulp is 1); the
@@ -33,14 +29,6 @@ constexpr int64_t kShifterBits = 0x4B400000;
 UOpRef pow2_f32(const UOpRef& k) {
   UOpRef biased = bitcast(k + F(kShifter), I32) + I(127 - kShifterBits);
   return bitcast(biased * I(int64_t(1) << 23), F32);
-}
-
-// Veltkamp's split of a float32 into two halves of 12 significant bits each (hi + lo == a exactly),
-// so that products of halves are exact in float32.
-std::pair<UOpRef, UOpRef> split12(const UOpRef& a) {
-  UOpRef t = a * F(4097.0);
-  UOpRef hi = t - (t - a);
-  return {hi, a - hi};
 }
 
 }  // namespace

@@ -181,10 +181,10 @@ const PatternMatcher& reduce_rules() {
 
 UOpRef lower_reduces(const UOpRef& sink, RewriteTrace* trace) {
   ReduceContext ctx;
+  ctx.next_range_id = next_range_id(sink);
   for (const UOp* u : sink->toposort())
-    if (u->op == Ops::RANGE) {
-      ctx.next_range_id = std::max(ctx.next_range_id, u->arg.get<RangeArg>().id + 1);
-      if (u->arg.get<RangeArg>().type == AxisType::LOOP) ctx.loops.push_back(u->ref());
+    if (u->op == Ops::RANGE && axis_type(*u) == AxisType::LOOP) {
+      ctx.loops.push_back(u->ref());
     } else if (u->op == Ops::BUFFER && u->arg.get<BufferArg>().addrspace == AddrSpace::REG) {
       // a register buffer the kernel has already (a TIR allocation): the accumulators are named after it
       ctx.next_acc = std::max(ctx.next_acc, u->arg.get<BufferArg>().id + 1);

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "rewrite/graph_rewrite.h"
+#include "uop/range_axis.h"
 #include "uop/substitute.h"
 
 namespace onegrad {
@@ -77,8 +78,7 @@ const PatternMatcher& split_rules() {
 
 UOpRef split_padded_loops(const UOpRef& sink) {
   SplitContext ctx;
-  for (const UOp* u : sink->toposort())
-    if (u->op == Ops::RANGE) ctx.next_range_id = std::max(ctx.next_range_id, u->arg.get<RangeArg>().id + 1);
+  ctx.next_range_id = next_range_id(sink);
   RewriteOptions opts;
   opts.mode = RewriteMode::SingleWalk;
   opts.ctx = &ctx;

@@ -1,5 +1,7 @@
 #include "uop/range_axis.h"
 
+#include <algorithm>
+
 namespace onegrad {
 
 int64_t axis_id(const UOp& range) { return range.arg.get<RangeArg>().id; }
@@ -9,6 +11,13 @@ std::optional<int64_t> const_bound(const UOp& range) {
   const UOpRef& b = range.src[0];
   if (!b->is_const()) return std::nullopt;
   return int64_t(b->const_value().as_int());
+}
+
+int64_t next_range_id(const UOpRef& sink) {
+  int64_t next = 0;
+  for (const UOp* u : sink->toposort())
+    if (u->op == Ops::RANGE) next = std::max(next, axis_id(*u) + 1);
+  return next;
 }
 
 bool is_scan(const UOp& u) {

@@ -16,6 +16,9 @@ inline int64_t axis_id(const UOpRef& range) { return axis_id(*range); }
 inline AxisType axis_type(const UOpRef& range) { return axis_type(*range); }
 inline std::optional<int64_t> const_bound(const UOpRef& range) { return const_bound(*range); }
 
+// The first RANGE id no range under `sink` uses: where a pass that adds loops numbers them.
+int64_t next_range_id(const UOpRef& sink);
+
 // A REDUCE over open LOOP ranges only (never REDUCE ones): at iteration i of those loops its value
 // is the reduction over iterations 0..i.
 bool is_scan(const UOp& u);

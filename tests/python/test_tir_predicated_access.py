@@ -9,27 +9,7 @@ import pytest
 
 from onegrad import tir
 from onegrad.errors import TirIndexError, TirTypeError
-
-HEADER = "from tvm.script import tir as T\n\n"
-
-
-def run_both(src, make_args, name="f"):
-    """Parses, checks, round-trips and runs `name` compiled and interpreted on make_args() (fresh
-    arrays each time); both must leave the same memory. Returns the compiled run's arguments and the
-    printed text."""
-    mod = tir.parse(src)
-    mod.check()
-    text = mod.script()
-    assert tir.parse(text).script() == text
-    f = mod[name]
-    assert f.mode == "compiled", f.source
-    interpreted, compiled = make_args(), make_args()
-    f.interpret(*interpreted)
-    f(*compiled)
-    for a, b in zip(interpreted, compiled):
-        if isinstance(a, np.ndarray):
-            np.testing.assert_array_equal(a, b)
-    return compiled, text
+from test_tir_call_forms import HEADER, run_both
 
 
 # Four lanes at a time over an array of n elements: the last chunk's lanes past n are masked off.
@@ -45,13 +25,13 @@ def f(a: T.handle, b: T.handle, n: T.int32):
 @pytest.mark.parametrize("n", [1, 4, 5, 10, 13])
 def test_tail_lanes_past_the_end_are_neither_read_nor_written(n):
     a = np.arange(n, dtype=np.float32) - 3.5
-    (_, b, _), text = run_both(TAIL, lambda: (a.copy(), np.zeros(n, np.float32), n))
+    (_, b, _), mod = run_both(TAIL, "f", lambda: (a.copy(), np.zeros(n, np.float32), n))
     np.testing.assert_array_equal(b, a * 2)
     # printed as TVM prints a predicated access: the method, its indices a list, and the scalar of
     # the lane comparison broadcast explicitly (the parser's implicit Broadcast, as TVM prints it)
     mask = "T.Ramp(i * 4, 1, 4) < T.Broadcast(n, 4)"
     assert (f"B.vstore([T.Ramp(i * 4, 1, 4)], A.vload([T.Ramp(i * 4, 1, 4)], predicate={mask})"
-            f" * T.Broadcast(T.float32(2.0), 4), predicate={mask})") in text
+            f" * T.Broadcast(T.float32(2.0), 4), predicate={mask})") in mod.script()
 
 
 # The mask comes from memory: lanes off read 0 and keep what C held.
@@ -68,7 +48,7 @@ def test_lanes_off_read_zero_and_are_not_written(seed):
     a = rng.integers(-50, 50, 8).astype(np.int32)
     m = rng.integers(0, 2, 8).astype(bool)
     c = rng.integers(-50, 50, 8).astype(np.int32)
-    (_, _, b, c_out), _ = run_both(MASK, lambda: (a.copy(), m.copy(), np.full(8, 7, np.int32), c.copy()))
+    (_, _, b, c_out), _ = run_both(MASK, "f", lambda: (a.copy(), m.copy(), np.full(8, 7, np.int32), c.copy()))
     np.testing.assert_array_equal(b, np.where(m, a, 0))
     np.testing.assert_array_equal(c_out, np.where(m, a + 100, c))
 
@@ -84,11 +64,11 @@ def f(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32"), k: T.int32):
         A.vstore([i], A.vload([i], predicate=i < k) + T.float32(1), predicate=i < k)
 '''
     a = np.linspace(-1, 1, 8, dtype=np.float32)
-    (a_out, b, _), text = run_both(src, lambda: (a.copy(), np.full(8, 9, np.float32), 5))
+    (a_out, b, _), mod = run_both(src, "f", lambda: (a.copy(), np.full(8, 9, np.float32), 5))
     np.testing.assert_array_equal(b, np.concatenate([a[:4], np.zeros(4, np.float32)]))
     np.testing.assert_array_equal(a_out, np.where(np.arange(8) < 5, a + 1, a))
-    assert "A.vload([T.Ramp(0, 1, 4)], predicate=T.Broadcast(True, 4))" in text
-    assert "A.vstore([i], A.vload([i], predicate=i < k) + T.float32(1.0), predicate=i < k)" in text
+    assert "A.vload([T.Ramp(0, 1, 4)], predicate=T.Broadcast(True, 4))" in mod.script()
+    assert "A.vstore([i], A.vload([i], predicate=i < k) + T.float32(1.0), predicate=i < k)" in mod.script()
 
 
 def test_an_active_lane_out_of_bounds_faults_as_the_interpreter():
@@ -118,7 +98,7 @@ def f(A: T.Buffer((8,), "float32"), M: T.Buffer((8,), "bool"), B: T.Buffer((8,),
     rng = np.random.default_rng(5)
     a = rng.standard_normal(8).astype(np.float32)
     m = np.array([1, 0, 1, 1, 0, 0, 0, 1], bool)
-    (_, _, b, c), _ = run_both(src, lambda: (a.copy(), m.copy(), np.zeros(8, np.float32), np.zeros(8, np.float32)))
+    (_, _, b, c), _ = run_both(src, "f", lambda: (a.copy(), m.copy(), np.zeros(8, np.float32), np.zeros(8, np.float32)))
     np.testing.assert_array_equal(b, np.where(m, a, -1))
     np.testing.assert_array_equal(c, np.where(m, a, 0))
 

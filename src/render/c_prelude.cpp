@@ -95,7 +95,9 @@ std::string Prelude::float_to_int(DType dt) {
                     "  " + f64 + " t = " + d_.math_fn("trunc", dtypes::float64) + "(x);\n"
                     "  if (t <= " + double_text(double(lo)) + ") return " + literal(d_, ConstValue::from_int(lo), dt) + ";\n"
                     "  if (t >= " + double_text(double(hi)) + ") return " + literal(d_, ConstValue::from_int(hi), dt) + ";\n"
-                    "  return (" + t + ")t;\n"
+                    // + 0.0 turns trunc(-0.5) = -0.0 into +0.0: with -fno-trapping-math GCC folds a cast
+                    // of this integer back to float into trunc(x) itself, which would keep the sign
+                    "  return (" + t + ")(t + 0.0);\n"
                     "}\n");
 }
 

@@ -14,8 +14,12 @@ class CpuCompiler final : public Compiler {
   // -funswitch-loops: an inner loop under a condition that holds for the whole loop (a row written
   // or kept, x[idx] = rows) is only vectorized once GCC 12 moves the test out (without it, a row copy
   // of 10^5 floats stayed scalar: 69 us against 10 us).
+  // -fno-trapping-math: kernels never read the floating-point exception flags, and without it GCC will
+  // not evaluate both sides of a select that holds arithmetic (the NaN-propagating max's `a + b`), so
+  // every loop with a MAX (relu, clip, hardswish) stayed scalar ("control flow in loop"): a
+  // 48x80x80 hardswish 1.20 -> 0.20 ms. Values are unchanged: it permits no reassociation or contraction.
   static constexpr const char* kFlags =
-      "-O2 -funswitch-loops -march=native -fPIC -shared -std=c11 -ffp-contract=off";
+      "-O2 -funswitch-loops -march=native -fno-trapping-math -fPIC -shared -std=c11 -ffp-contract=off";
 
   // `cc` is the compiler command as the shell sees it (it may carry a launcher: "ccache gcc").
   explicit CpuCompiler(std::string cc);

@@ -62,6 +62,7 @@ TEST(RuntimeCache, KeysAreStableAndSensitive) {
   EXPECT_EQ(program_key("x", cc), program_key("x", cc));
   EXPECT_NE(program_key("x", cc), program_key("y", cc));
   EXPECT_NE(cc.cache_id().find("-ffp-contract=off"), std::string::npos);
+  EXPECT_NE(cc.cache_id().find("-fno-trapping-math"), std::string::npos);
 }
 
 // Replaces the object at `path` with `bytes`, as a crash or a disk error might leave it.

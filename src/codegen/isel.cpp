@@ -44,13 +44,15 @@ UOpRef sqrt(const UOp& u) {
 }
 // spec: POW = EXP2(LOG2(A) * B)
 UOpRef pow(const UOp& u) { return alu(Ops::EXP2, {alu(Ops::MUL, {alu(Ops::LOG2, {A(u)}), B(u)})}); }
-// spec: MULACC = ADD(MUL(A, B), C)
 UOpRef threefry(const UOp& u) { return threefry2x32_primitives(A(u), B(u)); }
+// spec: MULACC = ADD(MUL(A, B), C). Exact on ints only: a float MULACC rounds once (a fused
+// multiply-add, docs/codegen.md "MULACC"), which no ADD of a rounded MUL reproduces.
 UOpRef mulacc(const UOp& u) { return alu(Ops::ADD, {alu(Ops::MUL, {A(u), B(u)}), u.src[2]}); }
 
 bool any_value(DType) { return true; }
 bool number(DType dt) { return dt.is_int() || dt.is_float(); }  // NEG, SUB: not bool (verify_dtype)
 bool floats(DType dt) { return dt.is_float(); }
+bool ints(DType dt) { return dt.is_int(); }
 bool bool_only(DType dt) { return dt.is_bool(); }
 bool narrow_float(DType dt) { return is_transcendental_dtype(dt); }
 bool packed_uint64(DType dt) { return dt == dtypes::uint64; }
@@ -111,7 +113,7 @@ const std::vector<Decomposition>& decomposition_table() {
       {Ops::SIN, "argument reduction + polynomial approx", narrow_float, sin},
       {Ops::SQRT, "EXP2(0.5 * LOG2(A))", floats, sqrt},
       {Ops::POW, "EXP2(LOG2(A) * B)", floats, pow},
-      {Ops::MULACC, "ADD(MUL(A, B), C)", number, mulacc},
+      {Ops::MULACC, "ADD(MUL(A, B), C)", ints, mulacc},
       {Ops::THREEFRY, "5 rounds of add-rotate-xor (ARX)", packed_uint64, threefry},
   };
   return table;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "codegen/expand.h"
+#include "codegen/fuse_mulacc.h"
 #include "codegen/group_reduce.h"
 #include "codegen/launch_dims.h"
 #include "codegen/isel.h"
@@ -61,7 +62,13 @@ UOpRef isel(const UOpRef& in, KernelLowering& k) {
   return out;
 }
 
-UOpRef memory_plan(const UOpRef& in, KernelLowering&) { return lower_reduces(in); }
+UOpRef memory_plan(const UOpRef& in, KernelLowering& k) {
+  UOpRef out = lower_reduces(in);
+  // Sums of products accumulate with fused multiply-adds, except a TIR program's own sums, which
+  // must round as the TIR interpreter's a*b then + do.
+  if (k.in_order_sums) return out;
+  return fuse_mulacc(out, k.target->capabilities);
+}
 
 // The launch axes (GLOBAL, LOCAL, GROUP_REDUCE lanes) are work item indices, not loops.
 UOpRef linearize_stage(const UOpRef& in, KernelLowering&) { return linearize(lower_launch_axes(in)); }

@@ -151,10 +151,8 @@ std::string maximum(const UOp& u, const Src& s, Prelude& p) {
 std::string mulacc(const UOp& u, const Src& s, Prelude& p) {
   DType dt = u.dtype;
   const CDialect& d = p.dialect();
-  if (dt.is_float()) {  // the decomposition: the product rounded, then the sum rounded
-    std::string prod = round_to(dt, widen(d, dt, s[0]) + " * " + widen(d, dt, s[1]), p);
-    return round_to(dt, widen(d, dt, paren(prod)) + " + " + widen(d, dt, s[2]), p);
-  }
+  if (dt.is_float())  // the fused multiply-add, one rounding (float16/bfloat16: fmaf, then rounded to dt)
+    return round_to(dt, d.math_fn("fma", dt) + "(" + widen(d, dt, s[0]) + ", " + widen(d, dt, s[1]) + ", " + widen(d, dt, s[2]) + ")", p);
   if (narrow(dt)) return int_arith(d, u, "+", int_arith(d, u, "*", s[0], s[1]), s[2]);
   std::string t = d.value_type(dt), ut = unsigned_type(d, dt);
   return "(" + t + ")((" + ut + ")" + s[0] + " * (" + ut + ")" + s[1] + " + (" + ut + ")" + s[2] + ")";

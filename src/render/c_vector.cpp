@@ -66,6 +66,21 @@ std::string Prelude::vector_fmax(DType dt, int64_t lanes) {
                     "}\n");
 }
 
+// MULACC's fused multiply-add lane by lane: C has no fma on vector types. The lanes are written as
+// one vector of fmaf calls, which GCC's SLP vectorizer turns into one vfmadd per register under
+// -march=native where the host has FMA (libm's fmaf, as exact, where it has not); a loop over the
+// lanes would stay scalar in a kernel compiled with no-tree-loop-vectorize (c_renderer.cpp).
+std::string Prelude::vector_fma(DType dt, int64_t lanes) {
+  std::string v = vector(dt, lanes), name = "og_fma_" + lanes_tag(dt, lanes), fn = d_.math_fn("fma", dt), body;
+  for (int64_t i = 0; i < lanes; i++) {
+    std::string x = "[" + std::to_string(i) + "]";
+    body += (i ? ", " : "") + fn + "(a" + x + ", b" + x + ", c" + x + ")";
+  }
+  return need(name, d_.helper_prefix + v + " " + name + "(" + v + " a, " + v + " b, " + v + " c) {\n"
+                    "  return (" + v + "){" + body + "};\n"
+                    "}\n");
+}
+
 namespace {
 
 bool float_lanes(DType dt) { return dt == dtypes::float32 || dt == dtypes::float64; }
@@ -98,6 +113,7 @@ std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::
   if (!has_vector_form(u.op, u.dtype)) throw InternalError("c renderer: no vector form of " + u.brief() + " (vectorize leaves it scalar)");
   if (int_lanes(u.dtype)) return int_vector_expr(u, lanes, src, prelude);
   if (u.op == Ops::MAX) return prelude.vector_fmax(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ")";
+  if (u.op == Ops::MULACC) return prelude.vector_fma(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ", " + src[2] + ")";
   return alu_expr(u, src, prelude);
 }
 
@@ -115,9 +131,10 @@ bool has_vector_form(Ops op, DType dt) {
   if (!float_lanes(dt)) return false;
   switch (op) {
     // the same C text as on scalars: GCC applies them lane by lane (a scalar operand of RECIP's
-    // `1.0f / v` is broadcast); -ffp-contract=off keeps MULACC two roundings there too
-    case Ops::ADD: case Ops::SUB: case Ops::MUL: case Ops::DIV: case Ops::NEG: case Ops::RECIP: case Ops::MULACC:
-    case Ops::MAX:  // og_fmax_f32x16 (vector_fmax)
+    // `1.0f / v` is broadcast)
+    case Ops::ADD: case Ops::SUB: case Ops::MUL: case Ops::DIV: case Ops::NEG: case Ops::RECIP:
+    case Ops::MAX:     // og_fmax_f32x16 (vector_fmax)
+    case Ops::MULACC:  // og_fma_f32x16 (vector_fma)
       return true;
     default: return false;  // comparisons and WHERE (vector masks), casts, libm calls: scalar
   }

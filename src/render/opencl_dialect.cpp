@@ -26,7 +26,7 @@ CDialect make_opencl(bool fp16, bool fp64) {
   set(ScalarType::FLOAT32, "float");
   set(ScalarType::FLOAT64, fp64 ? "double" : "");
   // OpenCL C lets the compiler contract a*b+c into an FMA unless told not to; C's kernels are built
-  // with -ffp-contract=off, and both must round the same way.
+  // with -ffp-contract=off, and both must round the same way (MULACC is fma() on both).
   d.header = "#pragma OPENCL FP_CONTRACT OFF\n";
   if (fp64) d.header += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   if (fp16) d.header += "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n";

@@ -86,7 +86,7 @@ class Spelling {
   std::string convert(DType dt, const std::string& e, const std::string& mode = "") const { return "convert_" + vec(dt) + mode + paren(e); }
 
   // The C of the scalar op works lane by lane on OpenCL float vectors (a scalar literal operand of
-  // RECIP is broadcast; FP_CONTRACT OFF keeps MULACC two roundings); MAX is og_fmax's rule.
+  // RECIP is broadcast; MULACC's fma() is overloaded on vectors); MAX is og_fmax's rule.
   std::string float_op() {
     if (u_.op != Ops::MAX) return c_render::alu_expr(u_, s_, p_);
     const std::string &a = s_[0], &b = s_[1];  // a NaN operand gives a + b, else a < b ? b : a

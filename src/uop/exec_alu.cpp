@@ -3,7 +3,9 @@
 // Integers are computed in i128 (or unsigned i128 for products) and wrapped to the dtype's width
 // with two's complement; `index` is unbounded math integers, so a result that does not fit i128 is
 // not folded (nullopt). Floats are computed in double and rounded to the dtype once per primitive
-// op (MULACC, a decomposed op, rounds after the MUL and after the ADD, as its decomposition does).
+// op. MULACC on ints wraps as MUL then ADD; on floats it is the fused multiply-add, rounded once
+// (docs/codegen.md, "MULACC"): fma on float64, fmaf on float32 and on float16/bfloat16 (held as
+// float, as their other ops are), then rounded to the dtype.
 //
 // Where the spec leaves the value open, onegrad defines it (docs: exec_alu):
 //   IDIV, MOD      floor division and floor modulo (spec README decision 2); ints by zero: nullopt.
@@ -34,6 +36,13 @@ using u128 = unsigned __int128;
 
 std::optional<ConstValue> int_result(i128 v, DType dt) { return ConstValue::from_int(wrap_int(v, dt)); }
 ConstValue float_result(double v, DType dt) { return ConstValue::from_float(round_to_float_dtype(v, dt)); }
+
+// MULACC on floats: one rounding of a*b + c in float64, or in float32 for the narrower floats
+// (exact operands there: every float16/bfloat16 value is a float), then the dtype's own rounding.
+ConstValue fused_multiply_add(DType dt, double a, double b, double c) {
+  if (dt.scalar == ScalarType::FLOAT64) return ConstValue::from_float(std::fma(a, b, c));
+  return float_result(double(std::fmaf(float(a), float(b), float(c))), dt);
+}
 
 // Width in bits of an int dtype for shifts; index has none (0).
 int shift_width(DType dt) { return dt.is_index() ? 0 : dt.is_bool() ? 1 : dt.bits(); }
@@ -169,7 +178,7 @@ std::optional<ConstValue> exec_alu(Ops op, DType dtype, std::span<const ConstVal
   if (args.size() == 3) {
     if (op == Ops::WHERE) return cast_value(args[0].truthy() ? args[1] : args[2], dtype);
     if (op != Ops::MULACC) return std::nullopt;
-    if (fl) return float_result(round_to_float_dtype(args[0].as_double() * args[1].as_double(), dtype) + args[2].as_double(), dtype);
+    if (fl) return fused_multiply_add(dtype, args[0].as_double(), args[1].as_double(), args[2].as_double());
     auto prod = int_binary(Ops::MUL, dtype, args[0].as_int(), args[1].as_int());
     if (!prod) return std::nullopt;
     return int_binary(Ops::ADD, dtype, prod->as_int(), args[2].as_int());

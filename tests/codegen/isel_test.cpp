@@ -85,9 +85,20 @@ TEST(ISel, SqrtAndPow) {
 }
 
 TEST(ISel, MulAcc) {
-  for (DType dt : {dtypes::float32, dtypes::int32}) {
+  for (DType dt : {dtypes::int32, dtypes::uint8}) {
     UOpRef a = input(dt), b = input(dt, 1), c = input(dt, 2);
     EXPECT_EQ(select_one(Ops::MULACC, alu(Ops::MULACC, {a, b, c})), alu(Ops::ADD, {alu(Ops::MUL, {a, b}), c}));
+  }
+}
+
+// A float MULACC rounds once: an ADD of the rounded MUL is not it, so a target that lacks it is told.
+TEST(ISel, FloatMulAccHasNoDecomposition) {
+  UOpRef a = input(dtypes::float32), b = input(dtypes::float32, 1), c = input(dtypes::float32, 2);
+  try {
+    select_one(Ops::MULACC, alu(Ops::MULACC, {a, b, c}));
+    FAIL() << "no error";
+  } catch (const TargetError& e) {
+    EXPECT_NE(std::string(e.what()).find("lacks MULACC on float32 and the decomposition table has none"), std::string::npos) << e.what();
   }
 }
 
@@ -141,11 +152,11 @@ TEST(ISel, CapabilitiesPerDtype) {
   EXPECT_EQ(select_instructions(sink(s64), c), sink(s64));
 }
 
-// Everything decomposable, decomposed: only primitives are left (float64 transcendentals, which
-// have no decomposition, stay).
+// Everything decomposable, decomposed: only primitives are left (float64 transcendentals and float
+// MULACC, which have no decomposition, stay).
 TEST(ISel, LacksEverythingLeavesPrimitives) {
   const std::set<Ops> decomposed = {Ops::NEG,  Ops::SUB,  Ops::DIV, Ops::CMPGT, Ops::CMPGE, Ops::CMPLE, Ops::CMPEQ,
-                                    Ops::NOT,  Ops::EXP2, Ops::LOG2, Ops::SIN, Ops::SQRT, Ops::POW, Ops::MULACC};
+                                    Ops::NOT,  Ops::EXP2, Ops::LOG2, Ops::SIN, Ops::SQRT, Ops::POW};
   for (DType dt : {dtypes::float32, dtypes::float16, dtypes::bfloat16}) {
     UOpRef a = input(dt), b = input(dt, 1);
     std::vector<UOpRef> outs;
@@ -153,10 +164,13 @@ TEST(ISel, LacksEverythingLeavesPrimitives) {
     for (Ops op : {Ops::SUB, Ops::DIV, Ops::POW}) outs.push_back(alu(op, {a, b}));
     for (Ops op : {Ops::CMPGT, Ops::CMPGE, Ops::CMPLE, Ops::CMPEQ})
       outs.push_back(alu(Ops::NOT, {alu(op, {a, b})}));
-    outs.push_back(alu(Ops::MULACC, {a, b, a}));
     UOpRef out = select_instructions(UOp::create(Ops::SINK, dtypes::void_, outs), lacks_every_decomposed_op());
     for (const UOp* u : out->toposort()) EXPECT_FALSE(decomposed.count(u->op)) << dt.name() << ": " << u->brief();
+    UOpRef fma = sink(alu(Ops::MULACC, {a, b, a}));
+    EXPECT_EQ(select_instructions(fma, lacks_every_decomposed_op()), fma) << dt.name();
   }
+  UOpRef i = input(dtypes::int32);
+  EXPECT_FALSE(has_op(select_all(alu(Ops::MULACC, {i, i, i})), Ops::MULACC));
   for (Ops op : {Ops::EXP2, Ops::LOG2, Ops::SIN}) EXPECT_FALSE(has_decomposition(op, dtypes::float64));
   UOpRef s64 = sink(alu(Ops::SIN, {input(dtypes::float64)}));
   EXPECT_EQ(select_instructions(s64, lacks_every_decomposed_op()), s64);
@@ -172,6 +186,7 @@ TEST(ISel, RowsAndTheirDtypes) {
   EXPECT_TRUE(has_decomposition(Ops::CMPEQ, dtypes::bool_));
   EXPECT_FALSE(has_decomposition(Ops::SQRT, dtypes::int64));
   EXPECT_TRUE(has_decomposition(Ops::MULACC, dtypes::int16));
+  EXPECT_FALSE(has_decomposition(Ops::MULACC, dtypes::float32));
   EXPECT_FALSE(has_decomposition(Ops::ADD, dtypes::float32));  // a primitive: not in the table
   EXPECT_EQ(find_decomposition(Ops::ADD), nullptr);
   EXPECT_TRUE(has_decomposition(Ops::THREEFRY, dtypes::uint64));  // codegen/threefry.h

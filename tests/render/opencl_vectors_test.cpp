@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "codegen/kernels.h"
 #include "codegen/pipeline.h"
@@ -292,6 +293,27 @@ TEST(OpenCLVectors, VectorAccumulatorsMatchC) {
   }
 }
 
+// A matmul's sums of products accumulate with fma() on CL and fmaf / og_fma_f32xN in C
+// (codegen/fuse_mulacc.h): scalar, vector accumulators, and an unrolled k, the C target's sums bit
+// for bit (on random inputs, where one rounding per term differs from two in most outputs).
+TEST(OpenCLVectors, FusedMatmulSumsMatchC) {
+  SKIP_WITHOUT_OPENCL();
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> d(-3, 3);
+  auto random = [&](size_t n) {
+    std::vector<ConstValue> v;
+    for (size_t i = 0; i < n; i++) v.push_back(cast_value(ConstValue::from_float(d(rng)), dtypes::float32));
+    return host(dtypes::float32, std::move(v));
+  };
+  const int64_t m = 4, k = 32, n = 16;
+  for (const std::vector<Opt>& opts : std::vector<std::vector<Opt>>{{},
+                                                                    {Opt::split(1, 4, AxisType::UPCAST)},
+                                                                    {Opt::split(2, 4, AxisType::UNROLL), Opt::split(1, 8, AxisType::UPCAST)}}) {
+    std::string src = expect_cl_matches_c(matmul_kernel(m, k, n), opts, {zeros(dtypes::float32, m * n)}, {random(m * k), random(k * n)});
+    EXPECT_NE(src.find("fma("), std::string::npos) << src;
+  }
+}
+
 // Bitcasts between int and float lanes of one size (as_T{n}), each fed to an op of its new type, and
 // float32 EXP2 (whose 2^n is int32 arithmetic on float bits) in a 16-lane loop: vector code, the C
 // target's results bit for bit (an int read of a float lane keeps a NaN's payload).
@@ -331,12 +353,12 @@ TEST(OpenCLVectors, UnrolledSumFoldsVectorLanesInOrder) {
   for (int64_t k = kLanes; k < rows * n; k++) in.values.push_back(ConstValue::from_float(double(k % 37) * 0.37 - 6.0));
   std::string src = expect_cl_matches_c(sink_over(i, {store(out, i, sum)}), {Opt::split(1, 16, AxisType::UNROLL)}, {zeros(dtypes::float32, rows)}, {in});
   // the vector width is the device's preferred one (16 lanes with AVX-512, 8 with AVX2): the fold
-  // reads up to its last lane
+  // reads up to its last lane (of 2^x's last product, which the accumulator's fma() takes: fuse_mulacc)
   int lanes = 0;
   for (int w : {16, 8, 4, 2})
     if (!lanes && src.find("float" + std::to_string(w) + " ") != std::string::npos) lanes = w;
   ASSERT_NE(lanes, 0) << src;
   const char* hex = "0123456789abcdef";
-  EXPECT_NE(src.find(std::string(".s") + hex[lanes - 1] + ";"), std::string::npos) << src;
+  EXPECT_NE(src.find(std::string(".s") + hex[lanes - 1] + ", "), std::string::npos) << src;
   EXPECT_NE(src.find("as_int" + std::to_string(lanes) + "("), std::string::npos) << src;
 }

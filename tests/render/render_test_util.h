@@ -14,6 +14,7 @@
 #include "runtime/program_cache.h"
 #include "runtime/runtime_test_util.h"
 #include "uop/errors.h"
+#include "uop/text/text.h"
 #include "uop/uop.h"
 
 namespace onegrad::testing {
@@ -48,6 +49,24 @@ inline UOpRef sink_over(const UOpRef& r, const std::vector<UOpRef>& stores) {
   std::vector<UOpRef> ends;
   for (const UOpRef& st : stores) ends.push_back(UOp::create(Ops::END, dtypes::void_, {st, r}));
   return UOp::create(Ops::SINK, dtypes::void_, ends);
+}
+
+// out[m, n] = sum over k of a[m, k] * b[k, n], in kernel form (axes: 0 = m, 1 = n, 2 = k).
+inline UOpRef matmul_kernel(int64_t m, int64_t k, int64_t n, DType dt = dtypes::float32) {
+  auto c = [](int64_t v) { return "CONST index " + std::to_string(v); };
+  std::string t = dt.name();
+  std::string s = "%cm = " + c(m) + "\n%ck = " + c(k) + "\n%cn = " + c(n) + "\n%cmn = " + c(m * n) + "\n%cmk = " + c(m * k) +
+                  "\n%ckn = " + c(k * n) + "\n%smn = STACK index (%cmn)\n%smk = STACK index (%cmk)\n%skn = STACK index (%ckn)\n" +
+                  "%out = PARAM ptr<" + t + ", GLOBAL> (%smn) {slot=0}\n%a = PARAM ptr<" + t + ", GLOBAL> (%smk) {slot=1}\n" +
+                  "%b = PARAM ptr<" + t + ", GLOBAL> (%skn) {slot=2}\n" +
+                  "%r0 = RANGE index (%cm) {id=0, LOOP}\n%r1 = RANGE index (%cn) {id=1, LOOP}\n%r2 = RANGE index (%ck) {id=2, REDUCE}\n" +
+                  "%am = MUL index (%r0, %ck)\n%ai = ADD index (%am, %r2)\n%bm = MUL index (%r2, %cn)\n%bi = ADD index (%bm, %r1)\n" +
+                  "%ap = INDEX ptr<" + t + ", GLOBAL> (%a, %ai)\n%bp = INDEX ptr<" + t + ", GLOBAL> (%b, %bi)\n" +
+                  "%x = LOAD " + t + " (%ap)\n%y = LOAD " + t + " (%bp)\n%xy = MUL " + t + " (%x, %y)\n" +
+                  "%acc = REDUCE " + t + " (%xy, %r2) {ADD, axes=[]}\n%om = MUL index (%r0, %cn)\n%oi = ADD index (%om, %r1)\n" +
+                  "%op = INDEX ptr<" + t + ", GLOBAL> (%out, %oi)\n%st = STORE void (%op, %acc)\n" +
+                  "%e1 = END void (%st, %r1)\n%e0 = END void (%e1, %r0)\n%sink = SINK void (%e0)\n";
+  return parse_graph(s);
 }
 
 // lower_kernel without simplify_kernel: the renderer then sees the decomposed ops (SUB, NEG,

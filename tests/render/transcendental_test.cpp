@@ -231,6 +231,7 @@ TEST(RenderTranscendentals, DecomposeAllCapabilities) {
     EXPECT_TRUE(c_renders_natively(Ops::DIV, dtypes::int32));   // likewise
     EXPECT_TRUE(c_renders_natively(Ops::SIN, dtypes::float64)); // libm
     EXPECT_TRUE(c_renders_natively(Ops::ADD, dtypes::float32)); // a primitive
+    EXPECT_TRUE(c_renders_natively(Ops::MULACC, dtypes::float32));  // fused: no decomposition
   }
   EXPECT_EQ(c_renders_natively(Ops::THREEFRY, dtypes::uint64), !has_decomposition(Ops::THREEFRY, dtypes::uint64));
   EXPECT_EQ(c_capabilities().name, "C");

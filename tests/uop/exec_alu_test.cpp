@@ -162,9 +162,20 @@ TEST(ExecAlu, FloatOps) {
   EXPECT_FALSE(run(Ops::THREEFRY, dtypes::uint64, {I(1), I(2)}).has_value());
 }
 
-TEST(ExecAlu, MulaccRoundsTwiceLikeItsDecomposition) {
-  // float16: 2049 is not representable (rounds to 2048), so (2049*1)+1 differs from fma.
-  EXPECT_EQ(fval(Ops::MULACC, dtypes::float16, {F(2049), F(1), F(1)}), 2048.0);
+// A float MULACC rounds once (a fused multiply-add): (1 + e)^2 - 1 keeps the e^2 that rounding the
+// product first loses (float16/bfloat16 compute in float, then round: e^2 fits there too).
+TEST(ExecAlu, MulaccIsAFusedMultiplyAdd) {
+  struct Case {
+    DType dt;
+    double e;
+  };
+  for (Case c : {Case{dtypes::float64, std::ldexp(1.0, -27)}, Case{dtypes::float32, std::ldexp(1.0, -12)},
+                 Case{dtypes::float16, std::ldexp(1.0, -6)}, Case{dtypes::bfloat16, std::ldexp(1.0, -4)}}) {
+    double fused = fval(Ops::MULACC, c.dt, {F(1 + c.e), F(1 + c.e), F(-1)});
+    EXPECT_EQ(fused, 2 * c.e + c.e * c.e) << c.dt.name();
+    double rounded_product = fval(Ops::MUL, c.dt, {F(1 + c.e), F(1 + c.e)});
+    EXPECT_NE(fused, fval(Ops::ADD, c.dt, {F(rounded_product), F(-1)})) << c.dt.name();
+  }
   EXPECT_EQ(fval(Ops::MULACC, dtypes::float32, {F(2), F(3), F(4)}), 10.0);
 }
 
@@ -269,7 +280,7 @@ TEST(ExecAlu, MatchesCppReferenceFloat32) {
     EXPECT_EQ(fval(Ops::MUL, dtypes::float32, {F(a), F(b)}), double(a * b));
     EXPECT_EQ(fval(Ops::DIV, dtypes::float32, {F(a), F(b)}), double(a / b));
     EXPECT_EQ(fval(Ops::RECIP, dtypes::float32, {F(a)}), double(1.0f / a));
-    EXPECT_EQ(fval(Ops::MULACC, dtypes::float32, {F(a), F(b), F(c)}), double(float(a * b) + c));
+    EXPECT_EQ(fval(Ops::MULACC, dtypes::float32, {F(a), F(b), F(c)}), double(std::fmaf(a, b, c)));
     EXPECT_EQ(fval(Ops::SQRT, dtypes::float32, {F(std::fabs(a))}), double(std::sqrt(std::fabs(a))));
     EXPECT_EQ(fval(Ops::MAX, dtypes::float32, {F(a), F(b)}), double(std::max(a, b)));
   }

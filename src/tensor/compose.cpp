@@ -65,8 +65,8 @@ namespace {
 // loop stay scalar. Such rows are padded with -inf to the next multiple of 16 and realized: the
 // extra columns add exp(-inf - max) = 0 to the sum (a row of -inf or NaN still gives NaN), the
 // kernel runs vector code (its output rows too: realized at the padded width), and a view cuts
-// them back. 40 x 6625 on one thread: 12.4 ms as
-// one scalar kernel, 0.1 + 2.1 ms padded (docs/kernel_opts.md, "Softmax rows padded to 16").
+// them back. 40 x 6625 on one thread: 4.3-12.4 ms as one scalar kernel, 0.1 + 2.1 + 0.03 ms padded
+// (docs/kernel_opts.md, "Softmax rows padded to 16").
 inline constexpr int64_t kSoftmaxPadLanes = 16;
 inline constexpr int64_t kSoftmaxPadMinRow = 256;
 

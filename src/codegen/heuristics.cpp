@@ -271,7 +271,13 @@ std::optional<int64_t> kernel_iterations(const UOpRef& sink) {
   return n;
 }
 
-std::vector<Opt> thread_opts(const UOpRef& optimized, int threads) {
+namespace {
+
+// The busiest thread's share of an uneven THREAD split over the even share it may exceed.
+constexpr double kMaxThreadImbalance = 1.1;
+
+// The outermost output axis whose bound 4, 3, 2 or 1 times the threads divides (heuristics.h).
+std::vector<Opt> even_thread_opts(const UOpRef& optimized, int threads) {
   std::optional<int64_t> iterations = kernel_iterations(optimized);
   if (threads < 2 || !iterations || *iterations < kMinThreadIterations || runs_in_order(optimized)) return {};
   std::vector<UOpRef> axes = kernel_axes(optimized);
@@ -292,6 +298,41 @@ std::vector<Opt> thread_opts(const UOpRef& optimized, int threads) {
     }
   }
   return {};
+}
+
+// When no output axis's bound is a multiple of the thread count (a classifier's 40 x 6640 blocked
+// as L415 u8 L5 u16: 415 and 5 are odd), the LOOP axis with a divisor d > threads whose parts
+// balance within kMaxThreadImbalance (the busiest thread runs ceil(d / threads) of d parts), the
+// smallest such d, each part at least kMinThreadPartIterations. 415 = 5 * 83 on 2 threads: 83 parts
+// (42 of 83 on the busiest thread), where 5 parts would leave it 3 of 5.
+std::vector<Opt> uneven_thread_opts(const UOpRef& optimized, int threads, int64_t iterations) {
+  std::vector<UOpRef> axes = kernel_axes(optimized);
+  for (size_t a = 0; a < axes.size(); a++) {
+    if (axis_type(axes[a]) != AxisType::LOOP) continue;
+    int64_t bound = *const_bound(axes[a]);
+    for (int64_t d = threads + 1; d <= bound && iterations / d >= kMinThreadPartIterations; d++) {
+      if (bound % d != 0) continue;
+      double busiest = double((d + threads - 1) / threads) * threads / double(d);
+      if (busiest > kMaxThreadImbalance) continue;
+      Opt o = Opt::split(int64_t(a), d, AxisType::THREAD);
+      try {
+        apply_opt(optimized, o, false);
+        return {o};
+      } catch (const OptError&) {
+        break;  // a store that does not depend on this axis
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<Opt> thread_opts(const UOpRef& optimized, int threads) {
+  std::vector<Opt> even = even_thread_opts(optimized, threads);
+  std::optional<int64_t> iterations = kernel_iterations(optimized);
+  if (!even.empty() || threads < 2 || !iterations || *iterations < kMinThreadIterations || runs_in_order(optimized)) return even;
+  return uneven_thread_opts(optimized, threads, *iterations);
 }
 
 std::vector<Opt> default_kernel_opts(const UOpRef& sink, int threads) {

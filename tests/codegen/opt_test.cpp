@@ -181,6 +181,42 @@ TEST(CodegenOpt, IllegalThreadSplitsRaiseOptError) {
   EXPECT_NO_THROW(apply_opt(parse_graph(kernels::kStoreInUnusedLoop), Opt::split(0, 2, AxisType::THREAD)));
 }
 
+// Output bounds that no multiple of the thread count divides (415 x 5, as a classifier's 40 x 6640
+// blocked L415 u8 L5 u16): the smallest divisor whose parts balance within 10% on the threads.
+TEST(CodegenOpt, ThreadOptsSplitOddBoundsIntoBalancedParts) {
+  UOpRef rows = parse_graph(R"(
+%c5 = CONST index 5
+%c415 = CONST index 415
+%c1536 = CONST index 1536
+%c2075 = CONST index 2075
+%c3187200 = CONST index 3187200
+%so = STACK index (%c2075)
+%sa = STACK index (%c3187200)
+%out = PARAM ptr<float32, GLOBAL> (%so) {slot=0}
+%a = PARAM ptr<float32, GLOBAL> (%sa) {slot=1}
+%r0 = RANGE index (%c415) {id=0, LOOP}
+%r1 = RANGE index (%c5) {id=1, LOOP}
+%r2 = RANGE index (%c1536) {id=2, REDUCE}
+%i0 = MUL index (%r0, %c5)
+%oi = ADD index (%i0, %r1)
+%ar = MUL index (%oi, %c1536)
+%ai = ADD index (%ar, %r2)
+%aa = INDEX ptr<float32, GLOBAL> (%a, %ai)
+%x = LOAD float32 (%aa)
+%acc = REDUCE float32 (%x, %r2) {ADD, axes=[]}
+%oa = INDEX ptr<float32, GLOBAL> (%out, %oi)
+%st = STORE void (%oa, %acc)
+%e1 = END void (%st, %r1)
+%e0 = END void (%e1, %r0)
+%sink = SINK void (%e0)
+)");
+  // 415 = 5 * 83: 5 parts leave one of 2 threads 3 of 5 (1.2 of its share), 83 parts 42 of 83 (1.012)
+  EXPECT_EQ(thread_opts(rows, 2), std::vector<Opt>{Opt::split(0, 83, AxisType::THREAD)});
+  EXPECT_EQ(thread_opts(rows, 4), std::vector<Opt>{Opt::split(0, 83, AxisType::THREAD)});
+  EXPECT_EQ(kernel_shape(apply_opts(rows, thread_opts(rows, 2))), "t83 L5 L5 R1536");
+  EXPECT_TRUE(thread_opts(rows, 1).empty());
+}
+
 TEST(CodegenOpt, ThreadOptsSplitLargeKernelsOnly) {
   UOpRef small = matmul();  // 60 iterations
   EXPECT_EQ(kernel_iterations(small), 60);
@@ -219,7 +255,8 @@ TEST(CodegenOpt, ThreadOptsSplitLargeKernelsOnly) {
   // as many parts as keep 2^15 iterations each: 8 for 4 threads (16 would be 2^14), 8 for 2
   EXPECT_EQ(thread_opts(big, 4), std::vector<Opt>{Opt::split(0, 8, AxisType::THREAD)});
   EXPECT_EQ(thread_opts(big, 2), std::vector<Opt>{Opt::split(0, 8, AxisType::THREAD)});
-  EXPECT_EQ(thread_opts(big, 3), std::vector<Opt>{}) << "64 is no multiple of 3, 6, 9 or 12";
+  EXPECT_EQ(thread_opts(big, 3), std::vector<Opt>{}) << "64 is no multiple of 3, 6, 9 or 12, and its divisors "
+                                                         "with parts of 2^15 iterations (4, 8) do not balance on 3";
   EXPECT_TRUE(thread_opts(big, 1).empty());
   std::vector<Opt> opts = default_kernel_opts(big, 2);
   ASSERT_FALSE(opts.empty());

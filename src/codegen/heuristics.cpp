@@ -189,8 +189,12 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     if (reuse(a) > 0) reusing.push_back(a);
   // first the unit-stride axis (innermost first), then any other
   std::stable_sort(reusing.begin(), reusing.end(), [&](size_t a, size_t b) { return unit_stride(a) > unit_stride(b) || (unit_stride(a) == unit_stride(b) && a > b); });
+  // the first blocked axis and the rows joined to it (none: npos)
+  constexpr size_t npos = size_t(-1);
+  size_t vector_axis = npos, joined_rows = npos;
   if (!reusing.empty()) {
     size_t first = reusing[0];
+    vector_axis = first;
     int64_t f = first_block_factor(*const_bound(axes[first]), gated);
     if (f > 1) ups.push_back({first, f});
     // A whole first axis that is no multiple of 4 (a 10-wide output row: 8 lanes and 2 scalars)
@@ -210,7 +214,7 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
       int64_t m = merges ? rows_to_whole_vectors(f, *const_bound(axes[o])) : 1;
       if (m > 1) {
         ups.push_back({o, m});
-        outer = o;
+        outer = joined_rows = o;
         f_rows = f * m;
       }
     }
@@ -255,18 +259,27 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   // The budget on code size: a fused body (an LSTM's gates) makes every copy large, while a block
   // that earns its loads back on a matmul only costs compile time there. Shrink the block whose
   // copies cost the most (the one the large part of the body depends on): a block along an axis
-  // that part does not depend on stays, as it shares that part among its copies.
+  // that part does not depend on stays, as it shares that part among its copies. A first block
+  // with rows joined to it stays whole vectors while another block can shrink; then the rows go.
+  auto shrinks_now = [&](size_t i) {
+    if (joined_rows == npos) return true;
+    bool other = std::any_of(ups.begin(), ups.end(), [&](const Choice& c) { return c.axis != vector_axis && c.axis != joined_rows; });
+    if (other) return ups[i].axis != vector_axis && ups[i].axis != joined_rows;
+    return ups[i].axis == joined_rows;
+  };
   while (!ups.empty() && expanded(1) > kExpandedOpsBudget) {
-    size_t best = 0;
+    size_t best = npos;
     int64_t best_cost = -1;
     for (size_t i = 0; i < ups.size(); i++) {
+      if (!shrinks_now(i)) continue;
       int64_t was = ups[i].factor;
       ups[i].factor = smaller_factor(*const_bound(axes[ups[i].axis]), was);
       int64_t cost = expanded(1);
       ups[i].factor = was;
       if (best_cost < 0 || cost < best_cost) best = i, best_cost = cost;
     }
-    ups[best].factor = smaller_factor(*const_bound(axes[ups[best].axis]), ups[best].factor);
+    if (ups[best].axis == joined_rows) ups[best].factor = 1, joined_rows = npos;
+    else ups[best].factor = smaller_factor(*const_bound(axes[ups[best].axis]), ups[best].factor);
     if (ups[best].factor <= 1) ups.erase(ups.begin() + std::ptrdiff_t(best));
   }
   int64_t accumulators = 1;

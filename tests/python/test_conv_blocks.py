@@ -94,3 +94,22 @@ def test_blocked_convs_match_torch(ci, co, hw, kk, groups):
     got = Tensor(x).conv2d(Tensor(w), Tensor(b), groups=groups).relu().numpy()
     want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), torch.from_numpy(b), groups=groups).relu().numpy()
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def fused_epilogue(y):
+    for _ in range(3):  # 9 ops per output after the reduction: 160 copies of them exceed the budget
+        y = (y * 0.5 + 0.25).relu()
+    return y
+
+
+def test_a_large_fused_epilogue_shrinks_the_channels_not_the_vectors():
+    x, w = data(64, 48, 10, 1, seed=3)
+    ks = [k for k in onegrad.kernels(fused_epilogue(Tensor(x).conv2d(Tensor(w)))) if k.name.startswith("r_")]
+    assert len(ks) == 1
+    # the expansion budget shrinks the output channels' block (8 -> 4); the two rows of 10 stay
+    assert upcasts(ks[0]) == ["SPLIT(2, 10, UPCAST)", "SPLIT(1, 2, UPCAST)", "SPLIT(0, 4, UPCAST)"]
+    got = fused_epilogue(Tensor(x).conv2d(Tensor(w))).numpy()
+    t = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w))
+    for _ in range(3):
+        t = (t * 0.5 + 0.25).relu()
+    np.testing.assert_allclose(got, t.numpy(), rtol=1e-4, atol=1e-4)

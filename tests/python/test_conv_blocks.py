@@ -1,0 +1,115 @@
+"""The register blocks the heuristics give convolutions (docs/kernel_opts.md, "Hand-coded
+heuristics"): the block along a conv's output row is whole vectors of 8 and 4 lanes, taking a 10-wide
+row with the next one (20 = 8 + 8 + 4) where input and output walk on from row to row (a 1x1 conv),
+and a 20-wide row whole; results against torch."""
+
+import numpy as np
+import pytest
+import torch
+
+import onegrad
+from onegrad import Tensor
+
+
+def conv_kernel(x, w, groups=1):
+    ks = [k for k in onegrad.kernels(Tensor(x).conv2d(Tensor(w), groups=groups)) if k.name.startswith("r_")]
+    assert len(ks) == 1
+    return ks[0]
+
+
+def upcasts(k):
+    return [str(o) for o in k.default_opts() if o.op == "SPLIT" and o.target == "UPCAST"]
+
+
+def data(ci, co, hw, kk, groups=1, seed=0):
+    rng = np.random.default_rng(seed)
+    h, w = hw if isinstance(hw, tuple) else (hw, hw)
+    x = rng.standard_normal((1, ci, h, w), dtype=np.float32)
+    w = rng.standard_normal((co, ci // groups, kk, kk), dtype=np.float32)
+    return x, w
+
+
+def test_1x1_conv_on_10x10_blocks_two_rows_of_pixels():
+    x, w = data(64, 48, 10, 1)
+    k = conv_kernel(x, w)
+    assert k.shape == "L48 L10 L10 R64"
+    # the 10-wide row whole, two rows of it (20 pixels: 8 + 8 + 4 lanes), 8 output channels
+    assert upcasts(k) == ["SPLIT(2, 10, UPCAST)", "SPLIT(1, 2, UPCAST)", "SPLIT(0, 8, UPCAST)"]
+    src = k.source()
+    assert "og_store_f32x8(&b0[" in src and "og_store_f32x4(&b0[" in src
+    assert "float acc" not in src  # no scalar accumulator: every pixel is a vector lane
+
+
+def test_1x1_conv_with_a_cout_inner_weight_blocks_two_rows():
+    # the ONNX loader keeps a constant weight with its output channels innermost (src/onnx/op_nn.cpp)
+    x, w = data(96, 40, 10, 1, seed=1)
+    wt = Tensor(np.ascontiguousarray(w.transpose(2, 3, 1, 0))).permute(3, 2, 0, 1)
+    ks = [k for k in onegrad.kernels(Tensor(x).conv2d(wt)) if k.name.startswith("r_")]
+    assert len(ks) == 1
+    assert upcasts(ks[0]) == ["SPLIT(2, 10, UPCAST)", "SPLIT(1, 2, UPCAST)", "SPLIT(0, 8, UPCAST)"]
+    got = Tensor(x).conv2d(wt).numpy()
+    want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w)).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_3x3_conv_on_10x10_keeps_one_row():
+    # its windows read 12-wide padded rows: two output rows are not one run of the input
+    x, w = data(16, 24, 12, 3)
+    k = conv_kernel(x, w)
+    assert k.shape == "L24 L10 L10 R16 R3 R3"
+    ups = upcasts(k)
+    assert ups[0] == "SPLIT(2, 10, UPCAST)" and not any(u.startswith("SPLIT(1,") for u in ups)
+
+
+def test_20_wide_rows_are_blocked_whole():
+    x, w = data(32, 24, 20, 1)
+    assert upcasts(conv_kernel(x, w)) == ["SPLIT(2, 20, UPCAST)", "SPLIT(0, 8, UPCAST)"]
+    # a depthwise 5x5: the weight is shared along the rows and columns, 20 columns x 4 rows
+    x, w = data(16, 16, 24, 5, groups=16)
+    k = conv_kernel(x, w, groups=16)
+    assert k.shape == "L16 L20 L20 R5 R5"
+    assert upcasts(k)[0] == "SPLIT(2, 20, UPCAST)"
+
+
+def test_rows_that_cannot_make_whole_vectors_are_not_joined():
+    # 7 columns: 2 x 7 = 14 and 4 x 7 = 28 are no multiple of 4 within the caps (8 x 7 = 56 > 40)
+    x, w = data(16, 24, 7, 1)
+    ups = upcasts(conv_kernel(x, w))
+    assert ups[0] == "SPLIT(2, 7, UPCAST)" and not any(u.startswith("SPLIT(1,") for u in ups)
+
+
+@pytest.mark.parametrize("ci,co,hw,kk,groups", [
+    (64, 48, 10, 1, 1),     # two rows of 10
+    (48, 40, (8, 5), 1, 1), # 8 rows of 5 (40 pixels: 5 vectors)
+    (24, 16, 6, 1, 1),      # 2 rows of 6 (12 pixels: 8 + 4)
+    (32, 24, 20, 1, 1),     # a 20-wide row whole
+    (16, 24, 12, 3, 1),     # 3x3 windows on 10x10
+    (16, 24, 22, 3, 1),     # 3x3 windows on 20x20
+    (16, 16, 24, 5, 16),    # depthwise 5x5 on 20x20
+    (16, 24, 7, 1, 1),      # 7 columns: not joined
+])
+def test_blocked_convs_match_torch(ci, co, hw, kk, groups):
+    x, w = data(ci, co, hw, kk, groups, seed=ci + kk)
+    b = np.random.default_rng(2).standard_normal(co, dtype=np.float32)
+    got = Tensor(x).conv2d(Tensor(w), Tensor(b), groups=groups).relu().numpy()
+    want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), torch.from_numpy(b), groups=groups).relu().numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def fused_epilogue(y):
+    for _ in range(3):  # 9 ops per output after the reduction: 160 copies of them exceed the budget
+        y = (y * 0.5 + 0.25).relu()
+    return y
+
+
+def test_a_large_fused_epilogue_shrinks_the_channels_not_the_vectors():
+    x, w = data(64, 48, 10, 1, seed=3)
+    ks = [k for k in onegrad.kernels(fused_epilogue(Tensor(x).conv2d(Tensor(w)))) if k.name.startswith("r_")]
+    assert len(ks) == 1
+    # the expansion budget shrinks the output channels' block (8 -> 4); the two rows of 10 stay
+    assert upcasts(ks[0]) == ["SPLIT(2, 10, UPCAST)", "SPLIT(1, 2, UPCAST)", "SPLIT(0, 4, UPCAST)"]
+    got = fused_epilogue(Tensor(x).conv2d(Tensor(w))).numpy()
+    t = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w))
+    for _ in range(3):
+        t = (t * 0.5 + 0.25).relu()
+    np.testing.assert_allclose(got, t.numpy(), rtol=1e-4, atol=1e-4)

@@ -27,9 +27,10 @@ inline constexpr int64_t kMinThreadIterations = int64_t(1) << 18;
 // The smallest part of a THREAD split worth handing out on its own (tens of microseconds).
 inline constexpr int64_t kMinThreadPartIterations = int64_t(1) << 15;
 // The THREAD split of a kernel (after its other opts) for `threads` threads: the outermost output
-// axis whose bound 4, 3, 2 or 1 times `threads` divides (the most parts of at least
+// axis with a constant bound that 4, 3, 2 or 1 times `threads` divides (the most parts of at least
 // kMinThreadPartIterations each), and whose stores all depend on it, split into that many THREAD
-// parts. Empty below kMinThreadIterations or for one thread.
+// parts. Empty below kMinThreadIterations (a symbolic bound counted as its least value) or for one
+// thread.
 std::vector<Opt> thread_opts(const UOpRef& optimized, int threads);
 // What the engine gives a kernel by default: nothing below kMinOptIterations, else hand_coded_opts
 // followed by thread_opts.

@@ -217,6 +217,50 @@ TEST(CodegenOpt, ThreadOptsSplitOddBoundsIntoBalancedParts) {
   EXPECT_TRUE(thread_opts(rows, 1).empty());
 }
 
+// A symbolic bound (an ONNX model's batch, an outer loop of every kernel of the model) counts as its
+// least value, and a constant axis beside it is the one split.
+TEST(CodegenOpt, ThreadOptsSplitAConstantAxisBesideASymbolicOne) {
+  auto rows = [](int64_t reduce) {
+    return parse_graph(R"(
+%c2 = CONST index 2
+%c1024 = CONST index 1024
+%cr = CONST index )" + std::to_string(reduce) + R"(
+%c2048 = CONST index 2048
+%ca = CONST index )" + std::to_string(2048 * reduce) + R"(
+%so = STACK index (%c2048)
+%sa = STACK index (%ca)
+%out = PARAM ptr<float32, GLOBAL> (%so) {slot=0}
+%a = PARAM ptr<float32, GLOBAL> (%sa) {slot=1}
+%r0 = RANGE index (%c2) {id=0, LOOP}
+%r1 = RANGE index (%c1024) {id=1, LOOP}
+%r2 = RANGE index (%cr) {id=2, REDUCE}
+%i0 = MUL index (%r0, %c1024)
+%oi = ADD index (%i0, %r1)
+%ar = MUL index (%oi, %cr)
+%ai = ADD index (%ar, %r2)
+%aa = INDEX ptr<float32, GLOBAL> (%a, %ai)
+%x = LOAD float32 (%aa)
+%acc = REDUCE float32 (%x, %r2) {ADD, axes=[]}
+%oa = INDEX ptr<float32, GLOBAL> (%out, %oi)
+%st = STORE void (%oa, %acc)
+%e1 = END void (%st, %r1)
+%e0 = END void (%e1, %r0)
+%sink = SINK void (%e0)
+)");
+  };
+  auto batched = [](const UOpRef& k, int64_t least) {
+    UOpRef r0 = kernel_axes(k)[0];
+    return substitute(k, Substitution{{r0.get(), UOp::range(UOp::variable("n", least, 64), 0, AxisType::LOOP)}});
+  };
+  UOpRef big = batched(rows(1536), 1);  // at least 1 x 1024 x 1536 iterations
+  EXPECT_EQ(kernel_iterations(big), std::nullopt);
+  EXPECT_EQ(thread_opts(big, 2), std::vector<Opt>{Opt::split(1, 8, AxisType::THREAD)});
+  EXPECT_EQ(kernel_shape(apply_opts(big, thread_opts(big, 2))), "Ln t8 L128 R1536");
+  // 1 x 1024 x 16 = 2^14 iterations at n = 1: not split; from n = 16 on it is (2^18)
+  EXPECT_TRUE(thread_opts(batched(rows(16), 1), 2).empty());
+  EXPECT_EQ(thread_opts(batched(rows(16), 16), 2), std::vector<Opt>{Opt::split(1, 8, AxisType::THREAD)});
+}
+
 TEST(CodegenOpt, ThreadOptsSplitLargeKernelsOnly) {
   UOpRef small = matmul();  // 60 iterations
   EXPECT_EQ(kernel_iterations(small), 60);

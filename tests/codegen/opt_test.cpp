@@ -181,60 +181,20 @@ TEST(CodegenOpt, IllegalThreadSplitsRaiseOptError) {
   EXPECT_NO_THROW(apply_opt(parse_graph(kernels::kStoreInUnusedLoop), Opt::split(0, 2, AxisType::THREAD)));
 }
 
-// Output bounds that no multiple of the thread count divides (415 x 5, as a classifier's 40 x 6640
-// blocked L415 u8 L5 u16): the smallest divisor whose parts balance within 10% on the threads.
-TEST(CodegenOpt, ThreadOptsSplitOddBoundsIntoBalancedParts) {
-  UOpRef rows = parse_graph(R"(
-%c5 = CONST index 5
-%c415 = CONST index 415
-%c1536 = CONST index 1536
-%c2075 = CONST index 2075
-%c3187200 = CONST index 3187200
-%so = STACK index (%c2075)
-%sa = STACK index (%c3187200)
-%out = PARAM ptr<float32, GLOBAL> (%so) {slot=0}
-%a = PARAM ptr<float32, GLOBAL> (%sa) {slot=1}
-%r0 = RANGE index (%c415) {id=0, LOOP}
-%r1 = RANGE index (%c5) {id=1, LOOP}
-%r2 = RANGE index (%c1536) {id=2, REDUCE}
-%i0 = MUL index (%r0, %c5)
-%oi = ADD index (%i0, %r1)
-%ar = MUL index (%oi, %c1536)
-%ai = ADD index (%ar, %r2)
-%aa = INDEX ptr<float32, GLOBAL> (%a, %ai)
-%x = LOAD float32 (%aa)
-%acc = REDUCE float32 (%x, %r2) {ADD, axes=[]}
-%oa = INDEX ptr<float32, GLOBAL> (%out, %oi)
-%st = STORE void (%oa, %acc)
-%e1 = END void (%st, %r1)
-%e0 = END void (%e1, %r0)
-%sink = SINK void (%e0)
-)");
-  // 415 = 5 * 83: 5 parts leave one of 2 threads 3 of 5 (1.2 of its share), 83 parts 42 of 83 (1.012)
-  EXPECT_EQ(thread_opts(rows, 2), std::vector<Opt>{Opt::split(0, 83, AxisType::THREAD)});
-  EXPECT_EQ(thread_opts(rows, 4), std::vector<Opt>{Opt::split(0, 83, AxisType::THREAD)});
-  EXPECT_EQ(kernel_shape(apply_opts(rows, thread_opts(rows, 2))), "t83 L5 L5 R1536");
-  EXPECT_TRUE(thread_opts(rows, 1).empty());
-}
-
-// A symbolic bound (an ONNX model's batch, an outer loop of every kernel of the model) counts as its
-// least value, and a constant axis beside it is the one split.
-TEST(CodegenOpt, ThreadOptsSplitAConstantAxisBesideASymbolicOne) {
-  auto rows = [](int64_t reduce) {
-    return parse_graph(R"(
-%c2 = CONST index 2
-%c1024 = CONST index 1024
-%cr = CONST index )" + std::to_string(reduce) + R"(
-%c2048 = CONST index 2048
-%ca = CONST index )" + std::to_string(2048 * reduce) + R"(
-%so = STACK index (%c2048)
+// out[i * cols + j] = sum over k of a[(i * cols + j) * reduce + k]: rows x cols LOOP axes and a REDUCE.
+static UOpRef row_sums(int64_t rows, int64_t cols, int64_t reduce) {
+  auto c = [](int64_t v) { return std::to_string(v); };
+  return parse_graph("%crows = CONST index " + c(rows) + "\n%ccols = CONST index " + c(cols) +
+                     "\n%cr = CONST index " + c(reduce) + "\n%co = CONST index " + c(rows * cols) +
+                     "\n%ca = CONST index " + c(rows * cols * reduce) + R"(
+%so = STACK index (%co)
 %sa = STACK index (%ca)
 %out = PARAM ptr<float32, GLOBAL> (%so) {slot=0}
 %a = PARAM ptr<float32, GLOBAL> (%sa) {slot=1}
-%r0 = RANGE index (%c2) {id=0, LOOP}
-%r1 = RANGE index (%c1024) {id=1, LOOP}
+%r0 = RANGE index (%crows) {id=0, LOOP}
+%r1 = RANGE index (%ccols) {id=1, LOOP}
 %r2 = RANGE index (%cr) {id=2, REDUCE}
-%i0 = MUL index (%r0, %c1024)
+%i0 = MUL index (%r0, %ccols)
 %oi = ADD index (%i0, %r1)
 %ar = MUL index (%oi, %cr)
 %ai = ADD index (%ar, %r2)
@@ -247,18 +207,34 @@ TEST(CodegenOpt, ThreadOptsSplitAConstantAxisBesideASymbolicOne) {
 %e0 = END void (%e1, %r0)
 %sink = SINK void (%e0)
 )");
-  };
-  auto batched = [](const UOpRef& k, int64_t least) {
+}
+
+// Output bounds that no multiple of the thread count divides (415 x 5, as a classifier's 40 x 6640
+// blocked L415 u8 L5 u16): the smallest divisor whose parts balance within 10% on the threads.
+TEST(CodegenOpt, ThreadOptsSplitOddBoundsIntoBalancedParts) {
+  UOpRef rows = row_sums(415, 5, 1536);
+  // 415 = 5 * 83: 5 parts leave one of 2 threads 3 of 5 (1.2 of its share), 83 parts 42 of 83 (1.012)
+  EXPECT_EQ(thread_opts(rows, 2), std::vector<Opt>{Opt::split(0, 83, AxisType::THREAD)});
+  EXPECT_EQ(thread_opts(rows, 4), std::vector<Opt>{Opt::split(0, 83, AxisType::THREAD)});
+  EXPECT_EQ(kernel_shape(apply_opts(rows, thread_opts(rows, 2))), "t83 L5 L5 R1536");
+  EXPECT_TRUE(thread_opts(rows, 1).empty());
+}
+
+// A symbolic bound (an ONNX model's batch, an outer loop of every kernel of the model) counts as its
+// least value, and a constant axis beside it is the one split.
+TEST(CodegenOpt, ThreadOptsSplitAConstantAxisBesideASymbolicOne) {
+  auto batched = [](int64_t reduce, int64_t least) {
+    UOpRef k = row_sums(2, 1024, reduce);
     UOpRef r0 = kernel_axes(k)[0];
     return substitute(k, Substitution{{r0.get(), UOp::range(UOp::variable("n", least, 64), 0, AxisType::LOOP)}});
   };
-  UOpRef big = batched(rows(1536), 1);  // at least 1 x 1024 x 1536 iterations
+  UOpRef big = batched(1536, 1);  // at least 1 x 1024 x 1536 iterations
   EXPECT_EQ(kernel_iterations(big), std::nullopt);
   EXPECT_EQ(thread_opts(big, 2), std::vector<Opt>{Opt::split(1, 8, AxisType::THREAD)});
   EXPECT_EQ(kernel_shape(apply_opts(big, thread_opts(big, 2))), "Ln t8 L128 R1536");
   // 1 x 1024 x 16 = 2^14 iterations at n = 1: not split; from n = 16 on it is (2^18)
-  EXPECT_TRUE(thread_opts(batched(rows(16), 1), 2).empty());
-  EXPECT_EQ(thread_opts(batched(rows(16), 16), 2), std::vector<Opt>{Opt::split(1, 8, AxisType::THREAD)});
+  EXPECT_TRUE(thread_opts(batched(16, 1), 2).empty());
+  EXPECT_EQ(thread_opts(batched(16, 16), 2), std::vector<Opt>{Opt::split(1, 8, AxisType::THREAD)});
 }
 
 TEST(CodegenOpt, ThreadOptsSplitLargeKernelsOnly) {

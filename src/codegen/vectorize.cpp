@@ -139,19 +139,47 @@ bool reads_vectors(const UOpRef& v) {
   return false;
 }
 
-// stores[i, i+k) as one vector STORE, or nullptr.
-UOpRef vector_store(const std::vector<UOpRef>& stores, size_t i, int64_t k, Zipper& zipper) {
+// stores[i, i+k) as one vector STORE, or nullptr. `packed`: also a value that reads no vector but
+// packs scalars into lanes (vectorize_group decides whether those packs pay).
+UOpRef vector_store(const std::vector<UOpRef>& stores, size_t i, int64_t k, Zipper& zipper, bool packed) {
   std::vector<UOpRef> run(stores.begin() + i, stores.begin() + i + k);
   for (const UOpRef& s : run)
     if (s->op != Ops::STORE || s->src.size() != 2) return nullptr;  // gated stores stay scalar
   if (!contiguous_buffer(sources(run, 0))) return nullptr;
   UOpRef value = zipper.zip(sources(run, 1));
-  if (value->op == Ops::STACK || !reads_vectors(value)) return nullptr;
+  if (value->op == Ops::STACK || (!packed && !reads_vectors(value))) return nullptr;
   return UOp::create(Ops::STORE, dtypes::void_, {vector_address(sources(run, 0)), value});
 }
 
-UOpRef vectorize_group(const UOpRef& group, const VectorUnit& unit, Zipper& zipper) {
-  const std::vector<UOpRef>& stores = group->src;
+bool is_pack(const UOp& u) {
+  if (u.op != Ops::STACK) return false;
+  for (const UOpRef& l : u.src)
+    if (l != u.src[0]) return true;
+  return false;  // a broadcast
+}
+
+// Whether the vector stores that read no vector earn their packs: each distinct pack (a STACK of k
+// scalars that are not all one, k inserts) feeds at least two vector ops on average. A strided
+// conv's input row, packed once per reduce step, feeds one multiply per output channel of the
+// block; a row sum's lanes, read with stride N, feed one add each (packing them only adds shuffles).
+bool packs_pay(const std::vector<UOpRef>& merged) {
+  std::vector<UOpRef> values;
+  for (const UOpRef& s : merged)
+    if (!reads_vectors(s->src[1])) values.push_back(s->src[1]);
+  if (values.empty()) return true;
+  UOpRef all = UOp::create(Ops::SINK, dtypes::void_, values);
+  size_t packs = 0, uses = 0;
+  for (const UOp* u : all->toposort()) {
+    packs += is_pack(*u);
+    if (u->op != Ops::STACK && vector_lanes(*u) > 1)
+      for (const UOpRef& s : u->src) uses += is_pack(*s);
+  }
+  return uses >= 2 * packs;
+}
+
+// The group's runs of stores merged into vector STOREs (`packed`: see vector_store).
+std::vector<UOpRef> merge_runs(const std::vector<UOpRef>& stores, const VectorUnit& unit, Zipper& zipper, bool packed,
+                               std::vector<UOpRef>& merged_out) {
   std::vector<UOpRef> out;
   size_t i = 0;
   while (i < stores.size()) {
@@ -159,14 +187,24 @@ UOpRef vectorize_group(const UOpRef& group, const VectorUnit& unit, Zipper& zipp
     if (stores[i]->op == Ops::STORE && stores[i]->src.size() >= 2) {
       for (int64_t k : unit.widths(stores[i]->src[1]->dtype)) {
         if (i + size_t(k) > stores.size()) continue;
-        if ((merged = vector_store(stores, i, k, zipper))) {
+        if ((merged = vector_store(stores, i, k, zipper, packed))) {
           i += size_t(k);
           break;
         }
       }
     }
-    if (merged) out.push_back(merged);
+    if (merged) out.push_back(merged), merged_out.push_back(merged);
     else out.push_back(stores[i++]);
+  }
+  return out;
+}
+
+UOpRef vectorize_group(const UOpRef& group, const VectorUnit& unit, Zipper& zipper) {
+  std::vector<UOpRef> merged;
+  std::vector<UOpRef> out = merge_runs(group->src, unit, zipper, true, merged);
+  if (!packs_pay(merged)) {
+    merged.clear();
+    out = merge_runs(group->src, unit, zipper, false, merged);
   }
   return group->with_src(std::move(out));
 }

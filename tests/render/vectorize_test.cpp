@@ -94,6 +94,14 @@ UOpRef matmul_bias_relu(int64_t M, int64_t N, int64_t K) {
   return closed(store(out, add(mul(r0, idx(N)), r1), v), {r1, r0});
 }
 
+// out[c, w] = sum_k x[2 w + k] * wt[k, c]: a stride-2 conv's row (the input read with stride 2)
+UOpRef strided_conv(int64_t C, int64_t W, int64_t K) {
+  UOpRef out = param(0, dtypes::float32, C * W), x = param(1, dtypes::float32, 2 * W + K), wt = param(2, dtypes::float32, K * C);
+  UOpRef c = UOp::range(C, 0), w = UOp::range(W, 1), k = UOp::range(K, 2, AxisType::REDUCE);
+  UOpRef v = sum_over(mul(load(x, add(mul(w, idx(2)), k)), load(wt, add(mul(k, idx(C)), c))), k);
+  return closed(store(out, add(mul(c, idx(W)), w), v), {w, c});
+}
+
 // Buffers of random floats (not small integers: any change of rounding would show).
 std::vector<HostBuffer> random_inputs(const UOpRef& sink) {
   std::vector<HostBuffer> bufs;
@@ -154,6 +162,8 @@ std::vector<Case> cases() {
       {"max u8", elementwise_max(64), {Opt::split(0, 8, AxisType::UPCAST)}},
       {"column max u16", column_max(7, 32), {Opt::split(0, 16, AxisType::UPCAST)}},
       {"matmul bias relu", matmul_bias_relu(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)}},
+      {"strided conv u8 u4", strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)}},
+      {"strided conv u8", strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST)}},
   };
 }
 
@@ -213,6 +223,19 @@ TEST(Vectorize, GathersAndGatedLoadsStayScalar) {
   EXPECT_TRUE(has(s, "og_load_f32x8(&b1[")) << s;  // a[i..i+8) is one vector
   EXPECT_FALSE(has(s, "og_load_f32x8(&b2[")) << s;  // b's gated loads are 8 scalars packed
   EXPECT_TRUE(has(s, " ? b2[")) << s;
+}
+
+// A stride-2 input row packed into lanes once per reduce step pays when the packed vector feeds a
+// block of output channels (4 vector FMAs per pack); with one channel it would feed one, and the
+// kernel stays scalar.
+TEST(Vectorize, PackedStridedLoadsVectorizeWhenEachPackFeedsSeveralOps) {
+  std::string c = source(strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)});
+  EXPECT_TRUE(has(c, "og_f32x8 acc3[1] = {0};")) << c;  // 4 channels x 8 columns: 4 vector accumulators
+  EXPECT_FALSE(has(c, "acc4")) << c;
+  EXPECT_FALSE(has(c, "og_load_f32x8")) << c;  // no contiguous vector read at all
+  EXPECT_TRUE(has(c, "og_store_f32x8(&b0[")) << c;
+  std::string one = source(strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST)});
+  EXPECT_FALSE(has(one, "og_f32x")) << one;
 }
 
 TEST(Vectorize, SettingTurnsItOff) {

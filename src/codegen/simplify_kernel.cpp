@@ -78,10 +78,19 @@ UOpRef gated_store_address(Match& m) {
 
 bool bool_gate(const UOp& u) { return u.src.size() == 3 && u.src[2]->dtype.is_bool(); }
 
+// LOAD(INDEX, alt, gate) whose gate folded to a constant (a loop split where its padding or its
+// part of a concat is decided): the plain load where it is true, the alternative where false.
+UOpRef decided_load_gate(Match& m) {
+  const UOpRef& ld = m.root();
+  if (!ld->src[2]->is_const()) return nullptr;
+  return ld->src[2]->const_value().as_int() != 0 ? ld->with_src({ld->src[0]}) : ld->src[1];
+}
+
 }  // namespace
 
 const PatternMatcher& gated_address_rules() {
   static const PatternMatcher pm({
+      {"decided_load_gate", UPat::op(Ops::LOAD).where(bool_gate), decided_load_gate},
       {"gated_load_address", UPat::op(Ops::LOAD).where(bool_gate), gated_load_address},
       {"gated_store_address", UPat::op(Ops::STORE).where(bool_gate), gated_store_address},
   });

@@ -1,11 +1,19 @@
-// One rule, on END(STORE, r): the comparisons of r with constants in the store's graph give the
-// middle [lo, hi) where each is decided; the loop becomes a GROUP of the pieces, each a copy of
-// the store with r replaced by a new range plus the piece's start (a piece of one iteration is
-// the store at that constant, with no loop). The pieces cover [0, N) once each, so the stores are
-// the same whatever the comparisons are; simplify_kernel then folds the decided ones.
+// Two rules, on END(body, r), r a LOOP of constant bound N and the body free of REDUCE: the
+// comparisons of r with constants in the body (`r < c`, `c < r`) cut [0, N) into pieces where each
+// is decided, and the loop becomes a GROUP of the pieces, each a copy of the body with r replaced by
+// a new range plus the piece's start (a piece of one iteration is the body at that constant, with
+// no loop) and the loops inside the body renumbered. The pieces cover [0, N) once each, so the
+// stores are the same whatever the comparisons are; simplify_kernel then folds the decided ones.
+//
+//   split_padded_loop   the body is a STORE (an innermost loop): its edges and the middle [lo, hi)
+//                       where every comparison is decided, when the middle keeps kMinSplitMiddle
+//                       iterations (a padded row)
+//   split_concat_loop   any body: every piece between the cuts keeps kMinSplitMiddle iterations
+//                       (a concat along r: each input's part computed only where it is read)
 #include "codegen/split_padded_loops.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "rewrite/graph_rewrite.h"
 #include "uop/range_axis.h"
@@ -44,33 +52,90 @@ bool has_reduce(const UOpRef& body) {
   return false;
 }
 
-UOpRef split_end(Match& m) {
-  const UOpRef& end = m.root();
-  if (end->src.size() != 2) return nullptr;
-  const UOpRef &body = end->src[0], &r = end->src[1];
-  if (body->op != Ops::STORE || r->op != Ops::RANGE || !r->src[0]->is_const()) return nullptr;
-  const RangeArg& ra = r->arg.get<RangeArg>();
-  if (ra.type != AxisType::LOOP) return nullptr;
-  int64_t n = int64_t(r->src[0]->const_value().as_int());
-  auto [lo, hi] = decided_middle(body, r.get(), n);
-  if ((lo == 0 && hi == n) || hi - lo < kMinSplitMiddle || has_reduce(body)) return nullptr;
-  auto& ctx = m.ctx<SplitContext>();
+// The cut points of [0, n): c for `r < c`, c + 1 for `c < r`, inside (0, n), sorted, once each.
+std::vector<int64_t> cuts(const UOpRef& body, const UOp* r, int64_t n) {
+  std::vector<int64_t> out;
+  for (const UOp* u : body->toposort()) {
+    if (u->op != Ops::CMPLT || u->src.size() != 2) continue;
+    const UOp *a = u->src[0].get(), *b = u->src[1].get();
+    int64_t c = 0;
+    if (a == r && is_const_int(*b)) c = int64_t(b->const_value().as_int());
+    else if (b == r && is_const_int(*a)) c = int64_t(a->const_value().as_int()) + 1;
+    else continue;
+    if (c > 0 && c < n) out.push_back(c);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// The loops closed inside `body`: each piece gets its own copies of them.
+std::vector<const UOp*> inner_loops(const UOpRef& body) {
+  std::vector<const UOp*> out;
+  for (const UOp* u : body->toposort())
+    if (u->op == Ops::END && u->src.size() == 2 && u->src[1]->op == Ops::RANGE) out.push_back(u->src[1].get());
+  return out;
+}
+
+// The GROUP of the pieces [bounds[i], bounds[i+1]) of loop r over `body`.
+UOpRef pieces_of(const UOpRef& body, const UOpRef& r, const std::vector<int64_t>& bounds, SplitContext& ctx) {
+  std::vector<const UOp*> inner = inner_loops(body);
   std::vector<UOpRef> pieces;
-  for (auto [start, stop] : {std::pair{int64_t(0), lo}, {lo, hi}, {hi, n}}) {
+  for (size_t i = 0; i + 1 < bounds.size(); i++) {
+    int64_t start = bounds[i], stop = bounds[i + 1];
     if (stop <= start) continue;
+    Substitution s;
+    for (const UOp* l : inner)
+      s[l] = UOp::create(Ops::RANGE, l->dtype, l->src, RangeArg{ctx.next_range_id++, l->arg.get<RangeArg>().type});
     if (stop - start == 1) {
-      pieces.push_back(substitute(body, {{r.get(), UOp::index(start)}}));
+      s[r.get()] = UOp::index(start);
+      pieces.push_back(substitute(body, s));
       continue;
     }
     UOpRef piece = UOp::range(stop - start, ctx.next_range_id++, AxisType::LOOP);
-    UOpRef at = start == 0 ? piece : UOp::create(Ops::ADD, dtypes::index, {piece, UOp::index(start)});
-    pieces.push_back(UOp::create(Ops::END, dtypes::void_, {substitute(body, {{r.get(), at}}), piece}));
+    s[r.get()] = start == 0 ? piece : UOp::create(Ops::ADD, dtypes::index, {piece, UOp::index(start)});
+    pieces.push_back(UOp::create(Ops::END, dtypes::void_, {substitute(body, s), piece}));
   }
   return UOp::create(Ops::GROUP, dtypes::void_, std::move(pieces));
 }
 
+// At most this many pieces from one loop: the body is copied once per piece.
+constexpr size_t kMaxConcatPieces = 8;
+
+// The loop of an END that a rule may split, with its bound; nullopt for any other END.
+std::optional<int64_t> splittable(const UOpRef& end) {
+  if (end->src.size() != 2) return std::nullopt;
+  const UOpRef &body = end->src[0], &r = end->src[1];
+  if (r->op != Ops::RANGE || !r->src[0]->is_const() || r->arg.get<RangeArg>().type != AxisType::LOOP) return std::nullopt;
+  bool nest = body->op == Ops::STORE || body->op == Ops::END || body->op == Ops::GROUP;
+  if (!nest || has_reduce(body)) return std::nullopt;
+  return int64_t(r->src[0]->const_value().as_int());
+}
+
+UOpRef split_padded(Match& m) {
+  const UOpRef& end = m.root();
+  std::optional<int64_t> n = splittable(end);
+  if (!n || end->src[0]->op != Ops::STORE) return nullptr;
+  auto [lo, hi] = decided_middle(end->src[0], end->src[1].get(), *n);
+  if ((lo == 0 && hi == *n) || hi - lo < kMinSplitMiddle) return nullptr;
+  return pieces_of(end->src[0], end->src[1], {0, lo, hi, *n}, m.ctx<SplitContext>());
+}
+
+UOpRef split_concat(Match& m) {
+  const UOpRef& end = m.root();
+  std::optional<int64_t> n = splittable(end);
+  if (!n) return nullptr;
+  std::vector<int64_t> bounds = cuts(end->src[0], end->src[1].get(), *n);
+  if (bounds.empty() || bounds.size() + 1 > kMaxConcatPieces) return nullptr;
+  bounds.insert(bounds.begin(), 0);
+  bounds.push_back(*n);
+  for (size_t i = 0; i + 1 < bounds.size(); i++)
+    if (bounds[i + 1] - bounds[i] < kMinSplitMiddle) return nullptr;
+  return pieces_of(end->src[0], end->src[1], bounds, m.ctx<SplitContext>());
+}
+
 const PatternMatcher& split_rules() {
-  static const PatternMatcher pm({{"split_padded_loop", UPat::op(Ops::END), split_end}});
+  static const PatternMatcher pm({{"split_padded_loop", UPat::op(Ops::END), split_padded}, {"split_concat_loop", UPat::op(Ops::END), split_concat}});
   return pm;
 }
 

@@ -85,3 +85,48 @@ def test_a_conv_after_a_padded_activation_matches_torch(stride, padding):
     got = (onegrad.Tensor(x) * onegrad.Tensor(s)).relu().conv2d(onegrad.Tensor(w), stride=stride, padding=padding).numpy()
     want = torch.nn.functional.conv2d((torch.tensor(x) * torch.tensor(s)).relu(), torch.tensor(w), stride=stride, padding=padding).numpy()
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def concat_of_activations(a, b, axis):
+    # each input's activation is computed only in its own part of the output
+    return onegrad.Tensor(a).sigmoid().cat((onegrad.Tensor(b) * 0.5).relu(), dim=axis)
+
+
+def test_a_concat_along_an_outer_axis_runs_each_part_as_its_own_loop():
+    a = rng.standard_normal((16, 40)).astype(np.float32)
+    b = rng.standard_normal((24, 40)).astype(np.float32)
+    k = kernel_of(concat_of_activations(a, b, 0), "E_40_40")
+    src = body(k.source(), "E_40_40")
+    # two loops over the rows (16 and 24), each over the 40 columns, no gated load left: the
+    # sigmoid's exp is computed for a's rows only
+    assert src.count("for (") == 4 and "< 16; " in src and "< 24; " in src, src
+    assert "? b" not in src, src
+
+
+def test_a_concat_with_a_short_part_keeps_its_gate():
+    # a part of 4 rows (under kMinSplitMiddle): one loop with its gate, as before
+    a = rng.standard_normal((4, 40)).astype(np.float32)
+    b = rng.standard_normal((24, 40)).astype(np.float32)
+    src = body(kernel_of(concat_of_activations(a, b, 0), "E_28_40").source(), "E_28_40")
+    assert src.count("for (") == 2 and "? b" in src, src
+
+
+@pytest.mark.parametrize("shapes,axis", [
+    (((16, 40), (24, 40)), 0),
+    (((3, 9, 20), (3, 11, 20)), 1),
+    (((2, 8, 12), (2, 8, 20)), 2),       # along the innermost axis
+    (((9, 5), (8, 5)), 0),
+])
+def test_concat_values_match_torch(shapes, axis):
+    a, b = (rng.standard_normal(s).astype(np.float32) for s in shapes)
+    got = concat_of_activations(a, b, axis).numpy()
+    want = torch.cat((torch.tensor(a).sigmoid(), (torch.tensor(b) * 0.5).relu()), dim=axis).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+
+
+def test_three_inputs_concatenated_split_into_three_loops():
+    parts = [rng.standard_normal((n, 32)).astype(np.float32) for n in (8, 12, 10)]
+    t = onegrad.Tensor(parts[0]).exp().cat(onegrad.Tensor(parts[1]).exp(), onegrad.Tensor(parts[2]).exp(), dim=0)
+    src = body(kernel_of(t, "E_30_32").source(), "E_30_32")
+    assert "< 8; " in src and "< 12; " in src and "< 10; " in src and "? b" not in src, src
+    np.testing.assert_allclose(t.numpy(), np.exp(np.concatenate(parts)), rtol=1e-6)

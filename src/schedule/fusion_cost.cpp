@@ -40,11 +40,42 @@ int64_t fused_ops(const UOp* value, int64_t limit, const std::unordered_map<cons
   return ops;
 }
 
+namespace {
+
+// Whether recomputing a value with a transcendental costs more than a buffer (fusion_cost.h).
+bool transcendental_uses(double evaluations, int64_t elements) {
+  double n = double(std::max<int64_t>(elements, 1));
+  return evaluations >= kTranscendentalUses * n && evaluations - n >= kTranscendentalExtra;
+}
+
+bool fused_transcendental(const UOp* value, const std::unordered_map<const UOp*, int>& buffers,
+                          const std::unordered_set<const UOp*>& also_buffers) {
+  std::unordered_set<const UOp*> seen;
+  std::vector<const UOp*> stack{value};
+  while (!stack.empty()) {
+    const UOp* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (n != value && (buffers.count(n) || also_buffers.count(n))) continue;
+    if (n->op == Ops::EXP2 || n->op == Ops::LOG2 || n->op == Ops::SIN) return true;
+    for (const UOpRef& s : n->src) stack.push_back(s.get());
+  }
+  return false;
+}
+
+}  // namespace
+
 const char* FusionCost::rule(const UOp* u, Uses& uses) const {
-  if (uses.evaluations <= double(std::max<int64_t>(uses.elements, 1))) return nullptr;
+  double elements = double(std::max<int64_t>(uses.elements, 1));
+  if (uses.evaluations <= elements) return nullptr;
   if (u->op == Ops::REDUCE) return "reduce_recomputed";
   if (uses.ops < 0) uses.ops = fused_ops(u, kRecomputedOps, realized_, {});
-  return uses.ops > kRecomputedOps ? "chain_recomputed" : nullptr;
+  if (uses.ops > kRecomputedOps) return "chain_recomputed";
+  if (transcendental_uses(uses.evaluations, uses.elements)) {
+    if (uses.transcendental < 0) uses.transcendental = fused_transcendental(u, realized_, {});
+    if (uses.transcendental) return "transcendental_recomputed";
+  }
+  return nullptr;
 }
 
 void FusionCost::charge(const UOp* u, double evaluations) {
@@ -68,10 +99,13 @@ std::vector<std::pair<const UOp*, std::string>> FusionCost::to_realize(
     const std::vector<const UOp*>& order) {
   std::vector<std::pair<const UOp*, std::string>> reduces, chains;
   for (auto& [u, uses] : uses_) {
-    if (realized_.count(u) || !rule(u, uses)) continue;
-    std::string what = u->op == Ops::REDUCE
-                           ? "REDUCE"
-                           : std::string(op_name(u->op)) + " of over " + std::to_string(kRecomputedOps) + " ops";
+    if (realized_.count(u)) continue;
+    const char* why = rule(u, uses);
+    if (!why) continue;
+    bool transcendental = std::string(why) == "transcendental_recomputed";
+    std::string what = u->op == Ops::REDUCE ? "REDUCE"
+                       : transcendental     ? std::string(op_name(u->op)) + " of a transcendental"
+                                            : std::string(op_name(u->op)) + " of over " + std::to_string(kRecomputedOps) + " ops";
     char times[32];
     std::snprintf(times, sizeof times, "%.0f", uses.evaluations);
     (u->op == Ops::REDUCE ? reduces : chains)
@@ -86,7 +120,10 @@ std::vector<std::pair<const UOp*, std::string>> FusionCost::to_realize(
   std::unordered_set<const UOp*> chosen;
   std::vector<std::pair<const UOp*, std::string>> out;
   for (auto& c : chains) {
-    if (fused_ops(c.first, kRecomputedOps, realized_, chosen) <= kRecomputedOps) continue;
+    bool over = fused_ops(c.first, kRecomputedOps, realized_, chosen) > kRecomputedOps;
+    const Uses& uses = uses_.at(c.first);
+    bool transcendental = transcendental_uses(uses.evaluations, uses.elements) && fused_transcendental(c.first, realized_, chosen);
+    if (!over && !transcendental) continue;
     chosen.insert(c.first);
     out.push_back(std::move(c));
   }

@@ -7,6 +7,10 @@
 //                        elements
 //   chain_recomputed     an elementwise value whose fused graph holds more than kRecomputedOps ops,
 //                        evaluated more often than it has elements
+//   transcendental_recomputed
+//                        an elementwise value whose fused graph holds an EXP2, LOG2 or SIN,
+//                        evaluated kTranscendentalUses times its elements or more, and at least
+//                        kTranscendentalExtra times beyond one per element
 //
 // Both cut the build short as soon as they hold: a value lowered once in this build whose next
 // use takes it over its element count is not lowered again (a placeholder stands in; Rangeify
@@ -32,6 +36,14 @@ namespace onegrad {
 // every step or two, as it did when the nn layers asked for one.
 inline constexpr int64_t kRecomputedOps = 160;
 
+// An exp is one op above but about 35 once codegen expands it: a value holding one, read three
+// times per element (a swish feeding a LayerNorm's mean, variance and output), costs more to
+// recompute than a buffer. Twice (a softmax's exp in its sum and its output) stays fused.
+inline constexpr double kTranscendentalUses = 3;
+// ... and only when the evaluations beyond one per element reach this many: a few hundred exps
+// recomputed (a small recurrence's tanh read by the next step's gemm) cost less than a kernel.
+inline constexpr double kTranscendentalExtra = 16384;
+
 class FusionCost {
  public:
   // `realized`: the values that have buffers, where a fused graph ends.
@@ -54,6 +66,7 @@ class FusionCost {
     double evaluations = 0;
     int64_t elements = 0;
     int64_t ops = -1;  // of its fused graph, counted up to kRecomputedOps + 1 once needed
+    int transcendental = -1;  // whether its fused graph holds an EXP2, LOG2 or SIN, once needed
   };
   const char* rule(const UOp* u, Uses& uses) const;
 

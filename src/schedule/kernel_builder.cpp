@@ -92,7 +92,10 @@ KernelBuilder::Plan KernelBuilder::plan_reduce(const Request& r) {
       return Plan{{}, [identity](const std::vector<UOpRef>&) { return identity; }};
     }
   IndexVec child_idx = r.idx;
-  std::vector<UOpRef> scope = r.scope, ranges;
+  // Its source runs inside the loops the REDUCE is placed in (codegen hoists it out of the loops
+  // further in that its index does not read) and its own: a softmax's sum is once per row, not
+  // once per element of the row it divides.
+  std::vector<UOpRef> scope(r.scope.begin(), r.scope.begin() + std::ptrdiff_t(depth_of(r))), ranges;
   for (int64_t axis : ra.axes) {
     if (is_const(axis, 1)) {
       child_idx[size_t(axis)] = UOp::index(0);
@@ -138,7 +141,7 @@ const std::vector<const UOp*>& KernelBuilder::ranges_of(const UOpRef& e) {
   return it->second;
 }
 
-double KernelBuilder::evaluations_of(const Request& r) {
+size_t KernelBuilder::depth_of(const Request& r) {
   size_t depth = 0;
   auto deepen = [&](const UOpRef& e) {
     const std::vector<const UOp*>& ranges = ranges_of(e);
@@ -147,6 +150,11 @@ double KernelBuilder::evaluations_of(const Request& r) {
   };
   for (const UOpRef& e : r.idx) deepen(e);
   deepen(r.valid);
+  return depth;
+}
+
+double KernelBuilder::evaluations_of(const Request& r) {
+  size_t depth = depth_of(r);
   double evaluations = 1;
   // a loop to a variable counts its largest value: the same fusion for every value
   for (size_t i = 0; i < depth; i++) evaluations *= double(r.scope[i]->src[0]->vmax().as_int());

@@ -74,6 +74,8 @@ class KernelBuilder {
   // How often codegen evaluates a value used at r: once per iteration of the loops around the use,
   // up to the innermost loop its index or validity depends on (it is hoisted out of the others).
   double evaluations_of(const Request& r);
+  // How many loops of r.scope, outermost first, its index or validity reads (the innermost one it is placed in).
+  size_t depth_of(const Request& r);
   const std::vector<const UOp*>& ranges_of(const UOpRef& e);  // the RANGEs an index expression reads
   UOpRef load(int buffer, const Shape& shape, const IndexVec& idx, const UOpRef& valid);
   bool in_bounds(int buffer, const UOpRef& flat) const;

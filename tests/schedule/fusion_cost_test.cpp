@@ -49,6 +49,35 @@ TEST(FusionCost, ExpensiveChainReadTwiceGetsABuffer) {
                                      " ops to (64,) would be evaluated 192 times for its 64 elements if fused");
 }
 
+// A LayerNorm over rows of a swish, x * sigmoid-ish(x) with an EXP2 in it: its mean, its variance
+// and its output each read the swish, three evaluations per element (an exp is about 35 ops once
+// expanded): the swish gets a buffer. A softmax's exp is read twice (its sum and its output) and
+// stays fused (Rangeify.SoftmaxIsAtMostThreeKernels).
+UOpRef layer_norm_of_swish(int64_t rows, int64_t cols) {
+  UOpRef x = input({rows, cols});
+  UOpRef e = UOp::create(Ops::EXP2, {UOp::create(Ops::NEG, {x})});
+  UOpRef s = alu(Ops::DIV, x, alu(Ops::ADD, e, full_like(e, 1)));
+  auto row_mean = [&](const UOpRef& v) {
+    return expand(alu(Ops::MUL, reduce(v, Ops::ADD, {1}), full_like(reduce(v, Ops::ADD, {1}), 1.0 / double(cols))), {rows, cols});
+  };
+  UOpRef d = alu(Ops::ADD, s, UOp::create(Ops::NEG, {row_mean(s)}));
+  return alu(Ops::MUL, d, row_mean(alu(Ops::MUL, d, d)));
+}
+
+TEST(FusionCost, TranscendentalReadThreeTimesPerElementGetsABuffer) {
+  Schedule s = schedule_of({layer_norm_of_swish(40, 240)});
+  ASSERT_EQ(s.kernels.size(), 2u);
+  EXPECT_EQ(s.kernels[0].reason, "DIV of a transcendental to (40, 240) would be evaluated 28800 times for its 9600 elements if fused");
+  EXPECT_EQ(count_ops(s.kernels[1].ast, Ops::EXP2), 0);
+}
+
+// The same read by a few hundred extra evaluations in all (under kTranscendentalExtra): a kernel
+// costs more than recomputing them.
+TEST(FusionCost, SmallTranscendentalReadThreeTimesStaysFused) {
+  Schedule s = schedule_of({layer_norm_of_swish(4, 16)});
+  EXPECT_EQ(s.kernels.size(), 1u);
+}
+
 TEST(FusionCost, CheapChainReadTwiceIsRecomputed) {
   UOpRef x = input({64});
   UOpRef c = chain(x, int(kRecomputedOps) - 2);

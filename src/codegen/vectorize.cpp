@@ -37,14 +37,16 @@ std::vector<UOpRef> sources(const std::vector<UOpRef>& lanes, size_t i) {
   return out;
 }
 
-// Whether index j of `idx` is idx[0] + j (the simplifier folds the difference to j).
-bool consecutive(const std::vector<UOpRef>& idx) {
+// Whether index j of `idx` is idx[0] + j * s for every j (the simplifier folds the difference).
+bool strided(const std::vector<UOpRef>& idx, int64_t s) {
   for (size_t j = 1; j < idx.size(); j++) {
     UOpRef diff = simplify(UOp::create(Ops::ADD, dtypes::index, {idx[j], UOp::create(Ops::MUL, dtypes::index, {idx[0], UOp::index(-1)})}));
-    if (!diff->is_const() || diff->const_value().as_int() != i128(j)) return false;
+    if (!diff->is_const() || diff->const_value().as_int() != i128(j) * s) return false;
   }
   return true;
 }
+
+bool consecutive(const std::vector<UOpRef>& idx) { return strided(idx, 1); }
 
 // INDEX(buf, i_j) in every lane, ungated, one buffer, consecutive elements: the buffer, else nullptr.
 UOpRef contiguous_buffer(const std::vector<UOpRef>& addrs) {
@@ -150,23 +152,81 @@ UOpRef vector_store(const std::vector<UOpRef>& stores, size_t i, int64_t k, Zipp
   return UOp::create(Ops::STORE, dtypes::void_, {vector_address(sources(run, 0)), value});
 }
 
+// The stores at group positions i, i + t, ..., i + (k-1)t whose addresses are one buffer's elements
+// a, a + s, ..., a + (k-1)s for a constant s > 1 (a conv's output channels when its few output
+// positions are the unit-stride axis: s is their count), when their values zip into a vector op that
+// reads vectors: that vector computed once and stored lane by lane, STORE(address_j, INDEX(v, j)).
+// Each lane is its scalar copy's computation, so the results keep their bits. Empty when not.
+std::vector<UOpRef> lane_stores(const std::vector<UOpRef>& stores, size_t i, size_t t, int64_t k, Zipper& zipper) {
+  std::vector<UOpRef> run;
+  for (int64_t j = 0; j < k; j++) {
+    const UOpRef& s = stores[i + size_t(j) * t];
+    if (s->op != Ops::STORE || s->src.size() != 2) return {};  // gated stores stay scalar
+    run.push_back(s);
+  }
+  std::vector<UOpRef> addrs = sources(run, 0);
+  for (const UOpRef& a : addrs)
+    if (a->op != Ops::INDEX || a->src.size() != 2 || a->src[0] != addrs[0]->src[0] || !a->src[1]->dtype.is_index()) return {};
+  UOpRef d = simplify(UOp::create(Ops::ADD, dtypes::index, {addrs[1]->src[1], UOp::create(Ops::MUL, dtypes::index, {addrs[0]->src[1], UOp::index(-1)})}));
+  if (!d->is_const() || d->const_value().as_int() <= 1 || !strided(sources(addrs, 1), int64_t(d->const_value().as_int()))) return {};
+  UOpRef value = zipper.zip(sources(run, 1));
+  if (value->op == Ops::STACK || !reads_vectors(value)) return {};
+  std::vector<UOpRef> out;
+  for (int64_t j = 0; j < k; j++)
+    out.push_back(UOp::create(Ops::STORE, dtypes::void_, {addrs[size_t(j)], UOp::create(Ops::INDEX, run[0]->src[1]->dtype, {value, UOp::index(j)})}));
+  return out;
+}
+
+// Stores i, i + t, ..., i + (k-1)t for the first t and the widest k that make a strided run of
+// stores not yet taken; empty when none does.
+std::vector<UOpRef> strided_run(const std::vector<UOpRef>& stores, const std::vector<UOpRef>& taken, size_t i, const VectorUnit& unit,
+                                Zipper& zipper, size_t& step) {
+  for (int64_t k : unit.widths(stores[i]->src[1]->dtype)) {
+    for (size_t t = 2; k > 1 && i + (size_t(k) - 1) * t < stores.size(); t++) {
+      bool free = true;
+      for (int64_t j = 0; j < k; j++) free &= !taken[i + size_t(j) * t];
+      if (!free) continue;
+      std::vector<UOpRef> run = lane_stores(stores, i, t, k, zipper);
+      if (!run.empty()) {
+        step = t;
+        return run;
+      }
+    }
+  }
+  return {};
+}
+
 UOpRef vectorize_group(const UOpRef& group, const VectorUnit& unit, Zipper& zipper) {
   const std::vector<UOpRef>& stores = group->src;
   std::vector<UOpRef> out;
+  std::vector<UOpRef> taken(stores.size());  // stores already rewritten as lanes of a strided run
+  auto free_run = [&](size_t i, int64_t k) {
+    return std::none_of(taken.begin() + std::ptrdiff_t(i), taken.begin() + std::ptrdiff_t(i) + k, [](const UOpRef& l) { return bool(l); });
+  };
   size_t i = 0;
   while (i < stores.size()) {
+    if (taken[i]) {
+      out.push_back(taken[i++]);
+      continue;
+    }
     UOpRef merged;
     if (stores[i]->op == Ops::STORE && stores[i]->src.size() >= 2) {
       for (int64_t k : unit.widths(stores[i]->src[1]->dtype)) {
-        if (i + size_t(k) > stores.size()) continue;
-        if ((merged = vector_store(stores, i, k, zipper))) {
-          i += size_t(k);
-          break;
-        }
+        if (i + size_t(k) > stores.size() || !free_run(i, k)) continue;
+        if ((merged = vector_store(stores, i, k, zipper))) break;
       }
+      if (merged) {
+        out.push_back(merged);
+        i += size_t(vector_lanes(*merged->src[1]));
+        continue;
+      }
+      // No contiguous run from here: a run whose stores are t apart in the group and s in memory.
+      size_t t = 0;
+      std::vector<UOpRef> run = strided_run(stores, taken, i, unit, zipper, t);
+      for (size_t j = 0; j < run.size(); j++) taken[i + j * t] = run[j];
+      if (!run.empty()) continue;
     }
-    if (merged) out.push_back(merged);
-    else out.push_back(stores[i++]);
+    out.push_back(stores[i++]);
   }
   return group->with_src(std::move(out));
 }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "codegen/kernel_axes.h"
+#include "uop/range_axis.h"
 #include "codegen/vector_lanes.h"
 #include "symbolic/simplify.h"
 #include "uop/errors.h"
@@ -15,6 +16,9 @@ namespace {
 
 // Deeper trees are left scalar below this depth (the zip recurses).
 constexpr int kMaxDepth = 512;
+
+// Lanes a strided run may store per step of the reduction it follows (strided_run).
+constexpr int64_t kLaneStoresPerStep = 3;
 
 bool all_same(const std::vector<UOpRef>& lanes) {
   for (const UOpRef& l : lanes)
@@ -141,6 +145,15 @@ bool reads_vectors(const UOpRef& v) {
   return false;
 }
 
+// Whether every node of the vector value is a vector op, a vector LOAD or a broadcast: no lanes
+// packed from different scalars (a gather, a devectorized op). Index STACKs are addresses.
+bool all_vector(const UOpRef& v) {
+  for (const UOp* u : v->toposort())
+    if (u->op == Ops::STACK && !u->dtype.is_index() && !std::all_of(u->src.begin(), u->src.end(), [&](const UOpRef& s) { return s == u->src[0]; }))
+      return false;
+  return true;
+}
+
 // stores[i, i+k) as one vector STORE, or nullptr.
 UOpRef vector_store(const std::vector<UOpRef>& stores, size_t i, int64_t k, Zipper& zipper) {
   std::vector<UOpRef> run(stores.begin() + i, stores.begin() + i + k);
@@ -155,8 +168,10 @@ UOpRef vector_store(const std::vector<UOpRef>& stores, size_t i, int64_t k, Zipp
 // The stores at group positions i, i + t, ..., i + (k-1)t whose addresses are one buffer's elements
 // a, a + s, ..., a + (k-1)s for a constant s > 1 (a conv's output channels when its few output
 // positions are the unit-stride axis: s is their count), when their values zip into a vector op that
-// reads vectors: that vector computed once and stored lane by lane, STORE(address_j, INDEX(v, j)).
-// Each lane is its scalar copy's computation, so the results keep their bits. Empty when not.
+// reads vectors and packs no scalars (a run across two upcast axes at once, a diagonal of the block,
+// gathers what one axis's run would load as a vector): that vector computed once and stored lane by
+// lane, STORE(address_j, INDEX(v, j)). Each lane is its scalar copy's computation, so the results
+// keep their bits. Empty when not.
 std::vector<UOpRef> lane_stores(const std::vector<UOpRef>& stores, size_t i, size_t t, int64_t k, Zipper& zipper) {
   std::vector<UOpRef> run;
   for (int64_t j = 0; j < k; j++) {
@@ -170,7 +185,7 @@ std::vector<UOpRef> lane_stores(const std::vector<UOpRef>& stores, size_t i, siz
   UOpRef d = simplify(UOp::create(Ops::ADD, dtypes::index, {addrs[1]->src[1], UOp::create(Ops::MUL, dtypes::index, {addrs[0]->src[1], UOp::index(-1)})}));
   if (!d->is_const() || d->const_value().as_int() <= 1 || !strided(sources(addrs, 1), int64_t(d->const_value().as_int()))) return {};
   UOpRef value = zipper.zip(sources(run, 1));
-  if (value->op == Ops::STACK || !reads_vectors(value)) return {};
+  if (value->op == Ops::STACK || !reads_vectors(value) || !all_vector(value)) return {};
   std::vector<UOpRef> out;
   for (int64_t j = 0; j < k; j++)
     out.push_back(UOp::create(Ops::STORE, dtypes::void_, {addrs[size_t(j)], UOp::create(Ops::INDEX, run[0]->src[1]->dtype, {value, UOp::index(j)})}));
@@ -181,6 +196,19 @@ std::vector<UOpRef> lane_stores(const std::vector<UOpRef>& stores, size_t i, siz
 // stores not yet taken; empty when none does.
 std::vector<UOpRef> strided_run(const std::vector<UOpRef>& stores, const std::vector<UOpRef>& taken, size_t i, const VectorUnit& unit,
                                 Zipper& zipper, size_t& step) {
+  // Each lane costs an extract and a scalar store after the reduction: at most kLaneStoresPerStep
+  // of them per step of its loops (the reduce ranges' bounds multiplied), else GCC's own vectors of
+  // the scalar copies did better (a 3x3 conv of 3 channels, 16 x 8 lanes after 27 steps: 1.3x
+  // slower; 4 x 16 lanes after 27 steps: 5.7x faster; an STFT's 16 x 3 after 256: 8x faster).
+  std::vector<const UOp*> ranges;
+  for (const UOp* u : stores[i]->toposort())
+    if (u->op == Ops::REDUCE)
+      for (size_t j = 1; j < u->src.size(); j++) ranges.push_back(u->src[j].get());
+  std::sort(ranges.begin(), ranges.end());
+  ranges.erase(std::unique(ranges.begin(), ranges.end()), ranges.end());
+  int64_t steps = 1;
+  for (const UOp* r : ranges) steps *= r->op == Ops::RANGE ? const_bound(*r).value_or(int64_t(stores.size())) : 1;
+  if (int64_t(stores.size()) > kLaneStoresPerStep * steps) return {};
   for (int64_t k : unit.widths(stores[i]->src[1]->dtype)) {
     for (size_t t = 2; k > 1 && i + (size_t(k) - 1) * t < stores.size(); t++) {
       bool free = true;

@@ -166,6 +166,7 @@ std::vector<Case> cases() {
       {"matmul bias relu", matmul_bias_relu(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)}},
       {"conv, channels 3 apart", conv_few_positions(32, 3, 20, 8), {Opt::split(1, 3, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)}},
       {"conv heuristics", conv_few_positions(48, 3, 24, 8), {}},
+      {"conv, short reduction", conv_few_positions(32, 3, 4, 8), {Opt::split(1, 3, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)}},
   };
 }
 
@@ -240,6 +241,15 @@ TEST(Vectorize, StridedStoresTakeTheirLanesFromVectorAccumulators) {
   EXPECT_TRUE(std::regex_search(c, std::regex(R"(b0\[\(alu0 \+ 3\)\] = val[0-9]+\[1\];)"))) << c;
   EXPECT_FALSE(has(c, "og_store_")) << c;
   EXPECT_FALSE(has(c, "og_load_" + f32x(w).substr(3) + "(&b1[")) << c;
+}
+
+// The lanes' extracts and scalar stores come after the reduction: a block of 48 lanes after a
+// reduction of 4 steps (more than 3 lanes per step) keeps the scalar copies.
+TEST(Vectorize, StridedRunsNeedAReductionLongerThanTheirStores) {
+  std::string c = source(conv_few_positions(32, 3, 4, 8), {Opt::split(1, 3, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)});
+  EXPECT_FALSE(has(c, "og_load_")) << c;
+  std::string longer = source(conv_few_positions(32, 3, 16, 8), {Opt::split(1, 3, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)});
+  EXPECT_TRUE(has(longer, "og_load_")) << longer;  // 48 lanes after 16 steps
 }
 
 TEST(Vectorize, SettingTurnsItOff) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "codegen/kernel_axes.h"
 #include "uop/range_axis.h"
@@ -41,22 +42,32 @@ std::vector<UOpRef> sources(const std::vector<UOpRef>& lanes, size_t i) {
   return out;
 }
 
-// Whether index j of `idx` is idx[0] + j * s for every j (the simplifier folds the difference).
+// b - a when the simplifier folds it to a constant.
+std::optional<i128> difference(const UOpRef& a, const UOpRef& b) {
+  UOpRef diff = simplify(UOp::create(Ops::ADD, dtypes::index, {b, UOp::create(Ops::MUL, dtypes::index, {a, UOp::index(-1)})}));
+  if (!diff->is_const()) return std::nullopt;
+  return diff->const_value().as_int();
+}
+
+// Whether index j of `idx` is idx[0] + j * s for every j.
 bool strided(const std::vector<UOpRef>& idx, int64_t s) {
-  for (size_t j = 1; j < idx.size(); j++) {
-    UOpRef diff = simplify(UOp::create(Ops::ADD, dtypes::index, {idx[j], UOp::create(Ops::MUL, dtypes::index, {idx[0], UOp::index(-1)})}));
-    if (!diff->is_const() || diff->const_value().as_int() != i128(j) * s) return false;
-  }
+  for (size_t j = 1; j < idx.size(); j++)
+    if (difference(idx[0], idx[j]) != i128(j) * s) return false;
   return true;
 }
 
 bool consecutive(const std::vector<UOpRef>& idx) { return strided(idx, 1); }
 
-// INDEX(buf, i_j) in every lane, ungated, one buffer, consecutive elements: the buffer, else nullptr.
-UOpRef contiguous_buffer(const std::vector<UOpRef>& addrs) {
+// INDEX(buf, i_j) in every lane, ungated, into one buffer.
+bool one_buffer(const std::vector<UOpRef>& addrs) {
   for (const UOpRef& a : addrs)
-    if (a->op != Ops::INDEX || a->src.size() != 2 || a->src[0] != addrs[0]->src[0] || !a->src[1]->dtype.is_index()) return nullptr;
-  return consecutive(sources(addrs, 1)) ? addrs[0]->src[0] : nullptr;
+    if (a->op != Ops::INDEX || a->src.size() != 2 || a->src[0] != addrs[0]->src[0] || !a->src[1]->dtype.is_index()) return false;
+  return true;
+}
+
+// One buffer's consecutive elements (one_buffer): the buffer, else nullptr.
+UOpRef contiguous_buffer(const std::vector<UOpRef>& addrs) {
+  return one_buffer(addrs) && consecutive(sources(addrs, 1)) ? addrs[0]->src[0] : nullptr;
 }
 
 UOpRef vector_address(const std::vector<UOpRef>& addrs) {
@@ -180,10 +191,9 @@ std::vector<UOpRef> lane_stores(const std::vector<UOpRef>& stores, size_t i, siz
     run.push_back(s);
   }
   std::vector<UOpRef> addrs = sources(run, 0);
-  for (const UOpRef& a : addrs)
-    if (a->op != Ops::INDEX || a->src.size() != 2 || a->src[0] != addrs[0]->src[0] || !a->src[1]->dtype.is_index()) return {};
-  UOpRef d = simplify(UOp::create(Ops::ADD, dtypes::index, {addrs[1]->src[1], UOp::create(Ops::MUL, dtypes::index, {addrs[0]->src[1], UOp::index(-1)})}));
-  if (!d->is_const() || d->const_value().as_int() <= 1 || !strided(sources(addrs, 1), int64_t(d->const_value().as_int()))) return {};
+  if (!one_buffer(addrs)) return {};
+  std::optional<i128> s = difference(addrs[0]->src[1], addrs[1]->src[1]);
+  if (!s || *s <= 1 || !strided(sources(addrs, 1), int64_t(*s))) return {};
   UOpRef value = zipper.zip(sources(run, 1));
   if (value->op == Ops::STACK || !reads_vectors(value) || !all_vector(value)) return {};
   std::vector<UOpRef> out;

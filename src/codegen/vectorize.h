@@ -16,7 +16,11 @@
 //                                         -> devectorized: STACK of the k scalar nodes
 //
 // A run becomes a vector STORE only when its zipped value is a vector op (not a STACK of scalars)
-// that reads memory as vectors somewhere; otherwise its scalar STOREs stay. Then each scalar REDUCE
+// that reads memory as vectors somewhere; otherwise its scalar STOREs stay. Where no contiguous run
+// starts, k stores a constant stride apart whose values zip into vector ops packing no scalars
+// share one vector value and each stores its lane, INDEX(v, j) (a conv's channels, when its few
+// output positions are the unit-stride axis), when the block stores at most 3 lanes per step of
+// the reduction they follow. Then each scalar REDUCE
 // whose source folds leaves with its own op, ((v0 + v1) + ...) + vn-1 (Expand's fold of an UNROLL
 // axis), has runs of k leaves that zip so computed as vectors, and the fold, in its order, reads
 // their lanes INDEX(v, j). Each lane computes exactly what its scalar copy did, in the same order:

@@ -1,7 +1,8 @@
 // The precision rule for float sums (docs/kernel_opts.md, "Partial sums"): a float ADD reduction is
 // never one long chain of additions. Its reduce axes are split into GROUP_REDUCE levels
 // (codegen/group_reduce.h) so that the innermost accumulator adds at most kChunkTerms elements
-// before it is added to the next level, and every level adds at most kLevelTerms partial sums.
+// before it is added to the next level, and every level adds at most kLevelTerms partial sums (or
+// one prime factor's worth, when that bounds the error no worse than padding would).
 // A sequential sum of n floats errs by up to about n ulps of its magnitude (10^6 sums of
 // 0.1f: 2.4e-3 relative); with levels the bound is about the sum of the levels' lengths, of the order
 // of PyTorch's cascaded sum (tests/python/test_reduce_precision.py measures both against float64).
@@ -25,7 +26,9 @@ inline constexpr int64_t kLevelTerms = 16;
 // reduce axis of a float ADD REDUCE longer than kChunkTerms (all its axes' bounds multiplied), top
 // SPLITs into GROUP_REDUCE levels of at most kLevelTerms, outermost first; an axis whose bound has
 // a prime factor above the limits is first PADTO'd to a multiple of a power of two (its extra
-// iterations add 0). Axes with symbolic bounds stay sequential.
+// iterations add 0), unless levels as long as that factor add chains no longer in all (the error
+// bound: the chunk's length plus every level's) than the padded plan. Axes with symbolic bounds stay
+// sequential.
 std::vector<Opt> precision_opts(const UOpRef& optimized);
 
 }  // namespace onegrad

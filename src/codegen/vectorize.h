@@ -18,7 +18,11 @@
 // A run becomes a vector STORE only when its zipped value is a vector op (not a STACK of scalars)
 // that reads memory as vectors somewhere, or when the GROUP's runs that read none pack scalars that
 // pay: each pack (a STACK of k scalars not all one) feeds two vector ops or more on average (a
-// stride-2 conv's input row shared by a block of output channels); otherwise its scalar STOREs stay. Then each scalar REDUCE
+// stride-2 conv's input row shared by a block of output channels); otherwise its scalar STOREs stay.
+// Where no contiguous run starts, k stores a constant stride apart whose values zip into vector ops
+// packing no scalars share one vector value and each stores its lane, INDEX(v, j) (a conv's
+// channels, when its few output positions are the unit-stride axis), when the block stores at most
+// 3 lanes per step of the reduction they follow. Then each scalar REDUCE
 // whose source folds leaves with its own op, ((v0 + v1) + ...) + vn-1 (Expand's fold of an UNROLL
 // axis), has runs of k leaves that zip so computed as vectors, and the fold, in its order, reads
 // their lanes INDEX(v, j). Each lane computes exactly what its scalar copy did, in the same order:

@@ -38,6 +38,19 @@ std::string rows_of(int64_t rows, int64_t n) {
          "%x = LOAD float32 (%ii)\n";
 }
 
+// out[0] = sum over r0 < n, r1 < taps of in[r0 * taps + r1]: a conv's window (input channels
+// outside, taps inside), two reduce axes.
+UOpRef window_reduce(int64_t n, int64_t taps) {
+  std::string N = std::to_string(n), T = std::to_string(taps), NT = std::to_string(n * taps);
+  return parse_graph("%cn = CONST index " + N + "\n%ct = CONST index " + T + "\n%cnt = CONST index " + NT + "\n"
+                     "%c1 = CONST index 1\n%c0 = CONST index 0\n%s1 = STACK index (%c1)\n%snt = STACK index (%cnt)\n"
+                     "%out = PARAM ptr<float32, GLOBAL> (%s1) {slot=0}\n%in = PARAM ptr<float32, GLOBAL> (%snt) {slot=1}\n"
+                     "%r0 = RANGE index (%cn) {id=0, REDUCE}\n%r1 = RANGE index (%ct) {id=1, REDUCE}\n"
+                     "%m = MUL index (%r0, %ct)\n%i = ADD index (%m, %r1)\n%ii = INDEX ptr<float32, GLOBAL> (%in, %i)\n"
+                     "%x = LOAD float32 (%ii)\n%acc = REDUCE float32 (%x, %r0, %r1) {ADD, axes=[]}\n"
+                     "%oi = INDEX ptr<float32, GLOBAL> (%out, %c0)\n%st = STORE void (%oi, %acc)\n%sink = SINK void (%st)\n");
+}
+
 // out[i] = sum_j in[i, j] for a rows x n `in`
 UOpRef row_sum(int64_t rows, int64_t n) {
   return parse_graph(rows_of(rows, n) + "%acc = REDUCE float32 (%x, %r1) {ADD, axes=[]}\n"
@@ -118,6 +131,18 @@ TEST(ReducePrecision, AwkwardBoundsArePaddedToAPowerOfTwoMultiple) {
   ASSERT_FALSE(opts.empty());
   EXPECT_EQ(opts[0], Opt::padto(0, 65536));  // ceil(999983 / 65536) = 16: the bound becomes 2^20
   EXPECT_EQ(kernel_shape(with_precision(full_reduce(999983))), "G4 G16 G16 G16 R64");
+}
+
+TEST(ReducePrecision, ALongLevelReplacesPaddingWhenItsChainsAreNoLonger) {
+  // 129 x 3: the taps leave a chunk of 21 for the channels, and 129 = 3 x 43 has no level within the
+  // limits. Padded to 144: 8 partial sums of 54 elements (62 in all, the padding masked in every
+  // load); unpadded: 43 partial sums of 9 (52): no worse a bound, nothing masked.
+  UOpRef k = window_reduce(129, 3);
+  EXPECT_EQ(opts_text(precision_opts(k)), "[SPLIT(0, 43, GROUP_REDUCE, top)]");
+  EXPECT_EQ(kernel_shape(with_precision(k)), "G43 R3 R3");
+  // 1009 x 3 (1009 is prime): one level of 1009 would add far more than the padded plan's 16 + 48
+  EXPECT_EQ(precision_opts(window_reduce(1009, 3)).at(0), Opt::padto(0, 64));
+  expect_levels_within_limits(with_precision(window_reduce(1009, 3)));
 }
 
 TEST(ReducePrecision, ShortIntegerAndMaxReductionsAreLeftAlone) {

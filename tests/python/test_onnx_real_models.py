@@ -116,6 +116,26 @@ def test_the_sequence_vad_file_matches_onnxruntime(ort):
         assert_close_relative(ours.numpy(), ref, f"sequence {name}")
 
 
+def test_silero_vad_at_batch_16_matches_onnxruntime_call_after_call(ort):
+    """16 streams at once, the state carried over 4 calls (the plain call, the capture, replays): the
+    STFT conv's channels are vector lanes stored 3 apart and the first encoder conv sums its 129 x 3
+    window in levels of 43 (docs/kernel_opts.md), at this batch and only here among the tests."""
+    _need("silero_vad", "silero-vad")
+    path = silero_vad_path()
+    model, session = onegrad.onnx.load(path), _session(ort, path)
+    rng = np.random.default_rng(3)
+    state = ref_state = np.zeros((2, 16, 128), np.float32)
+    for call in range(4):
+        x = (0.3 * np.sin(np.arange(512) / 16000 * 2 * np.pi * rng.uniform(100, 400, (16, 1)))
+             + 0.05 * rng.standard_normal((16, 512))).astype(np.float32)
+        sr = np.array(16000, np.int64)
+        out = model({"input": x, "state": state, "sr": sr})
+        ref, ref_state = session.run(None, {"input": x, "state": ref_state, "sr": sr})
+        state = out["stateN"].numpy()
+        assert_close_relative(out["output"].numpy(), ref, f"silero_vad output, batch 16, call {call}")
+        assert_close_relative(state, ref_state, f"silero_vad stateN, batch 16, call {call}")
+
+
 def test_silero_vad_finds_the_bursts_as_segments(vad):
     segments = speech_segments(vad.probabilities(speech_like_waveform(BURSTS)))
     assert len(segments) == len(BURSTS), segments

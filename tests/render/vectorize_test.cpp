@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <regex>
 
 #include "codegen/vector_lanes.h"
 #include "codegen/vectorize.h"
@@ -102,6 +103,15 @@ UOpRef strided_conv(int64_t C, int64_t W, int64_t K) {
   return closed(store(out, add(mul(c, idx(W)), w), v), {w, c});
 }
 
+// out[c, p] = sum_r x[p * S + r] * w[r, c] for C channels and P positions: a strided conv1d whose
+// few output positions are the unit-stride axis (an STFT's 3 frames), channels P apart
+UOpRef conv_few_positions(int64_t C, int64_t P, int64_t R, int64_t S) {
+  UOpRef out = param(0, dtypes::float32, C * P), x = param(1, dtypes::float32, (P - 1) * S + R), w = param(2, dtypes::float32, R * C);
+  UOpRef c = UOp::range(C, 0), p = UOp::range(P, 1), r = UOp::range(R, 2, AxisType::REDUCE);
+  UOpRef v = sum_over(mul(load(x, add(mul(p, idx(S)), r)), load(w, add(mul(r, idx(C)), c))), r);
+  return closed(store(out, add(mul(c, idx(P)), p), v), {p, c});
+}
+
 // Buffers of random floats (not small integers: any change of rounding would show).
 std::vector<HostBuffer> random_inputs(const UOpRef& sink) {
   std::vector<HostBuffer> bufs;
@@ -164,6 +174,9 @@ std::vector<Case> cases() {
       {"matmul bias relu", matmul_bias_relu(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)}},
       {"strided conv u8 u4", strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)}},
       {"strided conv u8", strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST)}},
+      {"conv, channels 3 apart", conv_few_positions(32, 3, 20, 8), {Opt::split(1, 3, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)}},
+      {"conv heuristics", conv_few_positions(48, 3, 24, 8), {}},
+      {"conv, short reduction", conv_few_positions(32, 3, 4, 8), {Opt::split(1, 3, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)}},
   };
 }
 
@@ -236,6 +249,30 @@ TEST(Vectorize, PackedStridedLoadsVectorizeWhenEachPackFeedsSeveralOps) {
   EXPECT_TRUE(has(c, "og_store_f32x8(&b0[")) << c;
   std::string one = source(strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST)});
   EXPECT_FALSE(has(one, "og_f32x")) << one;
+}
+
+// Channels blocked by 16 and 3 positions: stores 3 apart, no contiguous run. The channels' lanes
+// are still vector arithmetic (weights loaded as vectors, the input broadcast, vector accumulators),
+// each stored lane by lane after the reduction; the positions' copies (input loads 8 apart) are not.
+TEST(Vectorize, StridedStoresTakeTheirLanesFromVectorAccumulators) {
+  const int64_t w = widest();
+  std::string c = source(conv_few_positions(32, 3, 20, 8), {Opt::split(1, 3, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)});
+  EXPECT_TRUE(has(c, "og_load_" + f32x(w).substr(3) + "(&b2[")) << c;
+  EXPECT_TRUE(has(c, f32x(w) + " acc" + std::to_string(3 * 16 / w - 1) + "[1] = {0};")) << c;
+  EXPECT_FALSE(has(c, "acc" + std::to_string(3 * 16 / w) + "[")) << c;
+  // channel 1 of position 0: lane 1 of a vector
+  EXPECT_TRUE(std::regex_search(c, std::regex(R"(b0\[\(alu0 \+ 3\)\] = val[0-9]+\[1\];)"))) << c;
+  EXPECT_FALSE(has(c, "og_store_")) << c;
+  EXPECT_FALSE(has(c, "og_load_" + f32x(w).substr(3) + "(&b1[")) << c;
+}
+
+// The lanes' extracts and scalar stores come after the reduction: a block of 48 lanes after a
+// reduction of 4 steps (more than 3 lanes per step) keeps the scalar copies.
+TEST(Vectorize, StridedRunsNeedAReductionLongerThanTheirStores) {
+  std::string c = source(conv_few_positions(32, 3, 4, 8), {Opt::split(1, 3, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)});
+  EXPECT_FALSE(has(c, "og_load_")) << c;
+  std::string longer = source(conv_few_positions(32, 3, 16, 8), {Opt::split(1, 3, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)});
+  EXPECT_TRUE(has(longer, "og_load_")) << longer;  // 48 lanes after 16 steps
 }
 
 TEST(Vectorize, SettingTurnsItOff) {

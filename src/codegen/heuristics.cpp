@@ -1,6 +1,7 @@
 #include "codegen/heuristics.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 
 #include "codegen/expansion_cost.h"
@@ -67,13 +68,28 @@ int64_t pick_factor(int64_t bound, std::initializer_list<int64_t> factors) {
 // keep the sequences they had before PADTO existed.
 Opt random_padto(std::mt19937_64& rng, int64_t axis) { return Opt::padto(axis, 2 + int64_t(rng() % 7)); }
 
-// The second blocked axis's factor: up to 8 (sgemm: 16 columns x 8 rows), or up to 16 when the
-// first axis got 8 or less, for the same 128 accumulators (conv: 56 output columns block by 8, so
-// 16 output channels share each input window load).
+// Accumulators a register block keeps in vector registers: AVX2 has 16, and a step of the
+// reduction needs one or two for its loads and a broadcast beside them.
+constexpr int64_t kVectorAccumulators = 12;
+// The registers one row of a first block of `f` copies takes: vectorize cuts it into runs of 8
+// and 4 lanes (AVX2 floats, as first_block_factor assumes) and leaves the rest scalars.
+int64_t block_registers(int64_t f) { return f / 8 + f % 8 / 4 + f % 4; }
+
+// The second blocked axis's factor: the one (of 16, 12, 8, 6, 4, 3, 2 dividing the bound, or the
+// whole bound when at most 16) that makes the number of registers of accumulators, the first block's
+// (block_registers) times the factor, closest to kVectorAccumulators, the larger on a tie. A 3x3 conv
+// 96 -> 24 channels on 80x80 blocked 16 columns x 6 channels (12 accumulators) runs 3.4-3.7 ms per
+// call where 16 x 8 (16, spilled) took 5.5-6.3 and 16 x 4 (8) 9.5-10; on 40x40, 8 x 12 0.90 ms
+// against 8 x 8 1.04. sgemm, whose 1024 has no 6 or 12, keeps 16 x 8 (16 x 4 took twice as long).
 int64_t second_block_factor(int64_t bound, int64_t first, bool gated) {
   if (gated) return pick_factor(bound, {4, 3, 2});
-  if (first <= 8) return pick_factor(bound, {16, 8, 4, 3, 2});
-  return pick_factor(bound, {8, 4, 3, 2});
+  int64_t row = block_registers(first), best = 0, best_gap = 0;
+  for (int64_t g : {bound, int64_t(16), int64_t(12), int64_t(8), int64_t(6), int64_t(4), int64_t(3), int64_t(2)}) {
+    if (g < 2 || g > 16 || bound % g != 0) continue;
+    int64_t gap = std::abs(row * g - kVectorAccumulators);
+    if (best == 0 || gap < best_gap || (gap == best_gap && g > best)) best = g, best_gap = gap;
+  }
+  return best;
 }
 
 // The first blocked axis's factor: up to 16 (two AVX vectors of floats), or 8 and 4 when loads are
@@ -134,8 +150,8 @@ int64_t vector_fold_unroll(const UOpRef& sink, const std::vector<UOpRef>& axes, 
 // depend on is one where upcasting reuses that load across accumulators (matmul: A's row for every
 // column of the block, B's row for every row). The one with unit-stride loads gets up to 16 (two
 // AVX vectors of floats), a second one, preferably one the first's unit-stride loads do not depend
-// on, up to 8 (16 when the first got 8 or less): up to 128 accumulators (measured best for sgemm
-// on this machine; 8 and 4 when loads are gated, docs/kernel_opts.md). Without reuse (row or column sums) the unit-stride output
+// on, what fills about 12 accumulator registers (second_block_factor; 8 and 4 when loads are
+// gated, docs/kernel_opts.md). Without reuse (row or column sums) the unit-stride output
 // axis (or the innermost) is upcast for independent accumulators. The innermost reduce axis is unrolled
 // when few accumulators were made. Elementwise kernels are left to the C compiler's vectorizer.
 std::vector<Opt> hand_coded_opts(const UOpRef& sink) {

@@ -4,6 +4,7 @@
 
 #include "codegen/group_reduce.h"
 #include "codegen/kernel_axes.h"
+#include "codegen/vector_lanes.h"
 #include "rewrite/graph_rewrite.h"
 #include "uop/errors.h"
 #include "uop/substitute.h"
@@ -57,24 +58,74 @@ UOpRef expand_upcasts(const UOpRef& sink) {
   return sink->with_src(std::move(src));
 }
 
-UOpRef unroll_reduce(Match& m) {
-  const UOpRef& red = m.root();
-  std::vector<UOpRef> unrolled, kept{red->src[0]};
+UOpRef fold(const std::vector<UOpRef>& leaves, Ops op, DType dt) {
+  UOpRef folded;
+  for (const UOpRef& v : leaves) folded = folded ? UOp::create(op, dt, {folded, v}) : v;
+  return folded;
+}
+
+// The REDUCE `red` over `leaves` as kAccumulatorLanes reductions over `ranges`, lane j reducing
+// leaves j, j + lanes, j + 2 lanes, ..., and the lanes folded in order after their loops.
+UOpRef lane_reduces(const UOpRef& red, const std::vector<UOpRef>& leaves, const std::vector<UOpRef>& ranges) {
+  Ops op = red->arg.get<ReduceArg>().op;
+  std::vector<UOpRef> lanes;
+  for (size_t j = 0; j < kAccumulatorLanes; j++) {
+    std::vector<UOpRef> mine;
+    for (size_t i = j; i < leaves.size(); i += kAccumulatorLanes) mine.push_back(leaves[i]);
+    std::vector<UOpRef> src{fold(mine, op, red->dtype)};
+    src.insert(src.end(), ranges.begin(), ranges.end());
+    lanes.push_back(red->with_src(std::move(src)));
+  }
+  return fold(lanes, op, red->dtype);
+}
+
+bool splits_into_lanes(const UOp& red) {
+  Ops op = red.arg.get<ReduceArg>().op;
+  return op == Ops::ADD || op == Ops::MAX;
+}
+
+// REDUCE(v, R, w) with UNROLL w: the copies of v folded, REDUCE(v[w:=0] op ... op v[w:=k-1], R);
+// with `lanes` and k a multiple of kAccumulatorLanes inside a loop, as lane reductions instead.
+UOpRef unroll_reduce(const UOpRef& red, bool lanes) {
+  std::vector<UOpRef> unrolled, kept;
   for (size_t i = 1; i < red->src.size(); i++) (axis_type(red->src[i]) == AxisType::UNROLL ? unrolled : kept).push_back(red->src[i]);
   if (unrolled.empty()) return nullptr;
-  Ops op = red->arg.get<ReduceArg>().op;
-  UOpRef folded;
-  for (const Substitution& s : assignments(unrolled)) {
-    UOpRef v = substitute(red->src[0], s);
-    folded = folded ? UOp::create(op, red->dtype, {folded, v}) : v;
-  }
-  kept[0] = folded;
+  std::vector<UOpRef> copies;
+  for (const Substitution& s : assignments(unrolled)) copies.push_back(substitute(red->src[0], s));
+  if (lanes && !kept.empty() && copies.size() % kAccumulatorLanes == 0 && splits_into_lanes(*red)) return lane_reduces(red, copies, kept);
+  kept.insert(kept.begin(), fold(copies, red->arg.get<ReduceArg>().op, red->dtype));
   return red->with_src(std::move(kept));
+}
+
+// The outer level of a reduction whose inner level was split into lanes (its source: the lanes'
+// REDUCEs of its own op over one set of ranges, folded): split the same way, lane by lane, so the
+// lanes stay apart until the outermost level.
+UOpRef outer_lanes(const UOpRef& red) {
+  if (!splits_into_lanes(*red)) return nullptr;
+  Ops op = red->arg.get<ReduceArg>().op;
+  std::vector<UOpRef> leaves = fold_leaves(red->src[0], op);
+  if (leaves.size() != kAccumulatorLanes) return nullptr;
+  for (const UOpRef& l : leaves)
+    if (l->op != Ops::REDUCE || !(l->arg == red->arg) || l->dtype != red->dtype || l->src.size() != leaves[0]->src.size() ||
+        !std::equal(l->src.begin() + 1, l->src.end(), leaves[0]->src.begin() + 1))
+      return nullptr;
+  return lane_reduces(red, leaves, std::vector<UOpRef>(red->src.begin() + 1, red->src.end()));
 }
 
 }  // namespace
 
-UOpRef expand(const UOpRef& input) {
+std::vector<UOpRef> fold_leaves(const UOpRef& v, Ops op) {
+  std::vector<UOpRef> rev;
+  UOpRef u = v;
+  while (u->op == op && u->src.size() == 2 && vector_lanes(*u) == 1) {
+    rev.push_back(u->src[1]);
+    u = u->src[0];
+  }
+  rev.push_back(u);
+  return {rev.rbegin(), rev.rend()};
+}
+
+UOpRef expand(const UOpRef& input, bool lane_accumulators) {
   if (!input || input->op != Ops::SINK) throw InternalError("expand: expects a kernel SINK, got " + (input ? input->brief() : "null"));
   // Levels of partial sums first, so an UNROLL unrolls the level its axis belongs to.
   UOpRef sink = nest_group_reduces(input);
@@ -83,7 +134,11 @@ UOpRef expand(const UOpRef& input) {
   for (const UOpRef& r : axes)
     if (expanded_type(axis_type(r)) && !const_bound(r)) throw InternalError("expand: " + r->brief() + " has a symbolic bound");
   UOpRef out = expand_upcasts(sink);
-  static const PatternMatcher pm({{"unroll_reduce", UPat::op(Ops::REDUCE), unroll_reduce}});
+  PatternMatcher pm({{"unroll_reduce", UPat::op(Ops::REDUCE), [&](Match& m) {
+                        UOpRef out = unroll_reduce(m.root(), lane_accumulators);
+                        if (!out && lane_accumulators && m.root()->src.size() > 1) out = outer_lanes(m.root());
+                        return out;
+                      }}});
   RewriteOptions opts;
   opts.mode = RewriteMode::BottomUp;
   opts.name = "expand";

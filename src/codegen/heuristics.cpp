@@ -120,28 +120,27 @@ int64_t smaller_factor(int64_t bound, int64_t f) {
   return 1;
 }
 
-// The unroll for a reduction over `inner` that no upcast block feeds (a softmax's sum of
-// exponentials beside its upcast output loop) when its body is a transcendental over unit-stride
-// loads: 16 copies (a float32 vector of AVX-512 or PoCL; vectorize splits them into narrower runs
-// where vectors are narrower), which vectorize computes as vectors and folds lane by lane in order
-// (codegen/vectorize.h). 0 when the rule does not apply.
-int64_t vector_fold_unroll(const UOpRef& sink, const std::vector<UOpRef>& axes, size_t inner, const std::vector<size_t>& upcast) {
-  int64_t bound = *const_bound(axes[inner]);
-  if (bound % 16 != 0 || bound < 64) return 0;
+// The unroll for a reduction over `axis` that no upcast block feeds (a row's sum or maximum, a
+// softmax's sum of exponentials beside its upcast output loop) whose loads along it are all
+// ungated and unit-stride: 16 copies (8 when the bound is no multiple of 16), which vectorize
+// accumulates in vector lanes (codegen/vectorize.h), so the row is read and reduced as vectors.
+// 0 when the rule does not apply.
+int64_t vector_row_unroll(const UOpRef& sink, const std::vector<UOpRef>& axes, size_t axis, const std::vector<size_t>& upcast) {
+  int64_t bound = *const_bound(axes[axis]);
+  int64_t copies = bound % 16 == 0 ? 16 : bound % 8 == 0 ? 8 : 0;
+  if (copies == 0 || bound < 2 * copies) return 0;
+  bool reads_row = false;
   for (const UOp* u : sink->toposort()) {
-    if (u->op != Ops::REDUCE || std::find(u->src.begin() + 1, u->src.end(), axes[inner]) == u->src.end()) continue;
-    bool transcendental = false;
+    if (u->op != Ops::REDUCE || std::find(u->src.begin() + 1, u->src.end(), axes[axis]) == u->src.end()) continue;
     for (const UOp* v : u->src[0]->toposort()) {
-      transcendental |= v->op == Ops::EXP2 || v->op == Ops::LOG2 || v->op == Ops::SIN;
-      if (v->op == Ops::INDEX && v->src.size() >= 2 && v->src[0]->op == Ops::PARAM && depends_on(v->src[1], axes[inner]) &&
-          stride(v->src[1], axes[inner], axes) != 1)
-        return 0;
+      if (v->op != Ops::INDEX || v->src.size() < 2 || v->src[0]->op != Ops::PARAM || !depends_on(v->src[1], axes[axis])) continue;
+      if (v->src.size() > 2 || stride(v->src[1], axes[axis], axes) != 1) return 0;
+      reads_row = true;
     }
     for (size_t a : upcast)
       if (depends_on(u->src[0], axes[a])) return 0;
-    if (!transcendental) return 0;
   }
-  return 16;
+  return reads_row ? copies : 0;
 }
 
 }  // namespace
@@ -256,16 +255,21 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   // A column sum (no reuse, unit stride along the output) reads one row segment per reduce step:
   // 64 columns (four cache lines) per row and the reduce unrolled by 4, so each step streams a
   // 1 KiB tile (4096x4096 f32: 68 ms with 16 columns, 17 ms with 64 x 4).
+  // A row sum (unit stride along the reduce axis) is read as vectors into vector lanes instead
+  // (vector_row_unroll below): its rows are not upcast.
   bool column_sum = false;
+  size_t inner = reds.back();
   if (ups.empty() && !outs.empty()) {
     size_t a = outs.back();
     for (size_t o : outs)
       if (unit_stride(o)) a = o;
     column_sum = unit_stride(a);
-    int64_t f = column_sum ? pick_factor(*const_bound(axes[a]), {64, 32, 16, 8, 4, 2}) : pick_factor(*const_bound(axes[a]), {8, 4, 2});
+    bool vector_rows = !column_sum && vector_row_unroll(sink, axes, inner, {}) > 0;
+    int64_t f = column_sum    ? pick_factor(*const_bound(axes[a]), {64, 32, 16, 8, 4, 2})
+                : vector_rows ? 0
+                              : pick_factor(*const_bound(axes[a]), {8, 4, 2});
     if (f > 1) ups.push_back({a, f});
   }
-  size_t inner = reds.back();
   auto expanded = [&](int64_t unroll) {
     std::vector<AxisFactor> fs;
     for (const Choice& c : ups) fs.push_back({c.axis, c.factor});
@@ -309,10 +313,14 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
                                         : pick_factor(*const_bound(axes[inner]), accumulators >= 4 ? std::initializer_list<int64_t>{2} : std::initializer_list<int64_t>{4, 2});
   std::vector<size_t> upcast;
   for (const Choice& c : ups) upcast.push_back(c.axis);
-  if (int64_t v = vector_fold_unroll(sink, axes, inner, upcast)) {
+  // every such reduce axis (a softmax's maximum and its sum of exponentials): no upcast block
+  // feeds them, so each body is copied v times alone (opt.h, kMaxExpansion)
+  for (size_t r : reds) {
+    int64_t v = vector_row_unroll(sink, axes, r, upcast);
+    if (v == 0) continue;
+    if (r == inner) unroll = 0;
     // its copies become one vector op each: the budget is on them alone, not with the blocks
-    if (expanded_ops(sink, {{inner, v}}) <= kExpandedOpsBudget) planned.push_back({inner, Opt::split(int64_t(inner), v, AxisType::UNROLL)});
-    unroll = 0;
+    if (expanded_ops(sink, {{r, v}}) <= kExpandedOpsBudget) planned.push_back({r, Opt::split(int64_t(r), v, AxisType::UNROLL)});
   }
   if (accumulators * unroll > kMaxExpansion || (unroll > 1 && expanded(unroll) > kExpandedOpsBudget)) unroll = 0;
   if (unroll > 1) planned.push_back({inner, Opt::split(int64_t(inner), unroll, AxisType::UNROLL)});

@@ -153,11 +153,29 @@ void check_launch_split(const UOpRef& sink, const std::vector<UOpRef>& axes, con
   if (!conflict.empty()) fail(conflict);
 }
 
-int64_t expansion(const std::vector<UOpRef>& axes) {
-  int64_t n = 1;
-  for (const UOpRef& r : axes)
-    if (axis_type(r) == AxisType::UPCAST || axis_type(r) == AxisType::UNROLL) n *= const_bound(r).value_or(1);
-  return n;
+// The most copies Expand makes of any one node: the product of the UPCAST and UNROLL bounds the
+// node varies with (the expanded ranges it reads that no REDUCE or END inside it closes). Axes of
+// different reductions do not multiply: a softmax's maximum and its sum of exponentials each
+// unrolled by 16 beside a 16-wide output copy each body 16 times, not 4096.
+int64_t body_copies(const UOpRef& sink) {
+  std::unordered_map<const UOp*, std::vector<const UOp*>> open;  // expanded ranges, by node
+  int64_t most = 1;
+  for (const UOp* u : sink->toposort()) {
+    std::vector<const UOp*> rs;
+    if (u->op == Ops::RANGE && (axis_type(*u) == AxisType::UPCAST || axis_type(*u) == AxisType::UNROLL)) rs.push_back(u);
+    size_t first_closed = u->op == Ops::REDUCE || u->op == Ops::END ? 1 : u->src.size();
+    for (size_t i = 0; i < u->src.size(); i++) {
+      if (i >= first_closed) continue;
+      for (const UOp* r : open.at(u->src[i].get()))
+        if (std::find(rs.begin(), rs.end(), r) == rs.end()) rs.push_back(r);
+    }
+    for (size_t i = first_closed; i < u->src.size(); i++) rs.erase(std::remove(rs.begin(), rs.end(), u->src[i].get()), rs.end());
+    int64_t n = 1;
+    for (const UOp* r : rs) n *= const_bound(r->ref()).value_or(1);
+    most = std::max(most, n);
+    open.emplace(u, std::move(rs));
+  }
+  return most;
 }
 
 // The kernel rebuilt over new ranges: `loops[old]` are the ranges an END or REDUCE of `old` now
@@ -209,12 +227,6 @@ UOpRef split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt
   if (target && (opt.target == AxisType::GLOBAL || local_kind(opt.target, *target))) check_launch_split(sink, axes, opt, *target, nolocals);
   // A THREAD part is always the outer one: each thread gets a contiguous block of the axis.
   bool top = opt.top || opt.target == AxisType::THREAD;
-  if (opt.target == AxisType::UPCAST || opt.target == AxisType::UNROLL) {
-    int64_t e = expansion(axes) * k;
-    if (e > kMaxExpansion)
-      throw OptError(where(sink, opt) + ": Expand would copy the kernel body " + std::to_string(e) + " times (at most " +
-                     std::to_string(kMaxExpansion) + ")");
-  }
   // The parts in nest order; an outer part of bound 1 (k == n) is left out: the axis becomes the new one.
   bool whole = *n == k;
   std::pair<UOpRef, AxisType> old_part{UOp::index(*n / k), axis_type(r)}, new_part{UOp::index(k), opt.target};
@@ -251,7 +263,14 @@ UOpRef split(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt
                                        : UOp::alu(Ops::ADD, {UOp::alu(Ops::MUL, {outer_part, UOp::index(k)}), new_sub});
     map.loops[axes[i].get()] = {fresh[at], fresh[at + 1]};
   }
-  return rebuild(sink, map);
+  UOpRef out = rebuild(sink, map);
+  if (opt.target == AxisType::UPCAST || opt.target == AxisType::UNROLL) {
+    int64_t e = body_copies(out);
+    if (e > kMaxExpansion)
+      throw OptError(where(sink, opt) + ": Expand would copy the kernel body " + std::to_string(e) + " times (at most " +
+                     std::to_string(kMaxExpansion) + ")");
+  }
+  return out;
 }
 
 UOpRef swap(const UOpRef& sink, const std::vector<UOpRef>& axes, const Opt& opt) {

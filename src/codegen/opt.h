@@ -35,7 +35,8 @@ struct Opt {
   bool operator==(const Opt&) const = default;
 };
 
-// The most copies Expand may make of a kernel's body: the product of its UPCAST and UNROLL bounds.
+// The most copies Expand may make of any one node of a kernel: the product of the UPCAST and UNROLL
+// bounds it varies with (axes of separate reductions do not multiply).
 inline constexpr int64_t kMaxExpansion = 256;
 
 // The LOOP ranges a scan carries an accumulator across (the ranges of each REDUCE that is_scan,

@@ -41,7 +41,9 @@ UOpRef optimize(const UOpRef& in, KernelLowering& k) {
   return apply_opts(out, precision, &levels);
 }
 
-UOpRef expand_stage(const UOpRef& in, KernelLowering&) { return expand(in); }
+// A reduction's unrolled terms in lanes of separate accumulators, unless the caller needs each
+// sum's terms added in order.
+UOpRef expand_stage(const UOpRef& in, KernelLowering& k) { return expand(in, !k.in_order_sums); }
 
 UOpRef isel(const UOpRef& in, KernelLowering& k) {
   // The index math the copies of Expand wrote, simplified before instructions are chosen for it.

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "codegen/expand.h"
 #include "codegen/kernel_axes.h"
 #include "uop/range_axis.h"
 #include "codegen/vector_lanes.h"
@@ -308,19 +309,6 @@ UOpRef vectorize_group(const UOpRef& group, const VectorUnit& unit, Zipper& zipp
   return group->with_src(std::move(out));
 }
 
-// The leaves of `v` as a left fold of `op`: ((l0 op l1) op l2) ... op ln-1, as Expand folds the
-// copies of an UNROLL axis into a REDUCE's source; {v} when v is no such fold.
-std::vector<UOpRef> fold_leaves(const UOpRef& v, Ops op) {
-  std::vector<UOpRef> rev;
-  UOpRef u = v;
-  while (u->op == op && u->src.size() == 2 && vector_lanes(*u) == 1) {
-    rev.push_back(u->src[1]);
-    u = u->src[0];
-  }
-  rev.push_back(u);
-  return {rev.rbegin(), rev.rend()};
-}
-
 // A scalar REDUCE whose source is a left fold of its own op over runs of k leaves that zip into
 // vector values reading vectors (a sum of exponentials over an UNROLL axis): the leaves computed as
 // those vectors, folded in the same order from their lanes, INDEX(v, j) (spec: a ()-shaped index
@@ -349,14 +337,41 @@ UOpRef vectorize_fold(const UOpRef& red, const VectorUnit& unit, Zipper& zipper)
   return nullptr;
 }
 
+// The lanes of a reduction Expand split into separate accumulators (codegen/expand.h), folded
+// in order, `r0 op r1 op ... op r7`, each REDUCE of that op over the same ranges: when they zip into
+// one vector REDUCE that reads vectors, the fold of its lanes INDEX(v, j) (the same bits: each lane
+// reduces what its scalar REDUCE did); else nullptr.
+UOpRef vectorize_lanes(const UOpRef& fold, const VectorUnit& unit, Zipper& zipper) {
+  if (fold->op != Ops::ADD && fold->op != Ops::MAX) return nullptr;
+  std::vector<UOpRef> leaves = fold_leaves(fold, fold->op);
+  const int64_t k = int64_t(leaves.size());
+  std::vector<int64_t> widths = unit.widths(fold->dtype);
+  if (k != int64_t(kAccumulatorLanes) || std::find(widths.begin(), widths.end(), k) == widths.end()) return nullptr;
+  for (const UOpRef& l : leaves)
+    if (l->op != Ops::REDUCE || !l->arg.is<ReduceArg>() || l->arg.get<ReduceArg>().op != fold->op || l->src.size() < 2) return nullptr;
+  UOpRef v = zipper.zip(leaves);
+  if (v->op != Ops::REDUCE || !reads_vectors(v)) return nullptr;
+  UOpRef out = UOp::create(Ops::INDEX, fold->dtype, {v, UOp::index(0)});
+  for (int64_t j = 1; j < k; j++) out = UOp::create(fold->op, fold->dtype, {out, UOp::create(Ops::INDEX, fold->dtype, {v, UOp::index(j)})});
+  return out;
+}
+
+// Whether u is an ADD or MAX folding kAccumulatorLanes REDUCEs (cheap to ask of every node).
+bool lane_fold(const UOp& u) {
+  if ((u.op != Ops::ADD && u.op != Ops::MAX) || u.src.size() != 2 || u.src[1]->op != Ops::REDUCE) return false;
+  std::vector<UOpRef> leaves = fold_leaves(u.ref(), u.op);
+  return leaves.size() == kAccumulatorLanes && std::all_of(leaves.begin(), leaves.end(), [](const UOpRef& l) { return l->op == Ops::REDUCE; });
+}
+
 UOpRef vectorize_folds(const UOpRef& sink, const VectorUnit& unit, Zipper& zipper) {
   std::vector<const UOp*> order = sink->toposort();
   Substitution done;
   for (const UOp* u : order) {
-    if (u->op != Ops::REDUCE) continue;
-    UOpRef red = substitute(u->ref(), done);  // with the folds inside it done
-    if (UOpRef v = vectorize_fold(red, unit, zipper)) done[u] = v;
-    else if (red.get() != u) done[u] = red;
+    if (u->op != Ops::REDUCE && !lane_fold(*u)) continue;
+    UOpRef node = substitute(u->ref(), done);  // with the folds inside it done
+    UOpRef v = u->op == Ops::REDUCE ? vectorize_fold(node, unit, zipper) : vectorize_lanes(node, unit, zipper);
+    if (v) done[u] = v;
+    else if (node.get() != u) done[u] = node;
   }
   return done.empty() ? sink : substitute(sink, done, order);
 }

@@ -11,7 +11,9 @@
 //   VectorUnit::casts accepts; a BITCAST between lanes of one size that VectorUnit::bitcasts
 //   accepts)                            -> the op on the zipped sources
 //   k REDUCEs (ADD, MUL, MAX) over the same ranges -> a (k,) REDUCE: lower_reduces gives it a vector
-//                                            accumulator (register blocking with vector registers)
+//                                            accumulator (register blocking with vector registers);
+//                                            also Expand's lane accumulators of one reduction
+//                                            (codegen/expand.h), whose fold then reads the lanes
 //   anything else (a gather, a gated load, an op or cast without a vector form on the target)
 //                                         -> devectorized: STACK of the k scalar nodes
 //

@@ -70,13 +70,28 @@ namespace {
 inline constexpr int64_t kSoftmaxPadLanes = 16;
 inline constexpr int64_t kSoftmaxPadMinRow = 256;
 
+// Whether every prime factor of m is at most 16.
+bool smooth(int64_t m) {
+  for (int64_t p = 2; p <= 16 && m > 1; p++)
+    while (m % p == 0) m /= p;
+  return m == 1;
+}
+
+// The row's vector steps (n / 16) are also cut into levels of partial sums of at most 16
+// (codegen/reduce_precision.h); a step count with a larger prime factor (6640 = 16 * 5 * 83) is
+// padded there with a gate on every load, which keeps the sum scalar. So a row pads on to the
+// next multiple of 16 whose step count has no prime factor above 16 (6625 -> 6656 = 16 * 416),
+// when that adds at most 1/32 of the row.
 std::optional<int64_t> softmax_row_pad(const Tensor& x, int64_t axis) {
   Dims s = x.shape();
   if (x.dtype() != dtypes::float32 || s.empty() || normalize_axis("softmax", axis, s) != int64_t(s.size()) - 1) return std::nullopt;
   if (!x.uop()->shape().back()->is_const()) return std::nullopt;
   int64_t n = s.back();
-  if (n < kSoftmaxPadMinRow || n % kSoftmaxPadLanes == 0) return std::nullopt;
-  return kSoftmaxPadLanes - n % kSoftmaxPadLanes;
+  if (n < kSoftmaxPadMinRow) return std::nullopt;
+  int64_t lanes = (n + kSoftmaxPadLanes - 1) / kSoftmaxPadLanes * kSoftmaxPadLanes;
+  for (int64_t m = lanes; m - n <= n / 32; m += kSoftmaxPadLanes)
+    if (smooth(m / kSoftmaxPadLanes)) return m == n ? std::nullopt : std::optional<int64_t>(m - n);
+  return lanes == n ? std::nullopt : std::optional<int64_t>(lanes - n);
 }
 
 }  // namespace

@@ -32,6 +32,34 @@ int count(const UOpRef& g, Ops op) {
   return n;
 }
 
+// out[i * cols + j] = sum over k of a[(i * cols + j) * reduce + k]: rows x cols LOOP axes and a REDUCE.
+UOpRef row_sums(int64_t rows, int64_t cols, int64_t reduce) {
+  auto c = [](int64_t v) { return std::to_string(v); };
+  return parse_graph("%crows = CONST index " + c(rows) + "\n%ccols = CONST index " + c(cols) +
+                     "\n%cr = CONST index " + c(reduce) + "\n%co = CONST index " + c(rows * cols) +
+                     "\n%ca = CONST index " + c(rows * cols * reduce) + R"(
+%so = STACK index (%co)
+%sa = STACK index (%ca)
+%out = PARAM ptr<float32, GLOBAL> (%so) {slot=0}
+%a = PARAM ptr<float32, GLOBAL> (%sa) {slot=1}
+%r0 = RANGE index (%crows) {id=0, LOOP}
+%r1 = RANGE index (%ccols) {id=1, LOOP}
+%r2 = RANGE index (%cr) {id=2, REDUCE}
+%i0 = MUL index (%r0, %ccols)
+%oi = ADD index (%i0, %r1)
+%ar = MUL index (%oi, %cr)
+%ai = ADD index (%ar, %r2)
+%aa = INDEX ptr<float32, GLOBAL> (%a, %ai)
+%x = LOAD float32 (%aa)
+%acc = REDUCE float32 (%x, %r2) {ADD, axes=[]}
+%oa = INDEX ptr<float32, GLOBAL> (%out, %oi)
+%st = STORE void (%oa, %acc)
+%e1 = END void (%st, %r1)
+%e0 = END void (%e1, %r0)
+%sink = SINK void (%e0)
+)");
+}
+
 }  // namespace
 
 TEST(CodegenOpt, KernelShapeInSpecLetters) {
@@ -73,23 +101,28 @@ TEST(CodegenOpt, IllegalOptsRaiseOptError) {
   expect_opt_error(k, Opt{OptOp::TC}, "no tensor cores");
   // the message names the kernel's shape
   expect_opt_error(k, Opt::split(0, 2, AxisType::LOOP), "on kernel (L3 L5 R4)");
-  // Expand's size limit
-  UOpRef big = parse_graph(kernels::kSoftmax);  // L4 L8 R8 R8
-  big = apply_opts(big, {Opt::split(3, 8, AxisType::UNROLL), Opt::split(2, 8, AxisType::UNROLL)});
-  expect_opt_error(big, Opt::split(1, 8, AxisType::UPCAST), "copy the kernel body 512 times (at most 256)");
-  EXPECT_NO_THROW(apply_opt(big, Opt::split(0, 2, AxisType::UPCAST)));
+  // Expand's size limit, on the copies of any one node: a sum whose source varies with 16 x 16
+  // upcast outputs and a 2-way unroll is copied 512 times
+  UOpRef big = apply_opts(row_sums(16, 32, 64), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)});
+  expect_opt_error(big, Opt::split(3, 2, AxisType::UNROLL), "copy the kernel body 512 times (at most 256)");
+  // while a softmax's maximum and sum, each unrolled by 8 beside an 8-wide output block, copy each
+  // of their bodies 8 times (neither reads the other's axis or the block's)
+  UOpRef soft = parse_graph(kernels::kSoftmax);  // L4 L8 R8 R8
+  soft = apply_opts(soft, {Opt::split(3, 8, AxisType::UNROLL), Opt::split(2, 8, AxisType::UNROLL)});
+  EXPECT_EQ(kernel_shape(apply_opt(soft, Opt::split(1, 8, AxisType::UPCAST))), "L4 u8 r8 r8");
+  EXPECT_NO_THROW(apply_opt(soft, Opt::split(0, 2, AxisType::UPCAST)));
   EXPECT_EQ(apply_opt(k, Opt{OptOp::NOLOCALS}), k);
 }
 
 TEST(CodegenOpt, ExpandLeavesNoUpcastOrUnroll) {
   UOpRef k = apply_opts(matmul(), {Opt::split(2, 2, AxisType::UNROLL), Opt::split(1, 5, AxisType::UPCAST)});
   EXPECT_EQ(kernel_shape(k), "L3 u5 R2 r2");
-  UOpRef e = expand(k);
+  UOpRef e = expand(k, true);
   EXPECT_EQ(kernel_shape(e), "L3 R2");
   EXPECT_EQ(count(e, Ops::STORE), 5);   // one store per upcast column
   EXPECT_EQ(count(e, Ops::REDUCE), 5);  // one reduction each, over the remaining R2
   EXPECT_EQ(count(e, Ops::GROUP), 1);
-  EXPECT_EQ(expand(matmul()), matmul());  // nothing to expand
+  EXPECT_EQ(expand(matmul(), true), matmul());  // nothing to expand
 }
 
 TEST(CodegenOpt, HandCodedMatmulBlocksRegisters) {
@@ -181,33 +214,6 @@ TEST(CodegenOpt, IllegalThreadSplitsRaiseOptError) {
   EXPECT_NO_THROW(apply_opt(parse_graph(kernels::kStoreInUnusedLoop), Opt::split(0, 2, AxisType::THREAD)));
 }
 
-// out[i * cols + j] = sum over k of a[(i * cols + j) * reduce + k]: rows x cols LOOP axes and a REDUCE.
-static UOpRef row_sums(int64_t rows, int64_t cols, int64_t reduce) {
-  auto c = [](int64_t v) { return std::to_string(v); };
-  return parse_graph("%crows = CONST index " + c(rows) + "\n%ccols = CONST index " + c(cols) +
-                     "\n%cr = CONST index " + c(reduce) + "\n%co = CONST index " + c(rows * cols) +
-                     "\n%ca = CONST index " + c(rows * cols * reduce) + R"(
-%so = STACK index (%co)
-%sa = STACK index (%ca)
-%out = PARAM ptr<float32, GLOBAL> (%so) {slot=0}
-%a = PARAM ptr<float32, GLOBAL> (%sa) {slot=1}
-%r0 = RANGE index (%crows) {id=0, LOOP}
-%r1 = RANGE index (%ccols) {id=1, LOOP}
-%r2 = RANGE index (%cr) {id=2, REDUCE}
-%i0 = MUL index (%r0, %ccols)
-%oi = ADD index (%i0, %r1)
-%ar = MUL index (%oi, %cr)
-%ai = ADD index (%ar, %r2)
-%aa = INDEX ptr<float32, GLOBAL> (%a, %ai)
-%x = LOAD float32 (%aa)
-%acc = REDUCE float32 (%x, %r2) {ADD, axes=[]}
-%oa = INDEX ptr<float32, GLOBAL> (%out, %oi)
-%st = STORE void (%oa, %acc)
-%e1 = END void (%st, %r1)
-%e0 = END void (%e1, %r0)
-%sink = SINK void (%e0)
-)");
-}
 
 // Output bounds that no multiple of the thread count divides (415 x 5, as a classifier's 40 x 6640
 // blocked L415 u8 L5 u16): the smallest divisor whose parts balance within 10% on the threads.

@@ -104,14 +104,15 @@ TEST(ReducePrecision, LongFloatSumIsCutIntoLevels) {
 }
 
 TEST(ReducePrecision, TheChunkCountsTheHeuristicsUnroll) {
-  // the heuristics unroll a full sum by 4: the innermost partial sum adds 16 steps of 4 elements
+  // the heuristics unroll a contiguous full sum by 16 (vector lanes): the innermost partial sum
+  // adds 4 steps of 16 elements
   UOpRef k = apply_opts(full_reduce(1 << 20), hand_coded_opts(full_reduce(1 << 20)));
-  EXPECT_EQ(kernel_shape(k), "R262144 r4");
-  EXPECT_EQ(kernel_shape(with_precision(k)), "G4 G16 G16 G16 R16 r4");
-  // a row sum keeps its upcast output axis and gets the levels on its reduce axis
+  EXPECT_EQ(kernel_shape(k), "R65536 r16");
+  EXPECT_EQ(kernel_shape(with_precision(k)), "G4 G16 G16 G16 R4 r16");
+  // a row sum reads its rows as vectors (no upcast output axis) and gets the levels on its reduce axis
   UOpRef rows = apply_opts(row_sum(4, 1000000), hand_coded_opts(row_sum(4, 1000000)));
   UOpRef cut = with_precision(rows);
-  EXPECT_EQ(kernel_shape(cut).substr(0, 3), "u4 ");
+  EXPECT_EQ(kernel_shape(rows), "L4 R62500 r16");
   expect_levels_within_limits(cut);
 }
 
@@ -172,7 +173,7 @@ TEST(ReducePrecision, ExpandNestsTheLevelsIntoReduces) {
   UOpRef k = apply_opts(full_reduce(4096), {Opt::split(0, 4, AxisType::UNROLL)});
   k = with_precision(k);
   EXPECT_EQ(kernel_shape(k), "G4 G16 R16 r4");
-  UOpRef e = expand(k);
+  UOpRef e = expand(k, true);
   EXPECT_EQ(count(e, Ops::REDUCE), 3);
   EXPECT_EQ(kernel_shape(e), "R4 R16 R16");
   // the innermost REDUCE reduces the chunk's axis, and its value is the 4 unrolled loads folded
@@ -212,7 +213,7 @@ TEST(ReducePrecision, AKernelThatRunsInOrderGetsItsLevels) {
     EXPECT_NE(std::string(e.what()).find("the kernel runs in order"), std::string::npos) << e.what();
   }
   // lowered: the scan's accumulator and one partial sum per level
-  UOpRef lowered = lower_reduces(expand(cut));
+  UOpRef lowered = lower_reduces(expand(cut, true));
   EXPECT_EQ(count(lowered, Ops::REDUCE), 0);
   EXPECT_EQ(count(lowered, Ops::BUFFER), 4);
 }

@@ -130,10 +130,10 @@ def test_sum_of_a_million_tenths():
 def test_long_sums_are_cut_into_partial_sum_levels():
     k, = onegrad.kernels(Tensor(np.zeros(10**6, np.float32)).sum())
     src = k.source()
-    # R250000 r4 (the heuristics) cut into G5 G5 G5 G5 G5 G5 R16 r4: one accumulator per level, the
-    # outermost level's loop first
-    assert src.count("[1] = {0};") == 7, src
-    assert "for (int64_t r0 = 0; r0 < 5; r0++)" in src and "r6 < 16;" in src, src
+    # R62500 r16 (the heuristics: a row read as vectors) cut into G5 G5 G5 G5 G5 G5 R4 r16: one
+    # accumulator per level (each a vector of 8 lanes), the outermost level's loop first
+    assert src.count("[1] = {0};") == 7 and "og_f32x8 acc0[1]" in src, src
+    assert "for (int64_t r0 = 0; r0 < 5; r0++)" in src and "r6 < 4;" in src, src
 
 
 # The settings that choose other opts (or none): each case is computed in a child process under the

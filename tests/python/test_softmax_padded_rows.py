@@ -1,6 +1,8 @@
 """Softmax rows padded to 16 (docs/kernel_opts.md): a float32 softmax over a last axis of at least 256
-elements that is no multiple of 16 runs on rows padded with -inf to the next multiple, realized, so its
-kernel gets the 16-wide output loop and the unrolled vector sum; a view cuts the outputs back. Values,
+elements that is no multiple of 16 (or whose 16-element steps have a prime factor above 16) runs on
+rows padded with -inf to the next multiple of 16 whose steps have none (within 1/32 of the row),
+realized, so its kernel gets the 16-wide output loop and the unrolled vector sum with no gated
+load; a view cuts the outputs back. Values,
 infinities, NaN and the gradient against torch; the shapes that keep the one-kernel softmax."""
 
 import numpy as np
@@ -15,10 +17,16 @@ def names(t):
     return [k.name for k in onegrad.kernels(t)]
 
 
+@pytest.mark.parametrize("n, padded", [(6625, 6656), (1328, 1344), (300, 304), (257, 272)])
+def test_rows_pad_to_steps_without_large_prime_factors(n, padded):
+    names_ = [k.name for k in onegrad.kernels(Tensor(np.zeros((2, n), np.float32)).softmax(-1))]
+    assert names_[0] == f"E_2_{padded}", names_
+
+
 def test_a_long_odd_row_is_padded_and_vectorized():
     x = Tensor(np.zeros((40, 6625), np.float32))
     ks = onegrad.kernels(x.softmax(-1))
-    assert [k.name for k in ks] == ["E_40_6640", "r_40_6640_6640_6640", "E_40_6625"]
+    assert [k.name for k in ks] == ["E_40_6656", "r_40_6656_6656_6656", "E_40_6625"]
     soft = ks[1]
     shape = soft.optimize(soft.default_opts())
     assert "u16" in shape and "r16" in shape, shape

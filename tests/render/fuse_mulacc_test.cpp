@@ -98,9 +98,9 @@ TEST(FuseMulacc, InOrderSumsKeepTheRoundedProduct) {
   EXPECT_NE(src.find(" * "), std::string::npos) << src;
 }
 
-// A row dot product (both operands contiguous in k) with k unrolled by 8: vectorize_fold computes
-// the products as one vector MUL and adds its lanes; each lane is still an fma of the lanes of a
-// and b, so VECTORIZE=1 and VECTORIZE=0 agree with the fmaf loop bit for bit.
+// A row dot product (both operands contiguous in k) with k unrolled by 8: Expand splits it into 8
+// lane accumulators (lane j: the terms j, j + 8, ...), each an fmaf loop, added in order after it;
+// vectorize makes them one vector of fmas, so VECTORIZE=1 and VECTORIZE=0 agree with that bit for bit.
 TEST(FuseMulacc, UnrolledContiguousDotFusesLaneByLane) {
   const int64_t rows = 4, k = 32;
   std::string s = "%cr = CONST index 4\n%ck = CONST index 32\n%crk = CONST index 128\n%sr = STACK index (%cr)\n"
@@ -117,8 +117,12 @@ TEST(FuseMulacc, UnrolledContiguousDotFusesLaneByLane) {
   std::vector<float> a(rows * k), b(rows * k), want(rows, 0.0f);
   for (float& x : a) x = d(rng);
   for (float& x : b) x = d(rng);
-  for (int64_t i = 0; i < rows; i++)
-    for (int64_t j = 0; j < k; j++) want[i] = std::fmaf(a[i * k + j], b[i * k + j], want[i]);
+  for (int64_t i = 0; i < rows; i++) {
+    float lanes[8] = {0};
+    for (int64_t j = 0; j < k; j++) lanes[j % 8] = std::fmaf(a[i * k + j], b[i * k + j], lanes[j % 8]);
+    want[i] = lanes[0];
+    for (int l = 1; l < 8; l++) want[i] += lanes[l];
+  }
   for (int vectorize : {1, 0}) {
     ScopedSetting v("VECTORIZE", vectorize);
     LoweredKernel kern = lower_kernel(parse_graph(s), "dot", {Opt::split(1, 8, AxisType::UNROLL)});

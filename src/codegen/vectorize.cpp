@@ -84,9 +84,9 @@ class Zipper {
     std::vector<const UOp*> key;
     for (const UOpRef& l : lanes) key.push_back(l.get());
     auto it = memo_.find(key);
-    if (it != memo_.end()) return it->second;
+    if (it != memo_.end()) return it->second.out;
     UOpRef out = build(lanes, depth);
-    memo_.emplace(std::move(key), out);
+    memo_.emplace(std::move(key), Zipped{lanes, out});
     return out;
   }
 
@@ -147,7 +147,13 @@ class Zipper {
   }
 
   const VectorUnit& unit_;
-  std::map<std::vector<const UOp*>, UOpRef> memo_;
+  // Keyed by the lanes' addresses, so the entry holds the lanes too: a lane node freed while the
+  // memo lives (a trial zip's temporary) could otherwise give its address to an unrelated node.
+  struct Zipped {
+    std::vector<UOpRef> lanes;
+    UOpRef out;
+  };
+  std::map<std::vector<const UOp*>, Zipped> memo_;
 };
 
 // Whether the vector value reads memory with a vector LOAD somewhere (else it only packs scalars).

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import onegrad
-from onegrad import Tensor
+from onegrad import Device, Tensor
 
 ROWS = [(256, 4096), (40, 120), (7, 1000), (3, 6656), (5, 72), (2, 1 << 16)]
 
@@ -82,3 +82,14 @@ def test_a_long_sum_stays_accurate():
     x = np.full((1, 1 << 22), 0.1, np.float32)
     got = float(Tensor(x).sum(-1).numpy()[0])
     assert abs(got - 0.1 * (1 << 22)) / (0.1 * (1 << 22)) < 1e-6, got
+
+
+@pytest.mark.skipif(bool(Device.opencl_unavailable()), reason="no OpenCL device")
+@pytest.mark.parametrize("rows", [8, 250])
+def test_softmax_lanes_on_cl_match_the_cpu(rows):
+    # the lanes' sources zip into narrower vectors there (float2 pairs of a lane's two copies), a
+    # second zip of nodes made by the first: the zip's memo must hold what it keys
+    x = np.random.default_rng(4).standard_normal((rows, 64), dtype=np.float32)
+    cl = Tensor(x, device="CL").softmax(-1).numpy()
+    np.testing.assert_allclose(cl, Tensor(x).softmax(-1).numpy(), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(cl.sum(-1), np.ones(rows), rtol=1e-6)

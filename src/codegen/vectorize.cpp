@@ -369,17 +369,27 @@ bool lane_fold(const UOp& u) {
   return leaves.size() == kAccumulatorLanes && std::all_of(leaves.begin(), leaves.end(), [](const UOpRef& l) { return l->op == Ops::REDUCE; });
 }
 
-UOpRef vectorize_folds(const UOpRef& sink, const VectorUnit& unit, Zipper& zipper) {
+// Each node `pick` selects, innermost first, rewritten by `rewrite` (nullptr: left as it is).
+template <class Pick, class Rewrite>
+UOpRef rewrite_nodes(const UOpRef& sink, Pick pick, Rewrite rewrite) {
   std::vector<const UOp*> order = sink->toposort();
   Substitution done;
   for (const UOp* u : order) {
-    if (u->op != Ops::REDUCE && !lane_fold(*u)) continue;
-    UOpRef node = substitute(u->ref(), done);  // with the folds inside it done
-    UOpRef v = u->op == Ops::REDUCE ? vectorize_fold(node, unit, zipper) : vectorize_lanes(node, unit, zipper);
-    if (v) done[u] = v;
+    if (!pick(*u)) continue;
+    UOpRef node = substitute(u->ref(), done);  // with the rewrites inside it done
+    if (UOpRef v = rewrite(node)) done[u] = v;
     else if (node.get() != u) done[u] = node;
   }
   return done.empty() ? sink : substitute(sink, done, order);
+}
+
+// The lanes first, each lane's copies zipped across the lanes (as on a target whose vectors are
+// only as wide as the lanes): the in-order folds' narrower vectors inside one lane would make its
+// terms STACKs, and the C and OpenCL kernels would round differently (fuse_mulacc fuses a product).
+UOpRef vectorize_folds(const UOpRef& sink, const VectorUnit& unit, Zipper& zipper) {
+  UOpRef lanes = rewrite_nodes(sink, lane_fold, [&](const UOpRef& n) { return vectorize_lanes(n, unit, zipper); });
+  return rewrite_nodes(
+      lanes, [](const UOp& u) { return u.op == Ops::REDUCE; }, [&](const UOpRef& n) { return vectorize_fold(n, unit, zipper); });
 }
 
 }  // namespace

@@ -58,12 +58,6 @@ UOpRef expand_upcasts(const UOpRef& sink) {
   return sink->with_src(std::move(src));
 }
 
-UOpRef fold(const std::vector<UOpRef>& leaves, Ops op, DType dt) {
-  UOpRef folded;
-  for (const UOpRef& v : leaves) folded = folded ? UOp::create(op, dt, {folded, v}) : v;
-  return folded;
-}
-
 // The REDUCE `red` over `leaves` as kAccumulatorLanes reductions over `ranges`, lane j reducing
 // leaves j, j + lanes, j + 2 lanes, ..., and the lanes folded in order after their loops.
 UOpRef lane_reduces(const UOpRef& red, const std::vector<UOpRef>& leaves, const std::vector<UOpRef>& ranges) {
@@ -72,11 +66,11 @@ UOpRef lane_reduces(const UOpRef& red, const std::vector<UOpRef>& leaves, const 
   for (size_t j = 0; j < kAccumulatorLanes; j++) {
     std::vector<UOpRef> mine;
     for (size_t i = j; i < leaves.size(); i += kAccumulatorLanes) mine.push_back(leaves[i]);
-    std::vector<UOpRef> src{fold(mine, op, red->dtype)};
+    std::vector<UOpRef> src{fold_in_order(mine, op, red->dtype)};
     src.insert(src.end(), ranges.begin(), ranges.end());
     lanes.push_back(red->with_src(std::move(src)));
   }
-  return fold(lanes, op, red->dtype);
+  return fold_in_order(lanes, op, red->dtype);
 }
 
 bool splits_into_lanes(const UOp& red) {
@@ -93,7 +87,7 @@ UOpRef unroll_reduce(const UOpRef& red, bool lanes) {
   std::vector<UOpRef> copies;
   for (const Substitution& s : assignments(unrolled)) copies.push_back(substitute(red->src[0], s));
   if (lanes && !kept.empty() && copies.size() % kAccumulatorLanes == 0 && splits_into_lanes(*red)) return lane_reduces(red, copies, kept);
-  kept.insert(kept.begin(), fold(copies, red->arg.get<ReduceArg>().op, red->dtype));
+  kept.insert(kept.begin(), fold_in_order(copies, red->arg.get<ReduceArg>().op, red->dtype));
   return red->with_src(std::move(kept));
 }
 
@@ -113,6 +107,12 @@ UOpRef outer_lanes(const UOpRef& red) {
 }
 
 }  // namespace
+
+UOpRef fold_in_order(const std::vector<UOpRef>& leaves, Ops op, DType dt) {
+  UOpRef folded;
+  for (const UOpRef& v : leaves) folded = folded ? UOp::create(op, dt, {folded, v}) : v;
+  return folded;
+}
 
 std::vector<UOpRef> fold_leaves(const UOpRef& v, Ops op) {
   std::vector<UOpRef> rev;

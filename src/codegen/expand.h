@@ -30,6 +30,9 @@ inline constexpr size_t kAccumulatorLanes = 8;
 
 UOpRef expand(const UOpRef& sink, bool lane_accumulators);
 
+// ((l0 op l1) op l2) ... op ln-1 of dtype dt: the left fold of `leaves`, in their order.
+UOpRef fold_in_order(const std::vector<UOpRef>& leaves, Ops op, DType dt);
+
 // The leaves of `v` as a left fold of `op`, ((l0 op l1) op l2) ... op ln-1 (Expand's fold of the
 // copies of an UNROLL axis); {v} when v is no such fold.
 std::vector<UOpRef> fold_leaves(const UOpRef& v, Ops op);

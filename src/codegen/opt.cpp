@@ -163,12 +163,11 @@ int64_t body_copies(const UOpRef& sink) {
   for (const UOp* u : sink->toposort()) {
     std::vector<const UOp*> rs;
     if (u->op == Ops::RANGE && (axis_type(*u) == AxisType::UPCAST || axis_type(*u) == AxisType::UNROLL)) rs.push_back(u);
+    // a REDUCE's or END's sources after the first are the ranges it closes
     size_t first_closed = u->op == Ops::REDUCE || u->op == Ops::END ? 1 : u->src.size();
-    for (size_t i = 0; i < u->src.size(); i++) {
-      if (i >= first_closed) continue;
+    for (size_t i = 0; i < first_closed; i++)
       for (const UOp* r : open.at(u->src[i].get()))
         if (std::find(rs.begin(), rs.end(), r) == rs.end()) rs.push_back(r);
-    }
     for (size_t i = first_closed; i < u->src.size(); i++) rs.erase(std::remove(rs.begin(), rs.end(), u->src[i].get()), rs.end());
     int64_t n = 1;
     for (const UOp* r : rs) n *= const_bound(r->ref()).value_or(1);

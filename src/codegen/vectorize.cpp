@@ -163,12 +163,14 @@ bool reads_vectors(const UOpRef& v) {
   return false;
 }
 
+// A STACK of k scalars that are not all one (a broadcast is not a pack).
+bool is_pack(const UOp& u) { return u.op == Ops::STACK && !all_same(u.src); }
+
 // Whether every node of the vector value is a vector op, a vector LOAD or a broadcast: no lanes
 // packed from different scalars (a gather, a devectorized op). Index STACKs are addresses.
 bool all_vector(const UOpRef& v) {
   for (const UOp* u : v->toposort())
-    if (u->op == Ops::STACK && !u->dtype.is_index() && !std::all_of(u->src.begin(), u->src.end(), [&](const UOpRef& s) { return s == u->src[0]; }))
-      return false;
+    if (is_pack(*u) && !u->dtype.is_index()) return false;
   return true;
 }
 
@@ -182,13 +184,6 @@ UOpRef vector_store(const std::vector<UOpRef>& stores, size_t i, int64_t k, Zipp
   UOpRef value = zipper.zip(sources(run, 1));
   if (value->op == Ops::STACK || (!packed && !reads_vectors(value))) return nullptr;
   return UOp::create(Ops::STORE, dtypes::void_, {vector_address(sources(run, 0)), value});
-}
-
-bool is_pack(const UOp& u) {
-  if (u.op != Ops::STACK) return false;
-  for (const UOpRef& l : u.src)
-    if (l != u.src[0]) return true;
-  return false;  // a broadcast
 }
 
 // Whether the vector stores that read no vector earn their packs: each distinct pack (a STACK of k
@@ -334,10 +329,8 @@ UOpRef vectorize_fold(const UOpRef& red, const VectorUnit& unit, Zipper& zipper)
       for (int64_t j = 0; j < k; j++) lanes.push_back(UOp::create(Ops::INDEX, red->dtype, {v, UOp::index(j)}));
     }
     if (lanes.size() != leaves.size()) continue;
-    UOpRef folded = lanes[0];
-    for (size_t i = 1; i < lanes.size(); i++) folded = UOp::create(op, red->dtype, {folded, lanes[i]});
     std::vector<UOpRef> src = red->src;
-    src[0] = folded;
+    src[0] = fold_in_order(lanes, op, red->dtype);
     return red->with_src(std::move(src));
   }
   return nullptr;
@@ -357,9 +350,9 @@ UOpRef vectorize_lanes(const UOpRef& fold, const VectorUnit& unit, Zipper& zippe
     if (l->op != Ops::REDUCE || !l->arg.is<ReduceArg>() || l->arg.get<ReduceArg>().op != fold->op || l->src.size() < 2) return nullptr;
   UOpRef v = zipper.zip(leaves);
   if (v->op != Ops::REDUCE || !reads_vectors(v)) return nullptr;
-  UOpRef out = UOp::create(Ops::INDEX, fold->dtype, {v, UOp::index(0)});
-  for (int64_t j = 1; j < k; j++) out = UOp::create(fold->op, fold->dtype, {out, UOp::create(Ops::INDEX, fold->dtype, {v, UOp::index(j)})});
-  return out;
+  std::vector<UOpRef> lanes;
+  for (int64_t j = 0; j < k; j++) lanes.push_back(UOp::create(Ops::INDEX, fold->dtype, {v, UOp::index(j)}));
+  return fold_in_order(lanes, fold->op, fold->dtype);
 }
 
 // Whether u is an ADD or MAX folding kAccumulatorLanes REDUCEs (cheap to ask of every node).

@@ -5,6 +5,7 @@
 // however many steps accumulate into it.
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <unordered_map>
@@ -332,6 +333,26 @@ void Tensor::backward(std::optional<Tensor> gradient, const std::vector<Tensor*>
     taken.insert(t->slot_.get());
     xs.push_back(*t);
   }
+  // The registry lists tensors by address, which changes from run to run; the gradients are
+  // realized in the order of their leaves in the graph instead, so one program schedules (and
+  // fuses) the same way every time.
+  std::unordered_map<const UOp*, size_t> place;
+  for (const UOp* u : root.uop()->toposort()) place.emplace(u, place.size());
+  auto first_place = [&](const Tensor& x) {
+    size_t at = SIZE_MAX;
+    if (auto it = place.find(x.uop_.get()); it != place.end()) at = it->second;
+    for (const UOpRef& a : x.slot_->aliases)
+      if (auto it = place.find(a.get()); it != place.end()) at = std::min(at, it->second);
+    return at;
+  };
+  std::vector<size_t> order_of(xs.size());
+  for (size_t i = 0; i < xs.size(); i++) order_of[i] = first_place(xs[i]);
+  std::vector<size_t> idx(xs.size());
+  for (size_t i = 0; i < idx.size(); i++) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return order_of[a] < order_of[b]; });
+  std::vector<Tensor> sorted;
+  for (size_t i : idx) sorted.push_back(xs[i]);
+  xs = std::move(sorted);
   Tensor dy = gradient ? gradient->cast(dtype()) : Tensor::ones(shape(), dtype(), device_);
   std::vector<Tensor> gs = gradients_at(root, xs, dy);
   std::vector<Tensor> news;

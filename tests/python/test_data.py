@@ -191,12 +191,8 @@ debian = pytest.mark.skipif(not os.path.exists(f"{DEBIAN_DIR}/train-images-idx3-
 
 @debian
 def test_the_real_fashion_mnist():
-    start = time.perf_counter()
-    train = load_fashion_mnist(train=True)
-    seconds = time.perf_counter() - start
+    train = load_fashion_mnist(train=True)  # its load time is a benchmark's business, not a test's
     assert train.images.shape == (60000, 1, 28, 28) and train.labels.shape == (60000,)
-    print(f"Fashion-MNIST train split loaded in {seconds:.3f} s")
-    assert seconds < 3.0  # 0.2-0.4 s (mostly zlib); generous for a shared machine
     test = load_fashion_mnist(train=False)
     assert test.images.shape == (10000, 1, 28, 28) and test.labels.shape == (10000,)
     for split, prefix in ((train, "train"), (test, "t10k")):

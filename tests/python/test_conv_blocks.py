@@ -92,6 +92,21 @@ def test_second_block_fills_twelve_accumulator_registers():
     assert upcasts(k) == ["SPLIT(1, 16, UPCAST)", "SPLIT(0, 8, UPCAST)"]
 
 
+def test_a_depthwise_conv_on_few_rows_widens_its_columns_to_twelve_registers():
+    # 2 output rows x 16 columns is 4 accumulators: too few chains to hide the fused multiply-adds'
+    # latency. Whole rows taken, the columns widen to fill 12 registers: 2 x 48 and 3 x 32.
+    x, w = data(24, 24, (6, 100), 5, groups=24)
+    k = conv_kernel(x, w, groups=24)
+    assert k.shape == "L24 L2 L96 R5 R5"
+    assert upcasts(k) == ["SPLIT(2, 48, UPCAST)", "SPLIT(1, 2, UPCAST)"]
+    assert k.source().count("og_f32x8 acc") == 12
+    x, w = data(24, 24, (7, 100), 5, groups=24)
+    assert upcasts(conv_kernel(x, w, groups=24)) == ["SPLIT(2, 32, UPCAST)", "SPLIT(1, 3, UPCAST)"]
+    # 6 rows of 16 columns fill the 12 registers already
+    x, w = data(24, 24, (10, 100), 5, groups=24)
+    assert upcasts(conv_kernel(x, w, groups=24)) == ["SPLIT(2, 16, UPCAST)", "SPLIT(1, 6, UPCAST)"]
+
+
 @pytest.mark.parametrize("ci,co,hw,kk,groups", [
     (96, 24, 18, 3, 1),     # 16 columns x 6 channels
     (96, 24, 10, 3, 1),     # 8 columns x 12 channels
@@ -102,6 +117,8 @@ def test_second_block_fills_twelve_accumulator_registers():
     (16, 24, 12, 3, 1),     # 3x3 windows on 10x10
     (16, 24, 22, 3, 1),     # 3x3 windows on 20x20
     (16, 16, 24, 5, 16),    # depthwise 5x5 on 20x20
+    (24, 24, (6, 100), 5, 24),  # depthwise 5x5 on 2x96: 2 rows x 48 columns
+    (24, 24, (7, 100), 5, 24),  # on 3x96: 3 rows x 32 columns
     (16, 24, 7, 1, 1),      # 7 columns: not joined
 ])
 def test_blocked_convs_match_torch(ci, co, hw, kk, groups):

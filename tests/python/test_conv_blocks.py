@@ -129,3 +129,35 @@ def test_a_large_fused_epilogue_shrinks_the_channels_not_the_vectors():
     for _ in range(6):
         t = (t * 0.5 + 0.25).relu()
     np.testing.assert_allclose(got, t.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def swaps(k):
+    return [str(o) for o in k.default_opts() if o.op == "SWAP"]
+
+
+def test_loop_swap_only_where_the_reduction_covers_the_outputs():
+    # 16 columns x 8 channels; the swap would put the 160-pixel column panel outside the rows and
+    # the channel blocks inside them: 32 output channels from 16 reduce terms, kept in plain order
+    # (a 1x1 conv 16 -> 32 on 160x160: 0.85 ms against 2.1 ms swapped)
+    x, w = data(16, 32, 160, 1)
+    k = conv_kernel(x, w)
+    assert upcasts(k) == ["SPLIT(2, 16, UPCAST)", "SPLIT(0, 8, UPCAST)"]
+    assert swaps(k) == []
+    # 24 -> 96 channels on 80x80 (0.49 ms against 0.77)
+    assert swaps(conv_kernel(*data(24, 96, 80, 1))) == []
+    # 48 -> 48 channels, and a 3x3 conv 96 -> 24 (864 reduce terms): the swap stays
+    assert swaps(conv_kernel(*data(48, 48, 80, 1))) == ["SWAP(0, 3)"]
+    assert swaps(conv_kernel(*data(96, 24, (82, 82), 3))) == ["SWAP(0, 3)"]
+    # a matmul's column panels stay outside its row blocks (64 rows, 48 reduce terms)
+    k, = onegrad.kernels(Tensor(np.ones((64, 48), np.float32)) @ Tensor(np.ones((48, 64), np.float32)))
+    assert swaps(k) == ["SWAP(0, 2)"]
+
+
+@pytest.mark.parametrize("ci,co,hw", [(16, 32, 32), (8, 32, 32), (24, 96, 32)])
+def test_unswapped_convs_match_torch(ci, co, hw):
+    x, w = data(ci, co, hw, 1, seed=co)
+    k = conv_kernel(x, w)
+    assert len(upcasts(k)) == 2 and swaps(k) == []  # two blocks, both split: the old rule swapped
+    got = Tensor(x).conv2d(Tensor(w)).numpy()
+    want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w)).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

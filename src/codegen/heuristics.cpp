@@ -350,7 +350,20 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
       return p;
     };
     bool both_split = *const_bound(axes[ups[0].axis]) != ups[0].factor && *const_bound(axes[ups[1].axis]) != ups[1].factor;
-    if (both_split) opts.push_back(Opt::swap(position(ups[1].axis), position(ups[0].axis)));
+    // Windows along the first block's axis (a 3x3 conv's input rows: a reduce axis walks them with
+    // unit stride too) read a little past each block, into the next one's lines: there the other
+    // axis's loop moves to just inside the first's, past the loops between them (a conv's rows stay
+    // outermost), so consecutive blocks read on along the same input rows instead of a column
+    // strip down them (a 3x3 conv 96 -> 24 channels on 80x80: 4.0-5.0 ms per call against 5.3-5.7).
+    bool windowed = std::any_of(acc.begin(), acc.end(), [&](const Access& x) {
+      return x.in_reduce && stride(x.addr, axes[ups[0].axis], axes) == 1 &&
+             std::any_of(reds.begin(), reds.end(), [&](size_t r) { return stride(x.addr, axes[r], axes) == 1; });
+    });
+    std::vector<int64_t> chain;  // the loops the other axis's outer part moves past, itself first
+    for (size_t a : outs)
+      if (a >= ups[1].axis && a <= ups[0].axis && (a == ups[1].axis || a == ups[0].axis || windowed)) chain.push_back(position(a));
+    if (both_split)
+      for (size_t i = 0; i + 1 < chain.size(); i++) opts.push_back(Opt::swap(chain[i], chain[i + 1]));
   }
   return opts;
 }

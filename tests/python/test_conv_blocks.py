@@ -147,7 +147,7 @@ def test_loop_swap_only_where_the_reduction_covers_the_outputs():
     assert swaps(conv_kernel(*data(24, 96, 80, 1))) == []
     # 48 -> 48 channels, and a 3x3 conv 96 -> 24 (864 reduce terms): the swap stays
     assert swaps(conv_kernel(*data(48, 48, 80, 1))) == ["SWAP(0, 3)"]
-    assert swaps(conv_kernel(*data(96, 24, (82, 82), 3))) == ["SWAP(0, 3)"]
+    assert swaps(conv_kernel(*data(96, 24, (82, 82), 3))) == ["SWAP(0, 2)", "SWAP(2, 3)"]
     # a matmul's column panels stay outside its row blocks (64 rows, 48 reduce terms)
     k, = onegrad.kernels(Tensor(np.ones((64, 48), np.float32)) @ Tensor(np.ones((48, 64), np.float32)))
     assert swaps(k) == ["SWAP(0, 2)"]
@@ -160,4 +160,20 @@ def test_unswapped_convs_match_torch(ci, co, hw):
     assert len(upcasts(k)) == 2 and swaps(k) == []  # two blocks, both split: the old rule swapped
     got = Tensor(x).conv2d(Tensor(w)).numpy()
     want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w)).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_windowed_conv_keeps_its_rows_outermost():
+    # a 3x3 conv: the window taps walk the input rows with unit stride, like the 16-column block, so
+    # the channel blocks' loop moves inside the column blocks' past the rows (co h wblk -> h wblk co)
+    # where a 1x1 conv (no window) gets the one SWAP
+    x, w = data(48, 24, 34, 3, seed=5)
+    k = conv_kernel(x, w)
+    assert upcasts(k) == ["SPLIT(2, 16, UPCAST)", "SPLIT(0, 6, UPCAST)"]
+    assert swaps(k) == ["SWAP(0, 2)", "SWAP(2, 3)"]
+    assert k.optimize([o for o in k.default_opts() if o.op != "SPLIT" or o.target != "THREAD"]) == "L32 u6 L2 L4 u16 R48 R3 R3"
+    assert swaps(conv_kernel(*data(48, 24, 32, 1))) == ["SWAP(0, 3)"]
+    b = np.random.default_rng(4).standard_normal(24, dtype=np.float32)
+    got = Tensor(x).conv2d(Tensor(w), Tensor(b)).relu().numpy()
+    want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), torch.from_numpy(b)).relu().numpy()
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

@@ -176,6 +176,38 @@ def test_a_block_of_sixteen_accumulator_registers_unrolls_the_reduce_by_two():
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
+def swaps(k):
+    return [str(o) for o in k.default_opts() if o.op == "SWAP"]
+
+
+def test_loop_swap_only_where_the_reduction_covers_the_outputs():
+    # 16 columns x 8 channels; the swap would put the 160-pixel column panel outside the rows and
+    # the channel blocks inside them: 32 output channels from 16 reduce terms, kept in plain order
+    # (a 1x1 conv 16 -> 32 on 160x160: 0.85 ms against 2.1 ms swapped)
+    x, w = data(16, 32, 160, 1)
+    k = conv_kernel(x, w)
+    assert upcasts(k) == ["SPLIT(2, 16, UPCAST)", "SPLIT(0, 8, UPCAST)"]
+    assert swaps(k) == []
+    # 24 -> 96 channels on 80x80 (0.49 ms against 0.77)
+    assert swaps(conv_kernel(*data(24, 96, 80, 1))) == []
+    # 48 -> 48 channels, and a 3x3 conv 96 -> 24 (864 reduce terms): the swap stays
+    assert swaps(conv_kernel(*data(48, 48, 80, 1))) == ["SWAP(0, 3)"]
+    assert swaps(conv_kernel(*data(96, 24, (82, 82), 3))) == ["SWAP(0, 2)", "SWAP(2, 3)"]
+    # a matmul's column panels stay outside its row blocks (64 rows, 48 reduce terms)
+    k, = onegrad.kernels(Tensor(np.ones((64, 48), np.float32)) @ Tensor(np.ones((48, 64), np.float32)))
+    assert swaps(k) == ["SWAP(0, 2)"]
+
+
+@pytest.mark.parametrize("ci,co,hw", [(16, 32, 32), (8, 32, 32), (24, 96, 32)])
+def test_unswapped_convs_match_torch(ci, co, hw):
+    x, w = data(ci, co, hw, 1, seed=co)
+    k = conv_kernel(x, w)
+    assert len(upcasts(k)) == 2 and swaps(k) == []  # two blocks, both split: the old rule swapped
+    got = Tensor(x).conv2d(Tensor(w)).numpy()
+    want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w)).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
 def test_a_block_of_twelve_accumulator_registers_is_not_unrolled():
     # 240 channels: 16 columns x 6 channels fill 12 registers, none spilled (unrolled by 2 it ran slower)
     k, x, w, wt = onnx_conv1x1_kernel(240, 240, (12, 80), seed=1)
@@ -194,3 +226,19 @@ def test_matmuls_of_sixteen_accumulator_registers_match_numpy(m, kk, n):
     assert unrolls(k) == ([] if kk % 2 else ["SPLIT(2, 2, UNROLL)"])
     got = (Tensor(a) @ Tensor(b)).numpy()
     np.testing.assert_allclose(got, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-4)
+
+
+def test_windowed_conv_keeps_its_rows_outermost():
+    # a 3x3 conv: the window taps walk the input rows with unit stride, like the 16-column block, so
+    # the channel blocks' loop moves inside the column blocks' past the rows (co h wblk -> h wblk co)
+    # where a 1x1 conv (no window) gets the one SWAP
+    x, w = data(48, 24, 34, 3, seed=5)
+    k = conv_kernel(x, w)
+    assert upcasts(k) == ["SPLIT(2, 16, UPCAST)", "SPLIT(0, 6, UPCAST)"]
+    assert swaps(k) == ["SWAP(0, 2)", "SWAP(2, 3)"]
+    assert k.optimize([o for o in k.default_opts() if o.op != "SPLIT" or o.target != "THREAD"]) == "L32 u6 L2 L4 u16 R48 R3 R3"
+    assert swaps(conv_kernel(*data(48, 24, 32, 1))) == ["SWAP(0, 3)"]
+    b = np.random.default_rng(4).standard_normal(24, dtype=np.float32)
+    got = Tensor(x).conv2d(Tensor(w), Tensor(b)).relu().numpy()
+    want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), torch.from_numpy(b)).relu().numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

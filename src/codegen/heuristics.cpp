@@ -204,6 +204,15 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     if (reuse(a) > 0) reusing.push_back(a);
   // first the unit-stride axis (innermost first), then any other
   std::stable_sort(reusing.begin(), reusing.end(), [&](size_t a, size_t b) { return unit_stride(a) > unit_stride(b) || (unit_stride(a) == unit_stride(b) && a > b); });
+  // ... unless that axis is too short for one vector (a conv over 3 positions) and another
+  // unit-stride axis makes whole 8-lane blocks (its output channels, when the weight keeps them
+  // innermost): the channels then take the vector lanes and the positions the second block.
+  if (reusing.size() > 1 && unit_stride(reusing[0]) && first_block_factor(*const_bound(axes[reusing[0]]), gated) < 4) {
+    auto whole = std::find_if(reusing.begin() + 1, reusing.end(), [&](size_t a) {
+      return unit_stride(a) && first_block_factor(*const_bound(axes[a]), gated) % 8 == 0;
+    });
+    if (whole != reusing.end()) std::rotate(reusing.begin(), whole, whole + 1);
+  }
   // the first blocked axis and the rows joined to it (none: npos)
   constexpr size_t npos = size_t(-1);
   size_t vector_axis = npos, joined_rows = npos;

@@ -260,6 +260,11 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
         break;
       }
     }
+    // A matrix-vector product (its one output axis blocked, nothing else to block) keeps only the
+    // first block's vectors as accumulators: 16 columns are two dependent FMA chains per step. Up
+    // to 64 columns (8 vector accumulators: the FMA latency times its two ports) keep them busy.
+    if (outs.size() == 1 && ups.size() == 1 && !gated && ups[0].factor == 16)
+      ups[0].factor = pick_factor(*const_bound(axes[first]), {64, 32, 16});
   }
   // A column sum (no reuse, unit stride along the output) reads one row segment per reduce step:
   // 64 columns (four cache lines) per row and the reduce unrolled by 4, so each step streams a

@@ -230,6 +230,15 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     if (reuse(a) > 0) reusing.push_back(a);
   // first the unit-stride axis (innermost first), then any other
   std::stable_sort(reusing.begin(), reusing.end(), [&](size_t a, size_t b) { return unit_stride(a) > unit_stride(b) || (unit_stride(a) == unit_stride(b) && a > b); });
+  // ... unless that axis is too short for one vector (a conv over 3 positions) and another
+  // unit-stride axis makes whole 8-lane blocks (its output channels, when the weight keeps them
+  // innermost): the channels then take the vector lanes and the positions the second block.
+  if (reusing.size() > 1 && unit_stride(reusing[0]) && first_block_factor(*const_bound(axes[reusing[0]]), gated) < 4) {
+    auto whole = std::find_if(reusing.begin() + 1, reusing.end(), [&](size_t a) {
+      return unit_stride(a) && first_block_factor(*const_bound(axes[a]), gated) % 8 == 0;
+    });
+    if (whole != reusing.end()) std::rotate(reusing.begin(), whole, whole + 1);
+  }
   // the first blocked axis and the rows joined to it (none: npos)
   constexpr size_t npos = size_t(-1);
   size_t vector_axis = npos, joined_rows = npos;
@@ -279,6 +288,11 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
         break;
       }
     }
+    // A matrix-vector product (its one output axis blocked, nothing else to block) keeps only the
+    // first block's vectors as accumulators: 16 columns are two dependent FMA chains per step. Up
+    // to 64 columns (8 vector accumulators: the FMA latency times its two ports) keep them busy.
+    if (outs.size() == 1 && ups.size() == 1 && !gated && ups[0].factor == 16)
+      ups[0].factor = pick_factor(*const_bound(axes[first]), {64, 32, 16});
   }
   // A column sum (no reuse, unit stride along the output) reads one row segment per reduce step:
   // 64 columns (four cache lines) per row and the reduce unrolled by 4, so each step streams a

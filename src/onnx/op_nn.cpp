@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "onnx/computed_once.h"
 #include "onnx/op_table.h"
 #include "onnx/spatial.h"
 #include "tensor/shape_util.h"
@@ -19,18 +20,6 @@ std::vector<int64_t> spatial_dims(const Tensor& x) {
   auto s = x.shape();
   if (s.size() < 3) throw ShapeError("expects (N, C, spatial...) input, got rank " + std::to_string(s.size()));
   return {s.begin() + 2, s.end()};
-}
-
-// An operand of a contraction (MatMul, Gemm, Conv) is read once per output column or channel:
-// when elementwise ops computed it (a BatchNormalization, an activation), they are computed once
-// into a buffer instead of again at every read inside the reduce (the recognition model's
-// classifier recomputed a swish 6625 times per element). Views of buffers and constants stay views.
-Tensor computed_once(const Tensor& t) {
-  const UOp* u = t.uop().get();
-  while (!u->src.empty() && (u->op == Ops::RESHAPE || u->op == Ops::PERMUTE || u->op == Ops::EXPAND ||
-                             u->op == Ops::SHRINK || u->op == Ops::FLIP))
-    u = u->src[0].get();
-  return u->op == Ops::BUFFER || u->op == Ops::CONST ? t : t.contiguous();
 }
 
 // Output widths (MatMul's columns, Conv's channels) that are not a multiple of kLanes leave the

@@ -1,6 +1,7 @@
 // RNN, GRU and LSTM, unrolled over the sequence (its length is static) into one tensor graph.
 // Gate orders as ONNX defines them (GRU: z r h, LSTM: i o f c); direction forward, reverse or
 // bidirectional; layout 0 (seq, batch, ...) or 1 (batch, seq, ...); LSTM peepholes.
+#include "onnx/computed_once.h"
 #include "onnx/op_table.h"
 #include "uop/unsupported_error.h"
 
@@ -96,7 +97,7 @@ DirResult run_direction(Cell cell, const std::vector<Tensor>& xs, bool reverse, 
 }
 
 Outs recurrent(const Node& n, Cell cell) {
-  Tensor X = n.in(0);
+  Tensor X = computed_once(n.in(0));  // read by each of the gates x hidden columns of xs[t] @ Wt
   bool batch_first = n.attr_int("layout", 0) != 0;
   if (batch_first) X = X.transpose(0, 1);
   const Tensor& R = n.in(2);

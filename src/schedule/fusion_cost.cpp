@@ -42,25 +42,34 @@ int64_t fused_ops(const UOp* value, int64_t limit, const std::unordered_map<cons
 
 namespace {
 
-// Whether recomputing a value with a transcendental costs more than a buffer (fusion_cost.h).
-bool transcendental_uses(double evaluations, int64_t elements) {
-  double n = double(std::max<int64_t>(elements, 1));
-  return evaluations >= kTranscendentalUses * n && evaluations - n >= kTranscendentalExtra;
+// Whether a value is read often enough per element for the transcendental rule to weigh it.
+bool read_transcendental_times(double evaluations, int64_t elements) {
+  return evaluations >= kTranscendentalUses * double(std::max<int64_t>(elements, 1));
 }
 
-bool fused_transcendental(const UOp* value, const std::unordered_map<const UOp*, int>& buffers,
-                          const std::unordered_set<const UOp*>& also_buffers) {
+// Whether recomputing a value with `count` transcendentals costs more than a buffer: the
+// evaluations beyond one per element, each recomputing them all (fusion_cost.h).
+bool transcendental_uses(double evaluations, int64_t elements, int64_t count) {
+  double n = double(std::max<int64_t>(elements, 1));
+  return count > 0 && read_transcendental_times(evaluations, elements) &&
+         (evaluations - n) * double(count) >= kTranscendentalExtra;
+}
+
+// The EXP2, LOG2 and SIN nodes of the graph fused into a kernel with `value`, each once.
+int64_t fused_transcendentals(const UOp* value, const std::unordered_map<const UOp*, int>& buffers,
+                              const std::unordered_set<const UOp*>& also_buffers) {
   std::unordered_set<const UOp*> seen;
   std::vector<const UOp*> stack{value};
+  int64_t count = 0;
   while (!stack.empty()) {
     const UOp* n = stack.back();
     stack.pop_back();
     if (!seen.insert(n).second) continue;
     if (n != value && (buffers.count(n) || also_buffers.count(n))) continue;
-    if (n->op == Ops::EXP2 || n->op == Ops::LOG2 || n->op == Ops::SIN) return true;
+    count += n->op == Ops::EXP2 || n->op == Ops::LOG2 || n->op == Ops::SIN;
     for (const UOpRef& s : n->src) stack.push_back(s.get());
   }
-  return false;
+  return count;
 }
 
 }  // namespace
@@ -71,9 +80,9 @@ const char* FusionCost::rule(const UOp* u, Uses& uses) const {
   if (u->op == Ops::REDUCE) return "reduce_recomputed";
   if (uses.ops < 0) uses.ops = fused_ops(u, kRecomputedOps, realized_, {});
   if (uses.ops > kRecomputedOps) return "chain_recomputed";
-  if (transcendental_uses(uses.evaluations, uses.elements)) {
-    if (uses.transcendental < 0) uses.transcendental = fused_transcendental(u, realized_, {});
-    if (uses.transcendental) return "transcendental_recomputed";
+  if (read_transcendental_times(uses.evaluations, uses.elements)) {
+    if (uses.transcendentals < 0) uses.transcendentals = fused_transcendentals(u, realized_, {});
+    if (transcendental_uses(uses.evaluations, uses.elements, uses.transcendentals)) return "transcendental_recomputed";
   }
   return nullptr;
 }
@@ -104,8 +113,10 @@ std::vector<std::pair<const UOp*, std::string>> FusionCost::to_realize(
     if (!why) continue;
     bool transcendental = std::string(why) == "transcendental_recomputed";
     std::string what = u->op == Ops::REDUCE ? "REDUCE"
-                       : transcendental     ? std::string(op_name(u->op)) + " of a transcendental"
-                                            : std::string(op_name(u->op)) + " of over " + std::to_string(kRecomputedOps) + " ops";
+                       : !transcendental    ? std::string(op_name(u->op)) + " of over " + std::to_string(kRecomputedOps) + " ops"
+                       : uses.transcendentals == 1
+                           ? std::string(op_name(u->op)) + " of a transcendental"
+                           : std::string(op_name(u->op)) + " of " + std::to_string(uses.transcendentals) + " transcendentals";
     char times[32];
     std::snprintf(times, sizeof times, "%.0f", uses.evaluations);
     (u->op == Ops::REDUCE ? reduces : chains)
@@ -122,7 +133,8 @@ std::vector<std::pair<const UOp*, std::string>> FusionCost::to_realize(
   for (auto& c : chains) {
     bool over = fused_ops(c.first, kRecomputedOps, realized_, chosen) > kRecomputedOps;
     const Uses& uses = uses_.at(c.first);
-    bool transcendental = transcendental_uses(uses.evaluations, uses.elements) && fused_transcendental(c.first, realized_, chosen);
+    bool transcendental = read_transcendental_times(uses.evaluations, uses.elements) &&
+                          transcendental_uses(uses.evaluations, uses.elements, fused_transcendentals(c.first, realized_, chosen));
     if (!over && !transcendental) continue;
     chosen.insert(c.first);
     out.push_back(std::move(c));

@@ -9,8 +9,9 @@
 //                        evaluated more often than it has elements
 //   transcendental_recomputed
 //                        an elementwise value whose fused graph holds an EXP2, LOG2 or SIN,
-//                        evaluated kTranscendentalUses times its elements or more, and at least
-//                        kTranscendentalExtra times beyond one per element
+//                        evaluated kTranscendentalUses times its elements or more, its
+//                        evaluations beyond one per element times its transcendentals at least
+//                        kTranscendentalExtra
 //
 // Both cut the build short as soon as they hold: a value lowered once in this build whose next
 // use takes it over its element count is not lowered again (a placeholder stands in; Rangeify
@@ -40,8 +41,12 @@ inline constexpr int64_t kRecomputedOps = 160;
 // times per element (a swish feeding a LayerNorm's mean, variance and output), costs more to
 // recompute than a buffer. Twice (a softmax's exp in its sum and its output) stays fused.
 inline constexpr double kTranscendentalUses = 3;
-// ... and only when the evaluations beyond one per element reach this many: a few hundred exps
-// recomputed (a small recurrence's tanh read by the next step's gemm) cost less than a kernel.
+// ... and only when the transcendentals recomputed, the evaluations beyond one per element times
+// those in the fused graph, reach this many: a few hundred exps recomputed (a small recurrence's
+// tanh read by the next step's gemm) cost less than a kernel. Counted per transcendental, an LSTM
+// cell's state (three sigmoids and tanhs under it) read by its output, the hidden state and the
+// state output gets a buffer at a quarter of the reads a single exp needs (Silero VAD at batch 16:
+// the gates were computed three times over in two kernels).
 inline constexpr double kTranscendentalExtra = 16384;
 
 class FusionCost {
@@ -66,7 +71,7 @@ class FusionCost {
     double evaluations = 0;
     int64_t elements = 0;
     int64_t ops = -1;  // of its fused graph, counted up to kRecomputedOps + 1 once needed
-    int transcendental = -1;  // whether its fused graph holds an EXP2, LOG2 or SIN, once needed
+    int64_t transcendentals = -1;  // the EXP2, LOG2 and SIN nodes of its fused graph, once needed
   };
   const char* rule(const UOp* u, Uses& uses) const;
 

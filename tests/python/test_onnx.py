@@ -141,3 +141,40 @@ def test_cli_info_and_run(tmp_path):
     bad = subprocess.run([onegrad_cli(), "onnx", "run", str(path), "--input", f"x={tmp_path / 'x.npy'}x"],
                          capture_output=True, text=True)
     assert bad.returncode == 1 and "x.npyx" in bad.stderr
+
+
+def sigmoid(v):
+    return 1 / (1 + np.exp(-v))
+
+
+def test_an_lstm_computes_its_activated_input_once(tmp_path):
+    # X = relu(x + b) feeds the LSTM's input projection, read by each of its 4 x 16 gate columns:
+    # X is computed once into a buffer (onnx/computed_once.h), not again in every column block of
+    # the gate matmul (Silero VAD's encoder output)
+    rng = np.random.default_rng(5)
+    seq, batch, inp, hid = 1, 4, 8, 16
+    b = rng.standard_normal(inp).astype(np.float32)
+    W = (rng.standard_normal((1, 4 * hid, inp)) * 0.3).astype(np.float32)
+    R = (rng.standard_normal((1, 4 * hid, hid)) * 0.3).astype(np.float32)
+    B = (rng.standard_normal((1, 8 * hid)) * 0.1).astype(np.float32)
+    nodes = [helper.make_node("Add", ["x", "b"], ["z"]), helper.make_node("Relu", ["z"], ["X"]),
+             helper.make_node("LSTM", ["X", "W", "R", "B"], ["Y", "Yh", "Yc"], hidden_size=hid)]
+    g = helper.make_graph(nodes, "lstm", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [seq, batch, inp])],
+                          [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in ("Y", "Yh", "Yc")],
+                          [numpy_helper.from_array(a, n) for a, n in ((b, "b"), (W, "W"), (R, "R"), (B, "B"))])
+    m = onegrad.onnx.load(save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)]), tmp_path))
+    x = rng.standard_normal((seq, batch, inp)).astype(np.float32)
+    lazy = m.run_lazy({"x": x})
+    ks = onegrad.kernels(lazy["Yh"])
+    relu_input = [k for k in ks if k.reason == "contiguous()" and k.name == f"E_{batch}_{inp}"]
+    assert len(relu_input) == 1, [(k.name, k.reason) for k in ks]
+    # numpy's LSTM (ONNX gate order i o f c), h0 = c0 = 0
+    X = np.maximum(x + b, 0)[0]
+    gates = X @ W[0].T + B[0, :4 * hid] + B[0, 4 * hid:]
+    i, o, f, c = (gates[:, k * hid:(k + 1) * hid] for k in range(4))
+    c = sigmoid(i) * np.tanh(c)
+    h = sigmoid(o) * np.tanh(c)
+    out = m({"x": x})
+    np.testing.assert_allclose(out["Yh"].numpy()[0], h, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out["Yc"].numpy()[0], c, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out["Y"].numpy()[0, 0], h, rtol=1e-5, atol=1e-6)

@@ -53,9 +53,12 @@ TEST(FusionCost, ExpensiveChainReadTwiceGetsABuffer) {
 // and its output each read the swish, three evaluations per element (an exp is about 35 ops once
 // expanded): the swish gets a buffer. A softmax's exp is read twice (its sum and its output) and
 // stays fused (Rangeify.SoftmaxIsAtMostThreeKernels).
-UOpRef layer_norm_of_swish(int64_t rows, int64_t cols) {
+// `exps` EXP2s nested in the swish's gate (an LSTM cell's state holds three under its sigmoids and
+// tanh).
+UOpRef layer_norm_of_swish(int64_t rows, int64_t cols, int exps = 1) {
   UOpRef x = input({rows, cols});
-  UOpRef e = UOp::create(Ops::EXP2, {UOp::create(Ops::NEG, {x})});
+  UOpRef e = x;
+  for (int i = 0; i < exps; i++) e = UOp::create(Ops::EXP2, {UOp::create(Ops::NEG, {e})});
   UOpRef s = alu(Ops::DIV, x, alu(Ops::ADD, e, full_like(e, 1)));
   auto row_mean = [&](const UOpRef& v) {
     return expand(alu(Ops::MUL, reduce(v, Ops::ADD, {1}), full_like(reduce(v, Ops::ADD, {1}), 1.0 / double(cols))), {rows, cols});
@@ -76,6 +79,17 @@ TEST(FusionCost, TranscendentalReadThreeTimesPerElementGetsABuffer) {
 TEST(FusionCost, SmallTranscendentalReadThreeTimesStaysFused) {
   Schedule s = schedule_of({layer_norm_of_swish(4, 16)});
   EXPECT_EQ(s.kernels.size(), 1u);
+}
+
+// The transcendentals recomputed are what counts: 40 x 60 elements read three times are 4800 extra
+// evaluations, under kTranscendentalExtra for one EXP2 (fused) but over it for four (realized).
+TEST(FusionCost, TranscendentalsRecomputedCountEachOne) {
+  EXPECT_EQ(schedule_of({layer_norm_of_swish(40, 60, 1)}).kernels.size(), 1u);
+  EXPECT_EQ(schedule_of({layer_norm_of_swish(40, 60, 3)}).kernels.size(), 1u);  // 14400
+  Schedule s = schedule_of({layer_norm_of_swish(40, 60, 4)});  // 19200
+  ASSERT_EQ(s.kernels.size(), 2u);
+  EXPECT_EQ(s.kernels[0].reason, "DIV of 4 transcendentals to (40, 60) would be evaluated 7200 times for its 2400 elements if fused");
+  EXPECT_EQ(count_ops(s.kernels[1].ast, Ops::EXP2), 0);
 }
 
 TEST(FusionCost, CheapChainReadTwiceIsRecomputed) {

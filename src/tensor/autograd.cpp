@@ -10,6 +10,7 @@
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "tensor/broadcast.h"
 #include "tensor/grad_slot.h"
@@ -345,14 +346,11 @@ void Tensor::backward(std::optional<Tensor> gradient, const std::vector<Tensor*>
       if (auto it = place.find(a.get()); it != place.end()) at = std::min(at, it->second);
     return at;
   };
-  std::vector<size_t> order_of(xs.size());
-  for (size_t i = 0; i < xs.size(); i++) order_of[i] = first_place(xs[i]);
-  std::vector<size_t> idx(xs.size());
-  for (size_t i = 0; i < idx.size(); i++) idx[i] = i;
-  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return order_of[a] < order_of[b]; });
-  std::vector<Tensor> sorted;
-  for (size_t i : idx) sorted.push_back(xs[i]);
-  xs = std::move(sorted);
+  std::vector<std::pair<size_t, Tensor>> placed;
+  for (const Tensor& x : xs) placed.emplace_back(first_place(x), x);
+  std::stable_sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  xs.clear();
+  for (auto& [at, x] : placed) xs.push_back(std::move(x));
   Tensor dy = gradient ? gradient->cast(dtype()) : Tensor::ones(shape(), dtype(), device_);
   std::vector<Tensor> gs = gradients_at(root, xs, dy);
   std::vector<Tensor> news;

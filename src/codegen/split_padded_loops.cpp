@@ -69,7 +69,7 @@ std::vector<int64_t> cuts(const UOpRef& body, const UOp* r, int64_t n) {
   return out;
 }
 
-// The loops closed inside `body`: each piece gets its own copies of them.
+// The ranges closed inside `body`: its loops (and the launch axes inside an outer LOOP).
 std::vector<const UOp*> inner_loops(const UOpRef& body) {
   std::vector<const UOp*> out;
   for (const UOp* u : body->toposort())
@@ -77,7 +77,17 @@ std::vector<const UOp*> inner_loops(const UOpRef& body) {
   return out;
 }
 
-// The GROUP of the pieces [bounds[i], bounds[i+1]) of loop r over `body`.
+// Whether a range inside a split body is a work item's index (codegen/launch_dims.h: GLOBAL, LOCAL,
+// and in a body without REDUCE every GROUP_REDUCE is a lane), not a loop.
+bool is_work_item_index(const UOp& r) {
+  AxisType t = axis_type(r);
+  return t == AxisType::GLOBAL || t == AxisType::LOCAL || t == AxisType::GROUP_REDUCE;
+}
+
+// The GROUP of the pieces [bounds[i], bounds[i+1]) of loop r over `body`. Each piece gets its own
+// copies of the loops inside (THREAD ones too: linearize nests each range once); the launch axes
+// inside are one index that every piece shares: copies would be more launch axes than the launch
+// has (gidx3 of a launch of 3 dims: 0 on OpenCL, the piece's output left unwritten).
 UOpRef pieces_of(const UOpRef& body, const UOpRef& r, const std::vector<int64_t>& bounds, SplitContext& ctx) {
   std::vector<const UOp*> inner = inner_loops(body);
   std::vector<UOpRef> pieces;
@@ -86,7 +96,8 @@ UOpRef pieces_of(const UOpRef& body, const UOpRef& r, const std::vector<int64_t>
     if (stop <= start) continue;
     Substitution s;
     for (const UOp* l : inner)
-      s[l] = UOp::create(Ops::RANGE, l->dtype, l->src, RangeArg{ctx.next_range_id++, l->arg.get<RangeArg>().type});
+      if (!is_work_item_index(*l))
+        s[l] = UOp::create(Ops::RANGE, l->dtype, l->src, RangeArg{ctx.next_range_id++, l->arg.get<RangeArg>().type});
     if (stop - start == 1) {
       s[r.get()] = UOp::index(start);
       pieces.push_back(substitute(body, s));

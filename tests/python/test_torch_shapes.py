@@ -326,6 +326,16 @@ def test_pad_modes_any_rank(rng, shape, pairs, mode):
     same(t.pad(pairs, mode=mode), np.pad(a, pairs, mode=NP_MODES[mode]))
 
 
+def test_cat_and_stack_of_computed_tensors_along_the_outer_axis_of_rank_5(rng):
+    # on a target with 3 launch dims the outer axes of a rank-5 output stay loops around them: the
+    # concat runs as one loop nest per input (codegen/split_padded_loops.h), each around the same
+    # work item index
+    (t, x), (u, y) = draw(rng, (8, 2, 3, 4, 5)), draw(rng, (9, 2, 3, 4, 5))
+    same(t.relu().cat(u * 2, dim=0), torch.cat((x.relu(), y * 2), dim=0))
+    (t, x), (u, y) = draw(rng, (2, 3, 3, 4, 5)), draw(rng, (2, 3, 3, 4, 5))
+    same(Tensor.stack([t.relu(), u * 2]), torch.stack((x.relu(), y * 2)))
+
+
 @pytest.mark.parametrize("mode,shape,pad,match", [
     ("reflect", (1, 2, 3), (3, 0), r"pad \(reflect\): padding \(3, 0\) must be less than the size 3 for axis 2"),
     ("reflect", (1, 2, 3), (0, 3), "must be less than the size 3"),

@@ -10,6 +10,7 @@
 #include "codegen/gpu_heuristics.h"
 #include "codegen/kernel_axes.h"
 #include "codegen/kernels.h"
+#include "codegen/launch_dims.h"
 #include "codegen/opt_actions.h"
 #include "codegen/pipeline.h"
 #include "render/c_renderer.h"
@@ -84,6 +85,48 @@ TEST(Workgroups, GlobalAndLocalAxesAreWorkItemIndices) {
   EXPECT_EQ(two.spec.global, (std::vector<int64_t>{8, 4}));
   EXPECT_EQ(two.spec.local, (std::vector<int64_t>{1, 1}));
   EXPECT_TRUE(has(two.spec.source, "gidx1 = (long)get_group_id(1);")) << two.spec.source;
+}
+
+// out[i, j] = a[i, j] for i < 8, else a[i, j] * 2, for a 16x8 `a`: a concat along the outer axis
+constexpr const char* kConcatRows = R"(
+%c8 = CONST index 8
+%c16 = CONST index 16
+%c128 = CONST index 128
+%two = CONST float32 2.0
+%s128 = STACK index (%c128)
+%out = PARAM ptr<float32, GLOBAL> (%s128) {slot=0}
+%a = PARAM ptr<float32, GLOBAL> (%s128) {slot=1}
+%r0 = RANGE index (%c16) {id=0, LOOP}
+%r1 = RANGE index (%c8) {id=1, LOOP}
+%m = MUL index (%r0, %c8)
+%i = ADD index (%m, %r1)
+%ai = INDEX ptr<float32, GLOBAL> (%a, %i)
+%x = LOAD float32 (%ai)
+%y = MUL float32 (%x, %two)
+%top = CMPLT bool (%r0, %c8)
+%v = WHERE float32 (%top, %x, %y)
+%oi = INDEX ptr<float32, GLOBAL> (%out, %i)
+%st = STORE void (%oi, %v)
+%e1 = END void (%st, %r1)
+%e0 = END void (%e1, %r0)
+%sink = SINK void (%e0)
+)";
+
+// An outer LOOP split into its concat pieces (codegen/split_padded_loops.h) around a GLOBAL axis:
+// both pieces read the one work item index the launch has, gidx0, not a copy of it each (a second
+// copy was gidx1, 0 in a launch of one dim: the first rows were written by work item 0 only).
+TEST(Workgroups, LoopPiecesShareTheLaunchAxesInsideThem) {
+  UOpRef k = parse_graph(kConcatRows);  // L16 L8
+  LoweredKernel lk = lower_kernel(k, "E_16_8", {Opt::split(1, 8, AxisType::GLOBAL)}, &workgroup_target());
+  EXPECT_EQ(kernel_shape(lk.optimized), "L16 g8");
+  EXPECT_EQ(lk.spec.global, (std::vector<int64_t>{8}));
+  const std::string& src = lk.spec.source;
+  EXPECT_EQ(std::count(src.begin(), src.end(), '?'), 0) << src;  // split: each piece's value decided
+  EXPECT_TRUE(has(src, "const long gidx0 = (long)get_group_id(0);")) << src;
+  EXPECT_FALSE(has(src, "get_group_id(1)")) << src;
+  EXPECT_EQ(src.find("get_group_id("), src.rfind("get_group_id(")) << src;
+  // the isel graph's launch axes are the launch's
+  EXPECT_EQ(launch_dims(lk.simplified).global, lk.spec.global);
 }
 
 // G: each lane sums its part, stores it to local memory, waits at the barrier, then every lane adds

@@ -338,7 +338,10 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
       ups[i].factor = smaller_factor(*const_bound(axes[ups[i].axis]), was);
       int64_t cost = expanded(1);
       ups[i].factor = was;
-      if (best_cost < 0 || cost < best_cost) best = i, best_cost = cost;
+      // On a tie the first block (the vector lanes) keeps its width: halving it leaves 4-lane
+      // vectors where the other block's rows cost the same ops and keep 8.
+      bool tie_keeps_lanes = cost == best_cost && ups[best].axis == vector_axis && ups[i].axis != vector_axis;
+      if (best_cost < 0 || cost < best_cost || tie_keeps_lanes) best = i, best_cost = cost;
     }
     if (ups[best].axis == joined_rows) ups[best].factor = 1, joined_rows = npos;
     else ups[best].factor = smaller_factor(*const_bound(axes[ups[best].axis]), ups[best].factor);

@@ -270,3 +270,17 @@ def test_three_positions_give_the_vector_lanes_to_the_output_channels():
     # with the weight as given (cout outermost) only the positions are unit-stride: they stay first
     ks = [k for k in onegrad.kernels(Tensor(x).conv1d(Tensor(w), Tensor(b), padding=1)) if k.name.startswith("r_")]
     assert upcasts(ks[0])[0] == "SPLIT(2, 3, UPCAST)" and "SPLIT(1, 16, UPCAST)" not in upcasts(ks[0])
+
+
+def test_a_fused_epilogue_shrinks_the_rows_before_the_lanes():
+    # a depthwise 3x3 with hardswish fused: 16 columns x 8 rows of copies exceed the expansion
+    # budget, and dropping either block leaves the same ops; the rows drop, the columns stay 16 lanes
+    x, w = data(16, 16, 82, 3, groups=16, seed=2)
+    y = Tensor(x).conv2d(Tensor(w), groups=16).hardswish()
+    ks = [k for k in onegrad.kernels(y) if k.name.startswith("r_")]
+    assert len(ks) == 1 and ks[0].shape == "L16 L80 L80 R3 R3"
+    ups = upcasts(ks[0])
+    assert ups[0] == "SPLIT(2, 16, UPCAST)" and ups[1].startswith("SPLIT(1, ")
+    assert "og_f32x4" not in ks[0].source()
+    want = torch.nn.functional.hardswish(torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), groups=16))
+    np.testing.assert_allclose(y.numpy(), want.numpy(), rtol=1e-4, atol=1e-4)

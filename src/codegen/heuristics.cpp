@@ -323,12 +323,15 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   // that earns its loads back on a matmul only costs compile time there. Shrink the block whose
   // copies cost the most (the one the large part of the body depends on): a block along an axis
   // that part does not depend on stays, as it shares that part among its copies. A first block
-  // with rows joined to it stays whole vectors while another block can shrink; then the rows go.
+  // with rows joined to it stays whole vectors while another block can shrink; then the rows go. So
+  // does a first block that takes its whole axis (a 20-wide row, 8 + 8 + 4 lanes): its next smaller
+  // factor would leave 4-lane vectors (20 -> 4), where the other block's rows cost the same per copy.
   auto shrinks_now = [&](size_t i) {
-    if (joined_rows == npos) return true;
+    bool whole_row = std::any_of(ups.begin(), ups.end(), [&](const Choice& c) { return c.axis == vector_axis && c.factor == *const_bound(axes[c.axis]); });
+    if (joined_rows == npos && !whole_row) return true;
     bool other = std::any_of(ups.begin(), ups.end(), [&](const Choice& c) { return c.axis != vector_axis && c.axis != joined_rows; });
     if (other) return ups[i].axis != vector_axis && ups[i].axis != joined_rows;
-    return ups[i].axis == joined_rows;
+    return joined_rows == npos || ups[i].axis == joined_rows;
   };
   while (!ups.empty() && expanded(1) > kExpandedOpsBudget) {
     size_t best = npos;
@@ -339,7 +342,10 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
       ups[i].factor = smaller_factor(*const_bound(axes[ups[i].axis]), was);
       int64_t cost = expanded(1);
       ups[i].factor = was;
-      if (best_cost < 0 || cost < best_cost) best = i, best_cost = cost;
+      // On a tie the first block (the vector lanes) keeps its width: halving it leaves 4-lane
+      // vectors where the other block's rows cost the same ops and keep 8.
+      bool tie_keeps_lanes = cost == best_cost && ups[best].axis == vector_axis && ups[i].axis != vector_axis;
+      if (best_cost < 0 || cost < best_cost || tie_keeps_lanes) best = i, best_cost = cost;
     }
     if (ups[best].axis == joined_rows) ups[best].factor = 1, joined_rows = npos;
     else ups[best].factor = smaller_factor(*const_bound(axes[ups[best].axis]), ups[best].factor);

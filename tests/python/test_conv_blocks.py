@@ -324,3 +324,33 @@ def test_pointwise_convs_on_views_and_three_axes_match_torch():
     np.testing.assert_allclose(yo.numpy(), yt.detach().numpy(), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(xo.grad.numpy(), xt.grad.numpy(), rtol=1e-4, atol=1e-3)
     np.testing.assert_allclose(wo.grad.numpy(), wt.grad.numpy(), rtol=1e-4, atol=1e-3)
+
+
+def test_a_fused_epilogue_shrinks_the_rows_before_the_lanes():
+    # a depthwise 3x3 with hardswish fused: 16 columns x 8 rows of copies exceed the expansion
+    # budget, and dropping either block leaves the same ops; the rows drop, the columns stay 16 lanes
+    x, w = data(16, 16, 82, 3, groups=16, seed=2)
+    y = Tensor(x).conv2d(Tensor(w), groups=16).hardswish()
+    ks = [k for k in onegrad.kernels(y) if k.name.startswith("r_")]
+    assert len(ks) == 1 and ks[0].shape == "L16 L80 L80 R3 R3"
+    ups = upcasts(ks[0])
+    assert ups[0] == "SPLIT(2, 16, UPCAST)" and ups[1].startswith("SPLIT(1, ")
+    assert "og_f32x4" not in ks[0].source()
+    want = torch.nn.functional.hardswish(torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), groups=16))
+    np.testing.assert_allclose(y.numpy(), want.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_a_whole_row_keeps_its_lanes_under_the_budget():
+    # a depthwise 5x5 on 20x20 with a scale, hardswish, scale and relu fused: 20 columns (8 + 8 + 4
+    # lanes) x 4 rows exceed the expansion budget; the rows drop to 2 while the whole row stays, not
+    # the row to 4 lanes (its next smaller factor)
+    x, w = data(32, 32, 24, 5, groups=32, seed=3)
+    s = np.random.default_rng(4).standard_normal((1, 32, 1, 1), dtype=np.float32)
+    y = ((Tensor(x).conv2d(Tensor(w), groups=32) * Tensor(s) + Tensor(s)).hardswish() * Tensor(s)).relu()
+    ks = [k for k in onegrad.kernels(y) if k.name.startswith("r_")]
+    assert len(ks) == 1 and ks[0].shape == "L32 L20 L20 R5 R5"
+    assert upcasts(ks[0]) == ["SPLIT(2, 20, UPCAST)", "SPLIT(1, 2, UPCAST)"]
+    c = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), groups=32)
+    ts = torch.from_numpy(s)
+    want = torch.relu(torch.nn.functional.hardswish(c * ts + ts) * ts)
+    np.testing.assert_allclose(y.numpy(), want.numpy(), rtol=1e-4, atol=1e-4)

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "codegen/decided_band.h"
 #include "codegen/expansion_cost.h"
 #include "codegen/kernel_axes.h"
 #include "symbolic/simplify.h"
@@ -214,6 +215,10 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   // 16x8). A gated load that no reduce axis moves (a bias padded to the lane width, read once per
   // output after the reduce) is not copied per step: it keeps the full blocks (a 1x1 conv of
   // 384 -> 368 channels on 10x10 with such a bias: 3.0 ms at 4 x 2 scalar, 1.0 ms at 10 x 8).
+  // Nor does a window's padding gate that the output loops decide (split_padded_loops runs their
+  // middle without it).
+  std::vector<const UOp*> out_loops;
+  for (size_t a : outs) out_loops.push_back(axes[a].get());
   std::vector<const UOp*> reduce_moved_nodes;
   for (const UOp* u : sink->toposort())
     if (u->op == Ops::REDUCE)
@@ -223,7 +228,8 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   for (const UOp* u : sink->toposort())
     if (u->op == Ops::LOAD && u->src.size() >= 3 && u->src[0]->op == Ops::INDEX &&
         std::binary_search(reduce_moved_nodes.begin(), reduce_moved_nodes.end(), u) &&
-        std::any_of(reds.begin(), reds.end(), [&](size_t r) { return depends_on(u->src[0], axes[r]); }))
+        std::any_of(reds.begin(), reds.end(), [&](size_t r) { return depends_on(u->src[0], axes[r]); }) &&
+        !gate_splits_away(*u->src[2], out_loops))
       gated = true;
   std::vector<size_t> reusing;
   for (size_t a : outs)

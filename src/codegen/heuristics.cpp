@@ -449,11 +449,33 @@ int64_t least_kernel_iterations(const UOpRef& sink) {
   return n;
 }
 
+// The output axes a padded window's gate reads (gate_splits_away): split over threads, each part's
+// first and last iterations would be edges of split_padded_loops.
+std::vector<bool> padded_axes(const UOpRef& sink, const std::vector<UOpRef>& axes) {
+  std::vector<const UOp*> loops;
+  for (const UOpRef& r : axes)
+    if (axis_type(r) == AxisType::LOOP && const_bound(r)) loops.push_back(r.get());
+  std::vector<bool> out(axes.size(), false);
+  for (const UOp* u : sink->toposort()) {
+    if (u->op != Ops::LOAD || u->src.size() < 3 || !gate_splits_away(*u->src[2], loops)) continue;
+    std::vector<const UOp*> in = u->src[2]->toposort();
+    for (size_t a = 0; a < axes.size(); a++)
+      if (std::find(in.begin(), in.end(), axes[a].get()) != in.end()) out[a] = true;
+  }
+  return out;
+}
+
 // The outermost output axis with a constant bound that 4, 3, 2 or 1 times the threads divides
-// (heuristics.h).
+// (heuristics.h), one that no padded window's gate reads first.
 std::vector<Opt> even_thread_opts(const UOpRef& optimized, int threads, int64_t iterations) {
   std::vector<UOpRef> axes = kernel_axes(optimized);
-  for (size_t a = 0; a < axes.size(); a++) {
+  std::vector<bool> padded = padded_axes(optimized, axes);
+  std::vector<size_t> order;
+  for (size_t a = 0; a < axes.size(); a++)
+    if (!padded[a]) order.push_back(a);
+  for (size_t a = 0; a < axes.size(); a++)
+    if (padded[a]) order.push_back(a);
+  for (size_t a : order) {
     if (axis_type(axes[a]) != AxisType::LOOP || !const_bound(axes[a])) continue;
     // More parts than threads balance the load (the pool hands out indices as threads free up):
     // when a worker is descheduled on a busy machine, the launching thread takes its remaining

@@ -96,3 +96,15 @@ def test_cl_values_match_torch(xs, ws, kw):
     with onegrad.settings.override(PAD_FREE_CONV=1):
         got = conv(Tensor(x, device="CL"), Tensor(w, device="CL"), kw).numpy()
     np.testing.assert_allclose(got, torch_conv(x, w, kw), rtol=1e-4, atol=1e-4)
+
+
+def test_threads_split_an_axis_without_padding():
+    # split over threads, the rows would have edges at every part's first and last row: the THREAD
+    # parts take the channel blocks, and the rows run as 1 + 78 + 1
+    x, w = np.zeros((1, 96, 80, 80), np.float32), np.zeros((24, 96, 3, 3), np.float32)
+    with onegrad.settings.override(PAD_FREE_CONV=1, CPU_THREADS=2):
+        k, = onegrad.kernels(Tensor(x).conv2d(Tensor(w), padding=1))
+        opts = k.default_opts()
+        src = k.source(opts)
+    assert any(o.target == "THREAD" for o in opts), opts
+    assert "< 78;" in src

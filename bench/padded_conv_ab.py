@@ -11,7 +11,6 @@ machine's preemption does not count), best of --repeat calls, best of --rounds r
 the paths. Outputs are checked against torch before they are timed.
 """
 import argparse
-import ctypes
 import tempfile
 import time
 
@@ -20,7 +19,7 @@ import torch
 
 import onegrad
 from onegrad import Tensor
-from kernel_opts_ab import compiled
+from kernel_opts_ab import best_ms as best_wall_ms, compiled
 
 # (name, batch, cin, cout, h, w, k, stride, pad, groups): shapes like those of PaddleOCR det/rec/cls convs that read a padded copy
 CASES = [
@@ -35,16 +34,8 @@ CASES = [
 
 
 def best_ms(fn, bufs, parts, repeat):
-    """The least CPU time of `repeat` calls of every THREAD part in turn, in ms."""
-    ptrs = (ctypes.c_void_p * len(bufs))(*[b.ctypes.data for b in bufs])
-    variables = (ctypes.c_int64 * 4)()
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.thread_time()
-        for p in range(parts):
-            fn(ptrs, ctypes.cast(variables, ctypes.c_void_p), p)
-        best = min(best, time.thread_time() - t0)
-    return best * 1e3
+    """The least CPU time of the calling thread over `repeat` calls of every THREAD part, in ms."""
+    return best_wall_ms(fn, bufs, parts, repeat, clock=time.thread_time)
 
 
 def parts(kernel):

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "codegen/decided_band.h"
 #include "codegen/expansion_cost.h"
 #include "codegen/kernel_axes.h"
 #include "symbolic/simplify.h"
@@ -215,6 +216,10 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   // 16x8). A gated load that no reduce axis moves (a bias padded to the lane width, read once per
   // output after the reduce) is not copied per step: it keeps the full blocks (a 1x1 conv of
   // 384 -> 368 channels on 10x10 with such a bias: 3.0 ms at 4 x 2 scalar, 1.0 ms at 10 x 8).
+  // Nor does a window's padding gate that the output loops decide (split_padded_loops runs their
+  // middle without it).
+  std::vector<const UOp*> out_loops;
+  for (size_t a : outs) out_loops.push_back(axes[a].get());
   std::vector<const UOp*> reduce_moved_nodes;
   for (const UOp* u : sink->toposort())
     if (u->op == Ops::REDUCE)
@@ -224,7 +229,8 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   for (const UOp* u : sink->toposort())
     if (u->op == Ops::LOAD && u->src.size() >= 3 && u->src[0]->op == Ops::INDEX &&
         std::binary_search(reduce_moved_nodes.begin(), reduce_moved_nodes.end(), u) &&
-        std::any_of(reds.begin(), reds.end(), [&](size_t r) { return depends_on(u->src[0], axes[r]); }))
+        std::any_of(reds.begin(), reds.end(), [&](size_t r) { return depends_on(u->src[0], axes[r]); }) &&
+        !gate_splits_away(*u->src[2], out_loops))
       gated = true;
   std::vector<size_t> reusing;
   for (size_t a : outs)
@@ -450,11 +456,33 @@ int64_t least_kernel_iterations(const UOpRef& sink) {
   return n;
 }
 
+// The output axes a padded window's gate reads (gate_splits_away): split over threads, each part's
+// first and last iterations would be edges of split_padded_loops.
+std::vector<bool> padded_axes(const UOpRef& sink, const std::vector<UOpRef>& axes) {
+  std::vector<const UOp*> loops;
+  for (const UOpRef& r : axes)
+    if (axis_type(r) == AxisType::LOOP && const_bound(r)) loops.push_back(r.get());
+  std::vector<bool> out(axes.size(), false);
+  for (const UOp* u : sink->toposort()) {
+    if (u->op != Ops::LOAD || u->src.size() < 3 || !gate_splits_away(*u->src[2], loops)) continue;
+    std::vector<const UOp*> in = u->src[2]->toposort();
+    for (size_t a = 0; a < axes.size(); a++)
+      if (std::find(in.begin(), in.end(), axes[a].get()) != in.end()) out[a] = true;
+  }
+  return out;
+}
+
 // The outermost output axis with a constant bound that 4, 3, 2 or 1 times the threads divides
-// (heuristics.h).
+// (heuristics.h), one that no padded window's gate reads first.
 std::vector<Opt> even_thread_opts(const UOpRef& optimized, int threads, int64_t iterations) {
   std::vector<UOpRef> axes = kernel_axes(optimized);
-  for (size_t a = 0; a < axes.size(); a++) {
+  std::vector<bool> padded = padded_axes(optimized, axes);
+  std::vector<size_t> order;
+  for (size_t a = 0; a < axes.size(); a++)
+    if (!padded[a]) order.push_back(a);
+  for (size_t a = 0; a < axes.size(); a++)
+    if (padded[a]) order.push_back(a);
+  for (size_t a : order) {
     if (axis_type(axes[a]) != AxisType::LOOP || !const_bound(axes[a])) continue;
     // More parts than threads balance the load (the pool hands out indices as threads free up):
     // when a worker is descheduled on a busy machine, the launching thread takes its remaining

@@ -6,6 +6,7 @@
 
 #include "tensor/conv_core.h"
 #include "uop/errors.h"
+#include "uop/settings.h"
 
 namespace onegrad {
 
@@ -58,9 +59,14 @@ Tensor conv_core(const std::string& op, const Tensor& x, const Tensor& w, const 
   all.insert(all.end(), pads.begin(), pads.end());
   // The padded input is realized: the window view then reads a plain buffer (no validity gates, and
   // no index math relating the padding to the window) for the cost of one copy of the input.
+  // PAD_FREE_CONV=1: the input is realized unpadded instead (no kernel when it is a buffer already)
+  // and read through gated loads, which codegen splits into the output loops' edges and a middle
+  // without gates (docs/codegen.md, split_padded_loops); off by default: its gated edge blocks cost
+  // more than the copy on most of PaddleOCR's convs (BENCHMARKS.md, "Pad-free convs").
   bool pads_something = std::any_of(all.begin(), all.end(), [](const auto& p) { return p.first > 0 || p.second > 0; });
-  Tensor xp = pad_or_shrink(x, all);
-  if (pads_something) xp = xp.contiguous();
+  bool pad_free = setting("PAD_FREE_CONV", 0) != 0;
+  Tensor xp = pad_or_shrink(pads_something && pad_free ? x.contiguous() : x, all);
+  if (pads_something && !pad_free) xp = xp.contiguous();
   Dims ps = xp.shape(), k(ws.begin() + 2, ws.end());
   for (size_t j = 0; j < nd; j++)
     if (dilation[j] * (k[j] - 1) + 1 > ps[2 + j]) {

@@ -53,6 +53,16 @@ bool has_reduce(const UOpRef& body) {
   return false;
 }
 
+// True when a REDUCE in `body` sums over r itself: a scan's running sum, carried from one iteration
+// of the loop to the next, which pieces of the loop would restart.
+bool reduces_over(const UOpRef& body, const UOp* r) {
+  for (const UOp* u : body->toposort())
+    if (u->op == Ops::REDUCE)
+      for (size_t i = 1; i < u->src.size(); i++)
+        if (u->src[i].get() == r) return true;
+  return false;
+}
+
 // The cut points of [0, n): c for `r < c`, c + 1 for `c < r`, inside (0, n), sorted, once each.
 std::vector<int64_t> cuts(const UOpRef& body, const UOp* r, int64_t n) {
   std::vector<int64_t> out;
@@ -120,7 +130,7 @@ UOpRef split_reduce_loop(const UOpRef& end, SplitContext& ctx) {
   if (end->src.size() != 2) return nullptr;
   const UOpRef &body = end->src[0], &r = end->src[1];
   if (r->op != Ops::RANGE || !r->src[0]->is_const() || r->arg.get<RangeArg>().type != AxisType::LOOP) return nullptr;
-  if (!has_reduce(body)) return nullptr;
+  if (!has_reduce(body) || reduces_over(body, r.get())) return nullptr;
   int64_t n = int64_t(r->src[0]->const_value().as_int());
   auto [lo, hi] = padding_middle(body, r.get(), n);
   if ((lo == 0 && hi == n) || hi <= lo) return nullptr;

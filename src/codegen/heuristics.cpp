@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "codegen/decided_band.h"
 #include "codegen/expansion_cost.h"
 #include "codegen/kernel_axes.h"
 #include "symbolic/simplify.h"
@@ -94,12 +95,13 @@ int64_t second_block_factor(int64_t bound, int64_t first, bool gated) {
 
 // The first blocked axis's factor: up to 16 (two AVX vectors of floats), or 8 and 4 when loads are
 // gated. Vectorize cuts the block's copies into runs of 8 and 4 lanes, so a block that is no
-// multiple of 4 leaves scalar copies beside the vectors: a bound of up to 24 that is a multiple of 4
-// but of neither 16 nor 8 is taken whole rather than cut to 4 (20: 8 + 8 + 4 lanes; a 1x1 conv on
-// 20x20 went from 0.98 to 0.63 ms per call, a depthwise 5x5 on 20x20 from 0.21 to 0.09 ms).
+// multiple of 4 leaves scalar copies beside the vectors: a bound that 20 divides but 8 does not is
+// blocked by 20 rather than 4 (8 + 8 + 4 lanes; a 1x1 conv on 20x20 went from 0.98 to 0.63 ms per
+// call, a depthwise 5x5 on 20x20 from 0.21 to 0.09 ms, a 1x1 conv 384 -> 384 on 10x10 pixels as
+// one axis of 100 from 0.96 ms at 4 lanes x 12 channels to 0.67 ms at 20 x 4).
 int64_t first_block_factor(int64_t bound, bool gated) {
   if (gated) return pick_factor(bound, {8, 4, 3, 2});
-  if (bound > 16 && bound <= 24 && bound % 8 != 0 && bound % 4 == 0) return bound;
+  if (bound > 16 && bound % 8 != 0 && bound % 20 == 0) return 20;
   return pick_factor(bound, {16, 8, 4, 3, 2});
 }
 
@@ -214,6 +216,10 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   // 16x8). A gated load that no reduce axis moves (a bias padded to the lane width, read once per
   // output after the reduce) is not copied per step: it keeps the full blocks (a 1x1 conv of
   // 384 -> 368 channels on 10x10 with such a bias: 3.0 ms at 4 x 2 scalar, 1.0 ms at 10 x 8).
+  // Nor does a window's padding gate that the output loops decide (split_padded_loops runs their
+  // middle without it).
+  std::vector<const UOp*> out_loops;
+  for (size_t a : outs) out_loops.push_back(axes[a].get());
   std::vector<const UOp*> reduce_moved_nodes;
   for (const UOp* u : sink->toposort())
     if (u->op == Ops::REDUCE)
@@ -223,7 +229,8 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   for (const UOp* u : sink->toposort())
     if (u->op == Ops::LOAD && u->src.size() >= 3 && u->src[0]->op == Ops::INDEX &&
         std::binary_search(reduce_moved_nodes.begin(), reduce_moved_nodes.end(), u) &&
-        std::any_of(reds.begin(), reds.end(), [&](size_t r) { return depends_on(u->src[0], axes[r]); }))
+        std::any_of(reds.begin(), reds.end(), [&](size_t r) { return depends_on(u->src[0], axes[r]); }) &&
+        !gate_splits_away(*u->src[2], out_loops))
       gated = true;
   std::vector<size_t> reusing;
   for (size_t a : outs)
@@ -322,12 +329,15 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   // that earns its loads back on a matmul only costs compile time there. Shrink the block whose
   // copies cost the most (the one the large part of the body depends on): a block along an axis
   // that part does not depend on stays, as it shares that part among its copies. A first block
-  // with rows joined to it stays whole vectors while another block can shrink; then the rows go.
+  // with rows joined to it stays whole vectors while another block can shrink; then the rows go. So
+  // does a first block that takes its whole axis (a 20-wide row, 8 + 8 + 4 lanes): its next smaller
+  // factor would leave 4-lane vectors (20 -> 4), where the other block's rows cost the same per copy.
   auto shrinks_now = [&](size_t i) {
-    if (joined_rows == npos) return true;
+    bool whole_row = std::any_of(ups.begin(), ups.end(), [&](const Choice& c) { return c.axis == vector_axis && c.factor == *const_bound(axes[c.axis]); });
+    if (joined_rows == npos && !whole_row) return true;
     bool other = std::any_of(ups.begin(), ups.end(), [&](const Choice& c) { return c.axis != vector_axis && c.axis != joined_rows; });
     if (other) return ups[i].axis != vector_axis && ups[i].axis != joined_rows;
-    return ups[i].axis == joined_rows;
+    return joined_rows == npos || ups[i].axis == joined_rows;
   };
   while (!ups.empty() && expanded(1) > kExpandedOpsBudget) {
     size_t best = npos;
@@ -338,7 +348,10 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
       ups[i].factor = smaller_factor(*const_bound(axes[ups[i].axis]), was);
       int64_t cost = expanded(1);
       ups[i].factor = was;
-      if (best_cost < 0 || cost < best_cost) best = i, best_cost = cost;
+      // On a tie the first block (the vector lanes) keeps its width: halving it leaves 4-lane
+      // vectors where the other block's rows cost the same ops and keep 8.
+      bool tie_keeps_lanes = cost == best_cost && ups[best].axis == vector_axis && ups[i].axis != vector_axis;
+      if (best_cost < 0 || cost < best_cost || tie_keeps_lanes) best = i, best_cost = cost;
     }
     if (ups[best].axis == joined_rows) ups[best].factor = 1, joined_rows = npos;
     else ups[best].factor = smaller_factor(*const_bound(axes[ups[best].axis]), ups[best].factor);
@@ -443,11 +456,33 @@ int64_t least_kernel_iterations(const UOpRef& sink) {
   return n;
 }
 
+// The output axes a padded window's gate reads (gate_splits_away): split over threads, each part's
+// first and last iterations would be edges of split_padded_loops.
+std::vector<bool> padded_axes(const UOpRef& sink, const std::vector<UOpRef>& axes) {
+  std::vector<const UOp*> loops;
+  for (const UOpRef& r : axes)
+    if (axis_type(r) == AxisType::LOOP && const_bound(r)) loops.push_back(r.get());
+  std::vector<bool> out(axes.size(), false);
+  for (const UOp* u : sink->toposort()) {
+    if (u->op != Ops::LOAD || u->src.size() < 3 || !gate_splits_away(*u->src[2], loops)) continue;
+    std::vector<const UOp*> in = u->src[2]->toposort();
+    for (size_t a = 0; a < axes.size(); a++)
+      if (std::find(in.begin(), in.end(), axes[a].get()) != in.end()) out[a] = true;
+  }
+  return out;
+}
+
 // The outermost output axis with a constant bound that 4, 3, 2 or 1 times the threads divides
-// (heuristics.h).
+// (heuristics.h), one that no padded window's gate reads first.
 std::vector<Opt> even_thread_opts(const UOpRef& optimized, int threads, int64_t iterations) {
   std::vector<UOpRef> axes = kernel_axes(optimized);
-  for (size_t a = 0; a < axes.size(); a++) {
+  std::vector<bool> padded = padded_axes(optimized, axes);
+  std::vector<size_t> order;
+  for (size_t a = 0; a < axes.size(); a++)
+    if (!padded[a]) order.push_back(a);
+  for (size_t a = 0; a < axes.size(); a++)
+    if (padded[a]) order.push_back(a);
+  for (size_t a : order) {
     if (axis_type(axes[a]) != AxisType::LOOP || !const_bound(axes[a])) continue;
     // More parts than threads balance the load (the pool hands out indices as threads free up):
     // when a worker is descheduled on a busy machine, the launching thread takes its remaining

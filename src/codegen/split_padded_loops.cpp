@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "codegen/decided_band.h"
 #include "rewrite/graph_rewrite.h"
 #include "symbolic/simplify.h"
 #include "uop/range_axis.h"
@@ -55,6 +56,16 @@ bool has_reduce(const UOpRef& body) {
   return false;
 }
 
+// True when a REDUCE in `body` sums over r itself: a scan's running sum, carried from one iteration
+// of the loop to the next, which pieces of the loop would restart.
+bool reduces_over(const UOpRef& body, const UOp* r) {
+  for (const UOp* u : body->toposort())
+    if (u->op == Ops::REDUCE)
+      for (size_t i = 1; i < u->src.size(); i++)
+        if (u->src[i].get() == r) return true;
+  return false;
+}
+
 // The cut points of [0, n): c for `r < c`, c + 1 for `c < r`, inside (0, n), sorted, once each.
 std::vector<int64_t> cuts(const UOpRef& body, const UOp* r, int64_t n) {
   std::vector<int64_t> out;
@@ -72,11 +83,19 @@ std::vector<int64_t> cuts(const UOpRef& body, const UOp* r, int64_t n) {
   return out;
 }
 
-// The ranges closed inside `body`: its loops (and the launch axes inside an outer LOOP).
+// The ranges closed inside `body`: its loops (and the launch axes inside an outer LOOP), and the
+// ranges its REDUCEs sum over. Each piece gets its own copies of them, except the launch axes.
 std::vector<const UOp*> inner_loops(const UOpRef& body) {
   std::vector<const UOp*> out;
-  for (const UOp* u : body->toposort())
+  for (const UOp* u : body->toposort()) {
     if (u->op == Ops::END && u->src.size() == 2 && u->src[1]->op == Ops::RANGE) out.push_back(u->src[1].get());
+    if (u->op == Ops::REDUCE)
+      for (size_t i = 1; i < u->src.size(); i++)
+        if (u->src[i]->op == Ops::RANGE) out.push_back(u->src[i].get());
+  }
+  // renumbered in their order (the linearizer nests a REDUCE's loops by id)
+  std::sort(out.begin(), out.end(), [](const UOp* a, const UOp* b) { return axis_id(*a) < axis_id(*b); });
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -98,19 +117,64 @@ UOpRef pieces_of(const UOpRef& body, const UOpRef& r, const std::vector<int64_t>
     int64_t start = bounds[i], stop = bounds[i + 1];
     if (stop <= start) continue;
     Substitution s;
+    // the piece's loop numbered before the loops inside it (kernel form: ids grow inwards)
+    UOpRef piece = stop - start == 1 ? nullptr : UOp::range(stop - start, ctx.next_range_id++, AxisType::LOOP);
     for (const UOp* l : inner)
       if (!is_work_item_index(*l))
         s[l] = UOp::create(Ops::RANGE, l->dtype, l->src, RangeArg{ctx.next_range_id++, l->arg.get<RangeArg>().type});
-    if (stop - start == 1) {
+    if (!piece) {
       s[r.get()] = UOp::index(start);
       pieces.push_back(substitute(body, s));
       continue;
     }
-    UOpRef piece = UOp::range(stop - start, ctx.next_range_id++, AxisType::LOOP);
     s[r.get()] = start == 0 ? piece : UOp::create(Ops::ADD, dtypes::index, {piece, UOp::index(start)});
     pieces.push_back(UOp::create(Ops::END, dtypes::void_, {substitute(body, s), piece}));
   }
   return UOp::create(Ops::GROUP, dtypes::void_, std::move(pieces));
+}
+
+// The loop nest under `body` (ENDs and GROUPs down to the STOREs) with each padded loop of a
+// reduction split by split_padded_reduce_nest; the middle of each split is split again inside.
+UOpRef split_reduce_nest(const UOpRef& body, SplitContext& ctx);
+
+// END(body, r), r a LOOP of constant bound over a body holding a REDUCE: its edges (kept whole,
+// gated) and the middle where every padding comparison of r is decided, its inner loops split the
+// same way; nullptr when r has no such middle.
+UOpRef split_reduce_loop(const UOpRef& end, SplitContext& ctx) {
+  if (end->src.size() != 2) return nullptr;
+  const UOpRef &body = end->src[0], &r = end->src[1];
+  if (r->op != Ops::RANGE || !r->src[0]->is_const() || r->arg.get<RangeArg>().type != AxisType::LOOP) return nullptr;
+  if (!has_reduce(body) || reduces_over(body, r.get())) return nullptr;
+  int64_t n = int64_t(r->src[0]->const_value().as_int());
+  auto [lo, hi] = padding_middle(body, r.get(), n);
+  if ((lo == 0 && hi == n) || hi <= lo) return nullptr;
+  UOpRef pieces = pieces_of(body, r, {0, lo, hi, n}, ctx);
+  std::vector<UOpRef> src = pieces->src;
+  size_t mid = lo > 0 ? 1 : 0;  // the middle piece: an END, or the body at a constant
+  const UOpRef& m = src[mid];
+  src[mid] = m->op == Ops::END && hi - lo > 1 ? m->with_src({split_reduce_nest(m->src[0], ctx), m->src[1]})
+                                              : split_reduce_nest(m, ctx);
+  return pieces->with_src(std::move(src));
+}
+
+UOpRef split_reduce_nest(const UOpRef& body, SplitContext& ctx) {
+  if (body->op == Ops::END) {
+    if (UOpRef split = split_reduce_loop(body, ctx)) return split;
+    return body->with_src({split_reduce_nest(body->src[0], ctx), body->src[1]});
+  }
+  if (body->op != Ops::GROUP) return body;
+  std::vector<UOpRef> src;
+  for (const UOpRef& s : body->src) src.push_back(split_reduce_nest(s, ctx));
+  return body->with_src(std::move(src));
+}
+
+// The outermost loop of a kernel's reduction nest that has a padding middle: the rest of the nest
+// is split inside that loop's middle only, so each edge keeps one gated copy of the body (a 2-D
+// conv is 5 copies, not 9).
+UOpRef split_padded_reduce(Match& m) {
+  UOpRef out = split_reduce_loop(m.root(), m.ctx<SplitContext>());
+  if (out) m.stop_descending();
+  return out;
 }
 
 // At most this many pieces from one loop: the body is copied once per piece.
@@ -163,6 +227,11 @@ UOpRef split_concat(Match& m) {
   return pieces_of(end->src[0], end->src[1], bounds, m.ctx<SplitContext>());
 }
 
+const PatternMatcher& reduce_split_rules() {
+  static const PatternMatcher pm({{"split_padded_reduce", UPat::op(Ops::END), split_padded_reduce}});
+  return pm;
+}
+
 const PatternMatcher& split_rules() {
   static const PatternMatcher pm({{"split_padded_loop", UPat::op(Ops::END), split_padded}, {"split_concat_loop", UPat::op(Ops::END), split_concat}});
   return pm;
@@ -173,11 +242,16 @@ const PatternMatcher& split_rules() {
 UOpRef split_padded_loops(const UOpRef& sink) {
   SplitContext ctx;
   ctx.next_range_id = next_range_id(sink);
+  RewriteOptions outer_first;
+  outer_first.mode = RewriteMode::TopDown;
+  outer_first.ctx = &ctx;
+  outer_first.name = "split_padded_reduce";
+  UOpRef out = graph_rewrite(sink, reduce_split_rules(), outer_first);
   RewriteOptions opts;
   opts.mode = RewriteMode::SingleWalk;
   opts.ctx = &ctx;
   opts.name = "split_padded_loops";
-  return graph_rewrite(sink, split_rules(), opts);
+  return graph_rewrite(out, split_rules(), opts);
 }
 
 }  // namespace onegrad

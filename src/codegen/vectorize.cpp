@@ -385,6 +385,18 @@ UOpRef vectorize_folds(const UOpRef& sink, const VectorUnit& unit, Zipper& zippe
       lanes, [](const UOp& u) { return u.op == Ops::REDUCE; }, [&](const UOpRef& n) { return vectorize_fold(n, unit, zipper); });
 }
 
+// An END chain closing a GROUP of lane stores (Expand's copies) with those vectorized; a GROUP of
+// loop nests (the pieces of a split loop, codegen/split_padded_loops.h) has each piece's done.
+UOpRef vectorize_nest(const UOpRef& s, const VectorUnit& unit, Zipper& zipper) {
+  EndChain c = peel_end_chain(s);
+  if (c.body->op != Ops::GROUP) return s;
+  bool pieces = std::any_of(c.body->src.begin(), c.body->src.end(), [](const UOpRef& p) { return p->op == Ops::END || p->op == Ops::GROUP; });
+  if (!pieces) return close_in_order(vectorize_group(c.body, unit, zipper), c.ranges);
+  std::vector<UOpRef> src;
+  for (const UOpRef& p : c.body->src) src.push_back(vectorize_nest(p, unit, zipper));
+  return close_in_order(c.body->with_src(std::move(src)), c.ranges);
+}
+
 }  // namespace
 
 UOpRef vectorize(const UOpRef& sink, const VectorUnit& unit) {
@@ -392,14 +404,7 @@ UOpRef vectorize(const UOpRef& sink, const VectorUnit& unit) {
   if (!unit.widths || !unit.renders) return sink;  // a target without vectors
   Zipper zipper(unit);
   std::vector<UOpRef> src;
-  for (const UOpRef& s : sink->src) {
-    EndChain c = peel_end_chain(s);
-    if (c.body->op != Ops::GROUP) {
-      src.push_back(s);
-      continue;
-    }
-    src.push_back(close_in_order(vectorize_group(c.body, unit, zipper), c.ranges));
-  }
+  for (const UOpRef& s : sink->src) src.push_back(vectorize_nest(s, unit, zipper));
   return vectorize_folds(sink->with_src(std::move(src)), unit, zipper);
 }
 

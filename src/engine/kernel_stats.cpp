@@ -5,7 +5,7 @@
 
 namespace onegrad {
 
-KernelStats kernel_stats(const ScheduledKernel& k, const std::vector<ScheduleBuffer>& buffers) {
+KernelStats kernel_stats(const ScheduledKernel& k, const std::vector<ScheduleBuffer>& buffers, const VarVals& vals) {
   KernelStats s;
   // Iterations of the loops each node depends on: the product of the bounds of its ranges.
   std::unordered_map<const UOp*, std::unordered_set<const UOp*>> ranges;
@@ -23,7 +23,7 @@ KernelStats kernel_stats(const ScheduledKernel& k, const std::vector<ScheduleBuf
     if (!counts) continue;
     double trips = 1;
     const auto& loops = u->op == Ops::REDUCE ? ranges[u->src[0].get()] : mine;
-    for (const UOp* r : loops) trips *= double(r->src[0]->const_value().as_int());
+    for (const UOp* r : loops) trips *= double(eval_dim(r->src[0].get(), vals).value_or(1));
     s.flops += trips;
   }
   for (int b : k.buffers) s.bytes += double(buffers[size_t(b)].size) * buffers[size_t(b)].dtype.itemsize();

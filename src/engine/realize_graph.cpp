@@ -174,7 +174,7 @@ std::vector<UOpRef> plan_realize(const std::vector<UOpRef>& outputs, const std::
     for (int b : s.kernels[i].buffers) args.push_back(bufs[size_t(b)].get());
     std::vector<int64_t> vars;
     for (const UOpRef& v : s.kernels[i].vars) vars.push_back(c.var_vals.at(v.get()));
-    KernelStats work = debug >= 2 ? kernel_stats(s.kernels[i], s.buffers) : KernelStats{};
+    KernelStats work = debug >= 2 ? kernel_stats(s.kernels[i], s.buffers, c.var_vals) : KernelStats{};
     exec.add_launch(ExecItem{kernels[i]->program, kernels[i]->name, std::move(args), std::move(vars), work});
   }
   exec.keep(bufs);

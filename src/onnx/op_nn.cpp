@@ -9,6 +9,7 @@
 #include "onnx/spatial.h"
 #include "tensor/shape_util.h"
 #include "tensor/view_chain.h"
+#include "uop/settings.h"
 #include "uop/unsupported_error.h"
 
 namespace onegrad::onnx {
@@ -116,9 +117,11 @@ Tensor conv(const Node& n) {
   }
   w = weight_cout_inner(n, w);
   Spatial s = window_spatial(n, spatial_dims(x), kernel_of(n, w));
-  Tensor xp = x.pad(spatial_padding(size_t(x.ndim()), s.pad_begin, s.pad_end));
-  // the padding too: each input element feeds every output channel and window tap
-  if (!whole_buffer(xp.uop())) xp = xp.contiguous();
+  // Realized: each input element feeds every output channel and window tap. With PAD_FREE_CONV=1
+  // only the unpadded input is, and the conv reads the padding through gated loads (tensor/conv.cpp).
+  bool pad_free = setting("PAD_FREE_CONV", 0) != 0;
+  Tensor xp = (pad_free && !whole_buffer(x.uop()) ? x.contiguous() : x).pad(spatial_padding(size_t(x.ndim()), s.pad_begin, s.pad_end));
+  if (!pad_free && !whole_buffer(xp.uop())) xp = xp.contiguous();
   return narrowed(xp.conv(w, bias, s.strides, std::vector<int64_t>{0}, s.dilations, groups), 1, cout);
 }
 

@@ -1,8 +1,12 @@
 #include "runtime/command_buffer.h"
 
+#include <chrono>
+#include <cstdio>
+
 #include "runtime/buffer.h"
 #include "runtime/buffer_copy.h"
 #include "uop/errors.h"
+#include "uop/settings.h"
 
 namespace onegrad {
 
@@ -28,6 +32,7 @@ size_t CommandBuffer::copies() const {
 }
 
 void CommandBuffer::run() const {
+  if (debug_level() >= 2) return run_timed();
   // Launches are queued without waiting (a device's queue keeps them in order, and a copy reads or
   // writes through the same queue); one wait per program at the end makes the buffer synchronous.
   size_t queued = 0;
@@ -51,6 +56,19 @@ void CommandBuffer::run() const {
   }
   for (const Launch& l : launches_)
     if (l.program) l.program->wait();
+}
+
+// Each launch run to completion alone and its time printed: where a replay (a JIT's) spends its time,
+// at the cost of the overlap of queued launches.
+void CommandBuffer::run_timed() const {
+  for (const Launch& l : launches_) {
+    auto t0 = std::chrono::steady_clock::now();
+    if (l.program) l.program->run(l.bufs, l.vars);
+    else copy_buffer(*l.bufs[0], *l.bufs[1]);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::string name = l.program ? l.program->name() : "copy " + l.bufs[1]->device() + " -> " + l.bufs[0]->device();
+    std::fprintf(stderr, "  replay %-24s %10.3f ms\n", name.c_str(), ms);
+  }
 }
 
 }  // namespace onegrad

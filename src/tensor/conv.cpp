@@ -6,6 +6,7 @@
 
 #include "tensor/conv_core.h"
 #include "uop/errors.h"
+#include "uop/settings.h"
 
 namespace onegrad {
 
@@ -38,13 +39,34 @@ Tensor conv_core(const std::string& op, const Tensor& x, const Tensor& w, const 
                      ", the input must have " + std::to_string(groups * rcin) + " channels (groups * weight.shape[1]), "
                      "got input " + shape_text(xs));
   if (bias) check_bias(op, *bias, cout, x);
+  // A pointwise conv (every kernel dim 1, stride 1, no padding) over two or more spatial axes is a
+  // matrix product over their pixels: it runs over them as one flat axis, so the kernel blocks the
+  // pixels as a matmul blocks its columns (det's 20x20 as 400 = 25 x 16 lanes x 6 channels: 0.80 ->
+  // 0.36 ms, where rows of 20 were blocked as 8 + 8 + 4 lanes x 4 channels; docs/kernel_opts.md).
+  bool pointwise = nd > 1 && std::all_of(ws.begin() + 2, ws.end(), [](int64_t v) { return v == 1; }) &&
+                   std::all_of(stride.begin(), stride.end(), [](int64_t v) { return v == 1; }) &&
+                   std::all_of(pads.begin(), pads.end(), [](const auto& p) { return p.first == 0 && p.second == 0; });
+  if (pointwise) {
+    int64_t pixels = 1;
+    for (size_t j = 0; j < nd; j++) pixels *= xs[2 + j];
+    Tensor flat = conv_core(op, x.reshape({bs, cin, pixels}), w.reshape({cout, rcin, 1}), bias, Dims{1}, Pads{{0, 0}},
+                            Dims{1}, groups);
+    Dims out{bs, cout};
+    out.insert(out.end(), xs.begin() + 2, xs.end());
+    return flat.reshape(out);
+  }
   Pads all(2, {0, 0});
   all.insert(all.end(), pads.begin(), pads.end());
   // The padded input is realized: the window view then reads a plain buffer (no validity gates, and
   // no index math relating the padding to the window) for the cost of one copy of the input.
+  // PAD_FREE_CONV=1: the input is realized unpadded instead (no kernel when it is a buffer already)
+  // and read through gated loads, which codegen splits into the output loops' edges and a middle
+  // without gates (docs/codegen.md, split_padded_loops); off by default: its gated edge blocks cost
+  // more than the copy on most of PaddleOCR's convs (BENCHMARKS.md, "Pad-free convs").
   bool pads_something = std::any_of(all.begin(), all.end(), [](const auto& p) { return p.first > 0 || p.second > 0; });
-  Tensor xp = pad_or_shrink(x, all);
-  if (pads_something) xp = xp.contiguous();
+  bool pad_free = setting("PAD_FREE_CONV", 0) != 0;
+  Tensor xp = pad_or_shrink(pads_something && pad_free ? x.contiguous() : x, all);
+  if (pads_something && !pad_free) xp = xp.contiguous();
   Dims ps = xp.shape(), k(ws.begin() + 2, ws.end());
   for (size_t j = 0; j < nd; j++)
     if (dilation[j] * (k[j] - 1) + 1 > ps[2 + j]) {

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "tensor/nn_args.h"
+#include "tensor/symbolic_dims.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -92,6 +93,10 @@ Scalar neg_inf() { return ConstValue::from_float(-std::numeric_limits<double>::i
 
 Tensor Tensor::pool_windows(std::vector<int64_t> kernel, std::vector<int64_t> stride,
                             std::vector<int64_t> dilation) const {
+  if (has_symbolic_dim(uop_->shape()) && !requires_grad()) {
+    Tensor x = with_values_substituted(*this);
+    if (!has_symbolic_dim(x.uop()->shape())) return x.pool_windows(kernel, stride, dilation);
+  }
   Dims shp = shape();
   size_t n = kernel.size(), r = shp.size();
   if (n == 0 || n > r)

@@ -205,6 +205,14 @@ Tensor with_static_dims(const Tensor& t) {
   return t.reshape_symbolic(values);
 }
 
+Tensor with_values_substituted(const Tensor& t) {
+  if (!has_symbolic_dim(t.uop()->shape())) return t;
+  Substitution values;
+  for (const UOp* u : t.uop()->toposort())
+    if (is_bound_variable(u)) values[u] = UOp::index(*u->arg.get<ParamArg>().value);
+  return Tensor(substitute(t.uop(), values), t.device());
+}
+
 Tensor Tensor::expand_symbolic(const Shape& dims) const {
   Shape s = uop_->shape();
   if (dims.size() < s.size())

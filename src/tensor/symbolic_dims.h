@@ -33,6 +33,11 @@ std::string variables_text(const UOpRef& d);
 // t with its dims as the numbers they are bound to, for ops built from numbers only (sort): their
 // graph, and kernels, are then per value.
 Tensor with_static_dims(const Tensor& t);
+// t's graph with every bound variable replaced by its value: the same values, computed by a graph
+// (and kernels) with no symbolic dim at all, where with_static_dims only reshapes the result (its
+// kernels still index the symbolic buffers, by division and modulo). For forward-only graphs: a
+// leaf that requires grad is a new node in the copy.
+Tensor with_values_substituted(const Tensor& t);
 // "n=5", "16", "n*4=20" (an expression: its polynomial and value)
 std::string dim_text(const UOpRef& d);
 // "(n=5, 16)"

@@ -1,7 +1,8 @@
 """The register blocks the heuristics give convolutions (docs/kernel_opts.md, "Hand-coded
 heuristics"): the block along a conv's output row is whole vectors of 8 and 4 lanes, taking a 10-wide
 row with the next one (20 = 8 + 8 + 4) where input and output walk on from row to row (a 1x1 conv),
-and a 20-wide row whole; results against torch."""
+and a 20-wide row whole; a pointwise conv realized as its own buffer blocks its pixels as one axis;
+results against torch."""
 
 import numpy as np
 import pytest
@@ -270,3 +271,86 @@ def test_three_positions_give_the_vector_lanes_to_the_output_channels():
     # with the weight as given (cout outermost) only the positions are unit-stride: they stay first
     ks = [k for k in onegrad.kernels(Tensor(x).conv1d(Tensor(w), Tensor(b), padding=1)) if k.name.startswith("r_")]
     assert upcasts(ks[0])[0] == "SPLIT(2, 3, UPCAST)" and "SPLIT(1, 16, UPCAST)" not in upcasts(ks[0])
+
+
+def realized_pointwise(x, w):
+    """A 1x1 conv whose result two ops read: realized as its own buffer, the flat product of the
+    conv (Tensor::conv runs a pointwise conv over its pixels as one axis, docs/tensor.md)."""
+    y = Tensor(x).conv2d(Tensor(w))
+    outs = (y.relu(), y * 2)
+    ks = [k for k in onegrad.kernels(*outs) if k.name.startswith("r_")]
+    assert len(ks) == 1
+    want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w)).numpy()
+    np.testing.assert_allclose(outs[0].numpy(), np.maximum(want, 0), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(outs[1].numpy(), want * 2, rtol=1e-4, atol=1e-4)
+    return ks[0]
+
+
+def test_a_pointwise_conv_blocks_its_pixels_as_one_axis():
+    # 20x20 pixels as 400 = 25 x 16 lanes, 6 output channels (12 accumulators): det's 192 -> 192
+    # took 0.36 ms per call on one core where rows of 20 (8 + 8 + 4 lanes x 4 channels) took 0.80
+    x, w = data(64, 48, 20, 1)
+    k = realized_pointwise(x, w)
+    assert (k.name, k.shape) == ("r_48_400_64", "L48 L400 R64")
+    assert upcasts(k) == ["SPLIT(1, 16, UPCAST)", "SPLIT(0, 6, UPCAST)"]
+
+
+def test_a_hundred_pixels_block_twenty():
+    # 10x10 pixels as one axis of 100: no 16 or 8 divides it, 20 does (8 + 8 + 4 lanes), x 4 channels
+    x, w = data(64, 48, 10, 1, seed=2)
+    k = realized_pointwise(x, w)
+    assert k.shape == "L48 L100 R64"
+    assert upcasts(k) == ["SPLIT(1, 20, UPCAST)", "SPLIT(0, 4, UPCAST)"]
+
+
+def test_pointwise_convs_on_views_and_three_axes_match_torch():
+    rng = np.random.default_rng(3)
+    # an NHWC input permuted to NCHW: the flat pixels read it with stride 8
+    nhwc = rng.standard_normal((2, 5, 6, 8), dtype=np.float32)
+    w = rng.standard_normal((12, 8, 1, 1), dtype=np.float32)
+    b = rng.standard_normal(12, dtype=np.float32)
+    got = Tensor(nhwc).permute(0, 3, 1, 2).conv2d(Tensor(w), Tensor(b)).numpy()
+    want = torch.nn.functional.conv2d(torch.from_numpy(nhwc).permute(0, 3, 1, 2), torch.from_numpy(w), torch.from_numpy(b))
+    np.testing.assert_allclose(got, want.numpy(), rtol=1e-4, atol=1e-4)
+    # three spatial axes, and the gradients through the reshapes
+    x = rng.standard_normal((1, 4, 3, 5, 6), dtype=np.float32)
+    w3 = rng.standard_normal((6, 4, 1, 1, 1), dtype=np.float32)
+    xo, wo = Tensor(x, requires_grad=True), Tensor(w3, requires_grad=True)
+    yo = xo.conv3d(wo)
+    (yo * yo).sum().backward()
+    xt, wt = torch.from_numpy(x).requires_grad_(), torch.from_numpy(w3).requires_grad_()
+    yt = torch.nn.functional.conv3d(xt, wt)
+    (yt * yt).sum().backward()
+    np.testing.assert_allclose(yo.numpy(), yt.detach().numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(xo.grad.numpy(), xt.grad.numpy(), rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(wo.grad.numpy(), wt.grad.numpy(), rtol=1e-4, atol=1e-3)
+
+
+def test_a_fused_epilogue_shrinks_the_rows_before_the_lanes():
+    # a depthwise 3x3 with hardswish fused: 16 columns x 8 rows of copies exceed the expansion
+    # budget, and dropping either block leaves the same ops; the rows drop, the columns stay 16 lanes
+    x, w = data(16, 16, 82, 3, groups=16, seed=2)
+    y = Tensor(x).conv2d(Tensor(w), groups=16).hardswish()
+    ks = [k for k in onegrad.kernels(y) if k.name.startswith("r_")]
+    assert len(ks) == 1 and ks[0].shape == "L16 L80 L80 R3 R3"
+    ups = upcasts(ks[0])
+    assert ups[0] == "SPLIT(2, 16, UPCAST)" and ups[1].startswith("SPLIT(1, ")
+    assert "og_f32x4" not in ks[0].source()
+    want = torch.nn.functional.hardswish(torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), groups=16))
+    np.testing.assert_allclose(y.numpy(), want.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_a_whole_row_keeps_its_lanes_under_the_budget():
+    # a depthwise 5x5 on 20x20 with a scale, hardswish, scale and relu fused: 20 columns (8 + 8 + 4
+    # lanes) x 4 rows exceed the expansion budget; the rows drop to 2 while the whole row stays, not
+    # the row to 4 lanes (its next smaller factor)
+    x, w = data(32, 32, 24, 5, groups=32, seed=3)
+    s = np.random.default_rng(4).standard_normal((1, 32, 1, 1), dtype=np.float32)
+    y = ((Tensor(x).conv2d(Tensor(w), groups=32) * Tensor(s) + Tensor(s)).hardswish() * Tensor(s)).relu()
+    ks = [k for k in onegrad.kernels(y) if k.name.startswith("r_")]
+    assert len(ks) == 1 and ks[0].shape == "L32 L20 L20 R5 R5"
+    assert upcasts(ks[0]) == ["SPLIT(2, 20, UPCAST)", "SPLIT(1, 2, UPCAST)"]
+    c = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), groups=32)
+    ts = torch.from_numpy(s)
+    want = torch.relu(torch.nn.functional.hardswish(c * ts + ts) * ts)
+    np.testing.assert_allclose(y.numpy(), want.numpy(), rtol=1e-4, atol=1e-4)

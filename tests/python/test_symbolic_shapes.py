@@ -306,3 +306,33 @@ def test_backward_schedules_the_same_wherever_the_parameters_live():
         onegrad.nn.functional.cross_entropy(model(rows(x, batch)), Tensor(y).reshape(batch.bind(6))).backward()
         counts.append(compiled() - before)
     assert counts[1:] == [0] * 15, f"kernels compiled per model: {counts}"
+
+
+def test_debug_two_times_kernels_with_a_symbolic_bound(capfd):
+    # DEBUG=2's work estimate counts a symbolic loop with the variable's value: it once read the
+    # bound as a constant and threw, so under DEBUG=2 an ONNX model fell back to static dims.
+    n = Variable("n", 1, 64)
+    d = np.random.default_rng(0).standard_normal((50, 4000)).astype(np.float32)
+    with onegrad.settings.override(DEBUG=2):
+        got = (rows(d, n) * 2).sum(1).numpy()
+    np.testing.assert_allclose(got, (d * 2).sum(1), rtol=1e-4, atol=1e-3)
+    err = capfd.readouterr().err
+    line = next(line for line in err.splitlines() if line.startswith("  run r_n_4000"))
+    assert float(line.split()[4]) > 0, line  # GFLOP/s of 50 x 4000 x 2 ops, not 0
+
+
+def test_a_strided_conv_over_a_symbolic_batch_indexes_its_input_without_division():
+    # The windows of a stride-2 conv are built from the spatial sizes as numbers: over a symbolic
+    # input they were a static view of symbolic buffers, each load a division and a modulo by the
+    # variable (PaddleOCR det's first conv: 9x slower), and this graph failed to realize ("the
+    # symbolic dim (n,) has no value"). The windows now take the graph with the variables' values
+    # substituted: static kernels, compiled per value like any op built from numbers.
+    n = Variable("n", 1, 64)
+    rng = np.random.default_rng(3)
+    d = rng.standard_normal((5, 3, 10, 10)).astype(np.float32)
+    w = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    y = rows(d, n).conv2d(Tensor(w), stride=2, padding=1)
+    want = torch.nn.functional.conv2d(torch.from_numpy(d), torch.from_numpy(w), stride=2, padding=1).numpy()
+    np.testing.assert_allclose(y.numpy(), want, rtol=1e-5, atol=1e-5)
+    sources = [k.source(k.default_opts()) for k in onegrad.kernels(rows(d, n).conv2d(Tensor(w), stride=2, padding=1))]
+    assert sources and not any("%" in s or "vars[" in s for s in sources), sources

@@ -12,6 +12,7 @@
 #include "runtime/program_cache.h"
 #include "runtime_test_util.h"
 #include "uop/errors.h"
+#include "uop/settings.h"
 
 namespace onegrad {
 namespace {
@@ -100,6 +101,33 @@ TEST(RuntimeProgram, CommandBufferRunsInOrderAndReplays) {
   cmds.run();  // a replay runs every launch again
   EXPECT_EQ(read(a), (std::vector<float>{3, 4, 5}));
   EXPECT_EQ(read(total)[0], 12.0f);
+}
+
+// DEBUG=2 shows where a replay spends its time: each launch (and copy) runs alone and is printed
+// with its name and milliseconds, in order; the results are the same.
+TEST(RuntimeProgram, CommandBufferUnderDebugTwoTimesEachLaunch) {
+  TempDir dir;
+  ProgramCache cache(dir.path);
+  RuntimeDevice& cpu = get_device("CPU");
+  Buffer a = floats({1, 2, 3}), b = floats({1, 1, 1}), c = floats({0, 0, 0});
+  Buffer total("CPU", ScalarType::FLOAT32, 1);
+  CommandBuffer cmds;
+  cmds.add(cache.get(cpu, add_kernel()), {&a, &a, &b}, {3});
+  cmds.add_copy(&c, &a);
+  cmds.add(cache.get(cpu, sum_kernel()), {&total, &c}, {3});
+  ScopedSetting debug("DEBUG", 2);
+  ::testing::internal::CaptureStderr();
+  cmds.run();
+  std::string out = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(read(total)[0], 9.0f);
+  size_t add = out.find("  replay add_f32 "), copy = out.find("  replay copy CPU -> CPU "),
+         sum = out.find("  replay sum_f32 ");
+  ASSERT_NE(add, std::string::npos) << out;
+  ASSERT_NE(copy, std::string::npos) << out;
+  ASSERT_NE(sum, std::string::npos) << out;
+  EXPECT_LT(add, copy);
+  EXPECT_LT(copy, sum);
+  EXPECT_NE(out.find(" ms\n"), std::string::npos) << out;
 }
 
 // A program on a queue that only records: its launches end when waited for, or fail at launch.

@@ -101,9 +101,9 @@ std::vector<const UOp*> inner_loops(const UOpRef& body) {
 
 // Whether a range inside a split body is a work item's index (codegen/launch_dims.h: GLOBAL, LOCAL,
 // and in a body without REDUCE every GROUP_REDUCE is a lane), not a loop.
-bool is_work_item_index(const UOp& r) {
+bool is_work_item_index(const UOp& r, bool body_reduces) {
   AxisType t = axis_type(r);
-  return t == AxisType::GLOBAL || t == AxisType::LOCAL || t == AxisType::GROUP_REDUCE;
+  return t == AxisType::GLOBAL || t == AxisType::LOCAL || (t == AxisType::GROUP_REDUCE && !body_reduces);
 }
 
 // The GROUP of the pieces [bounds[i], bounds[i+1]) of loop r over `body`. Each piece gets its own
@@ -112,6 +112,7 @@ bool is_work_item_index(const UOp& r) {
 // has (gidx3 of a launch of 3 dims: 0 on OpenCL, the piece's output left unwritten).
 UOpRef pieces_of(const UOpRef& body, const UOpRef& r, const std::vector<int64_t>& bounds, SplitContext& ctx) {
   std::vector<const UOp*> inner = inner_loops(body);
+  bool body_reduces = has_reduce(body);  // its GROUP_REDUCE ranges are levels of partial sums: loops
   std::vector<UOpRef> pieces;
   for (size_t i = 0; i + 1 < bounds.size(); i++) {
     int64_t start = bounds[i], stop = bounds[i + 1];
@@ -120,7 +121,7 @@ UOpRef pieces_of(const UOpRef& body, const UOpRef& r, const std::vector<int64_t>
     // the piece's loop numbered before the loops inside it (kernel form: ids grow inwards)
     UOpRef piece = stop - start == 1 ? nullptr : UOp::range(stop - start, ctx.next_range_id++, AxisType::LOOP);
     for (const UOp* l : inner)
-      if (!is_work_item_index(*l))
+      if (!is_work_item_index(*l, body_reduces))
         s[l] = UOp::create(Ops::RANGE, l->dtype, l->src, RangeArg{ctx.next_range_id++, l->arg.get<RangeArg>().type});
     if (!piece) {
       s[r.get()] = UOp::index(start);

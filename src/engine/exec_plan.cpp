@@ -11,7 +11,7 @@
 namespace onegrad {
 
 void ExecPlan::add_copy(std::shared_ptr<Buffer> dst, std::shared_ptr<Buffer> src) {
-  std::string name = "copy " + src->device() + " -> " + dst->device();
+  std::string name = copy_name(src->device(), dst->device());
   if (debug_level() >= 1)
     std::fprintf(stderr, "*** %s: %zu %s (%zu bytes)\n", name.c_str(), dst->count(), dst->dtype().name().c_str(),
                  dst->nbytes());

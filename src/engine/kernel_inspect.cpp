@@ -8,6 +8,7 @@
 #include "engine/two_stage_sum.h"
 #include "render/kernel_name.h"
 #include "runtime/buffer.h"
+#include "runtime/buffer_copy.h"
 #include "runtime/device.h"
 #include "schedule/callify.h"
 #include "schedule/rangeify.h"
@@ -45,7 +46,7 @@ std::vector<UOpRef> append_copies(const std::vector<UOpRef>& graphs, std::vector
     append_kernels({source}, from, out);
     size_t count = 1;
     for (int64_t d : *shape) count *= size_t(d);
-    ScheduledKernelView copy{nullptr, "copy " + from + " -> " + to, "a LOAD onto another device", to};
+    ScheduledKernelView copy{nullptr, copy_name(from, to), "a LOAD onto another device", to};
     copy.copy_from = from;
     copy.copy_bytes = int64_t(count) * c->dtype.itemsize();
     out.push_back(std::move(copy));

@@ -66,7 +66,7 @@ void CommandBuffer::run_timed() const {
     if (l.program) l.program->run(l.bufs, l.vars);
     else copy_buffer(*l.bufs[0], *l.bufs[1]);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    std::string name = l.program ? l.program->name() : "copy " + l.bufs[1]->device() + " -> " + l.bufs[0]->device();
+    std::string name = l.program ? l.program->name() : copy_name(l.bufs[1]->device(), l.bufs[0]->device());
     std::fprintf(stderr, "  replay %-24s %10.3f ms\n", name.c_str(), ms);
   }
 }

@@ -9,7 +9,9 @@
 //                       where every comparison is decided, when the middle keeps kMinSplitMiddle
 //                       iterations (a padded row)
 //   split_concat_loop   any body: every piece between the cuts keeps kMinSplitMiddle iterations
-//                       (a concat along r: each input's part computed only where it is read)
+//                       (a concat along r: each input's part computed only where it is read), or
+//                       r is an outer loop (of loops) of at most kMaxConcatPieces whose short pieces store no
+//                       constant (a stack of two computed tensors, not a padding edge)
 #include "codegen/split_padded_loops.h"
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 
 #include "codegen/decided_band.h"
 #include "rewrite/graph_rewrite.h"
+#include "symbolic/simplify.h"
 #include "uop/range_axis.h"
 #include "uop/substitute.h"
 
@@ -197,6 +200,15 @@ UOpRef split_padded(Match& m) {
   return pieces_of(end->src[0], end->src[1], {0, lo, hi, *n}, m.ctx<SplitContext>());
 }
 
+// Whether some STORE of `body` with r at `at` stores a value that folds to a constant.
+bool stores_a_constant(const UOpRef& body, const UOp* r, int64_t at) {
+  Substitution s;
+  s[r] = UOp::index(at);
+  for (const UOp* u : body->toposort())
+    if (u->op == Ops::STORE && u->src.size() >= 2 && simplify(substitute(u->src[1], s))->is_const()) return true;
+  return false;
+}
+
 UOpRef split_concat(Match& m) {
   const UOpRef& end = m.root();
   std::optional<int64_t> n = splittable(end);
@@ -205,8 +217,14 @@ UOpRef split_concat(Match& m) {
   if (bounds.empty() || bounds.size() + 1 > kMaxConcatPieces) return nullptr;
   bounds.insert(bounds.begin(), 0);
   bounds.push_back(*n);
+  // A short outer axis with loops inside (a stack of two tensors: one iteration each) splits
+  // whatever its pieces' lengths, when each short piece computes something (its input's loop nest),
+  // not a padding edge that stores constants.
+  bool short_outer = !inner_loops(end->src[0]).empty() && *n <= int64_t(kMaxConcatPieces);
   for (size_t i = 0; i + 1 < bounds.size(); i++)
-    if (bounds[i + 1] - bounds[i] < kMinSplitMiddle) return nullptr;
+    if (bounds[i + 1] - bounds[i] < kMinSplitMiddle &&
+        (!short_outer || stores_a_constant(end->src[0], end->src[1].get(), bounds[i])))
+      return nullptr;
   return pieces_of(end->src[0], end->src[1], bounds, m.ctx<SplitContext>());
 }
 

@@ -130,3 +130,16 @@ def test_three_inputs_concatenated_split_into_three_loops():
     src = body(kernel_of(t, "E_30_32").source(), "E_30_32")
     assert "< 8; " in src and "< 12; " in src and "< 10; " in src and "? b" not in src, src
     np.testing.assert_allclose(t.numpy(), np.exp(np.concatenate(parts)), rtol=1e-6)
+
+
+def test_a_stack_of_two_computed_tensors_computes_each_in_its_own_loop_nest():
+    # the outer axis has 2 iterations, under kMinSplitMiddle, but each is a whole loop nest of one
+    # input's values (Silero VAD's state output, the LSTM's h and c stacked): split, so c's gates
+    # are computed for c's half only (0.024 -> 0.012 ms at batch 16)
+    a = rng.standard_normal((16, 40)).astype(np.float32)
+    b = rng.standard_normal((16, 40)).astype(np.float32)
+    t = onegrad.Tensor.stack([onegrad.Tensor(a).sigmoid(), (onegrad.Tensor(b) * 0.5).relu()])
+    src = body(kernel_of(t, "E_2_16_40").source(), "E_2_16_40")
+    assert src.count("for (") == 4 and "< 2; " not in src and "? b" not in src, src
+    want = torch.stack((torch.tensor(a).sigmoid(), (torch.tensor(b) * 0.5).relu())).numpy()
+    np.testing.assert_allclose(t.numpy(), want, rtol=1e-6, atol=1e-7)

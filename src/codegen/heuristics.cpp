@@ -496,8 +496,8 @@ int64_t least_kernel_iterations(const UOpRef& sink) {
 // The iterations from which a kernel is split over `threads` threads: kMinThreadIterations for a
 // body of up to kThreadBodyOps value ops (expanded_ops: ALU ops on data, loads, stores, reduces),
 // proportionally fewer for a heavier one, down to kMinThreadPartIterations per thread. A mean of a
-// BatchNorm + hardswish over 6x80 pixels for 480 channels (PaddleOCR rec, 230400 iterations of 15
-// ops) took 0.3 ms on one thread where it was not split.
+// BatchNorm + hardswish over 6x80 pixels for 480 channels (PaddleOCR rec, 230400 iterations of about
+// a dozen ops) takes 0.079 ms on one thread, 0.053 ms in 6 parts on 2 (the generated C alone).
 int64_t thread_iterations(const UOpRef& optimized, int threads) {
   int64_t ops = std::max<int64_t>(kThreadBodyOps, expanded_ops(optimized, {}));
   return std::max(kMinThreadIterations * kThreadBodyOps / ops, int64_t(threads) * kMinThreadPartIterations);

@@ -7,6 +7,7 @@
 #include "codegen/decided_band.h"
 #include "codegen/expansion_cost.h"
 #include "codegen/kernel_axes.h"
+#include "codegen/reduce_precision.h"
 #include "symbolic/simplify.h"
 #include "uop/substitute.h"
 
@@ -136,11 +137,42 @@ int64_t smaller_factor(int64_t bound, int64_t f) {
   return 1;
 }
 
+// Whether the reduction over `axis` unrolled by `copies` keeps a loop inside its innermost level
+// once the precision rule has cut it (docs/kernel_opts.md, "Partial sums"). Expand splits an
+// unrolled reduction into lane accumulators only around such a loop; a level that is its copies
+// alone folds them into one accumulator, one dependent add per element. A spatial mean over 6x80
+// unrolled by 16 leaves 5 steps of 16 (80 terms, over the chunk of 64): the rule makes the 5 a level
+// (`G6 G5 r16`) and the row a single chain; by 8 it is `G6 G2 R5 r8`, a vector accumulator.
+bool unroll_keeps_a_lane_loop(const UOpRef& sink, size_t axis, int64_t copies) {
+  UOpRef k;
+  try {
+    k = apply_opt(sink, Opt::split(int64_t(axis), copies, AxisType::UNROLL));
+    k = apply_opts(k, precision_opts(k));
+  } catch (const OptError&) {
+    return false;
+  }
+  for (const UOp* u : k->toposort()) {
+    if (u->op != Ops::REDUCE) continue;
+    std::vector<UOpRef> ranges(u->src.begin() + 1, u->src.end());
+    if (std::none_of(ranges.begin(), ranges.end(), [](const UOpRef& r) { return axis_type(r) == AxisType::UNROLL; })) continue;
+    std::sort(ranges.begin(), ranges.end(), [](const UOpRef& a, const UOpRef& b) { return axis_id(a) < axis_id(b); });
+    // the innermost level: the ranges after the last GROUP_REDUCE in loop-nest order
+    bool loop = false;
+    for (const UOpRef& r : ranges) {
+      if (axis_type(r) == AxisType::GROUP_REDUCE) loop = false;
+      else if (axis_type(r) == AxisType::REDUCE && const_bound(r).value_or(2) > 1) loop = true;
+    }
+    if (!loop) return false;
+  }
+  return true;
+}
+
 // The unroll for a reduction over `axis` that no upcast block feeds (a row's sum or maximum, a
 // softmax's sum of exponentials beside its upcast output loop) whose loads along it are all
-// ungated and unit-stride: 16 copies (8 when the bound is no multiple of 16), which vectorize
-// accumulates in vector lanes (codegen/vectorize.h), so the row is read and reduced as vectors.
-// 0 when the rule does not apply.
+// ungated and unit-stride: 16 copies (8 when the bound is no multiple of 16, or when 16 would leave
+// the precision rule's innermost level no loop and 8 does not: unroll_keeps_a_lane_loop), which
+// vectorize accumulates in vector lanes (codegen/vectorize.h), so the row is read and reduced as
+// vectors. 0 when the rule does not apply.
 int64_t vector_row_unroll(const UOpRef& sink, const std::vector<UOpRef>& axes, size_t axis, const std::vector<size_t>& upcast) {
   int64_t bound = *const_bound(axes[axis]);
   int64_t copies = bound % 16 == 0 ? 16 : bound % 8 == 0 ? 8 : 0;
@@ -156,7 +188,9 @@ int64_t vector_row_unroll(const UOpRef& sink, const std::vector<UOpRef>& axes, s
     for (size_t a : upcast)
       if (depends_on(u->src[0], axes[a])) return 0;
   }
-  return reads_row ? copies : 0;
+  if (!reads_row) return 0;
+  if (copies == 16 && !unroll_keeps_a_lane_loop(sink, axis, 16) && unroll_keeps_a_lane_loop(sink, axis, 8)) return 8;
+  return copies;
 }
 
 // Whether the reduction has more than half as many terms (the product of its constant reduce
@@ -441,6 +475,9 @@ std::optional<int64_t> kernel_iterations(const UOpRef& sink) {
 
 namespace {
 
+// The value ops of a body that kMinThreadIterations iterations are counted for (thread_iterations).
+constexpr int64_t kThreadBodyOps = 4;
+
 // The busiest thread's share of an uneven THREAD split over the even share it may exceed.
 constexpr double kMaxThreadImbalance = 1.1;
 
@@ -454,6 +491,16 @@ int64_t least_kernel_iterations(const UOpRef& sink) {
     n *= b ? *b : std::max<int64_t>(1, int64_t(r->src[0]->vmin().as_int()));
   }
   return n;
+}
+
+// The iterations from which a kernel is split over `threads` threads: kMinThreadIterations for a
+// body of up to kThreadBodyOps value ops (expanded_ops: ALU ops on data, loads, stores, reduces),
+// proportionally fewer for a heavier one, down to kMinThreadPartIterations per thread. A mean of a
+// BatchNorm + hardswish over 6x80 pixels for 480 channels (PaddleOCR rec, 230400 iterations of about
+// a dozen ops) takes 0.079 ms on one thread, 0.053 ms in 6 parts on 2 (the generated C alone).
+int64_t thread_iterations(const UOpRef& optimized, int threads) {
+  int64_t ops = std::max<int64_t>(kThreadBodyOps, expanded_ops(optimized, {}));
+  return std::max(kMinThreadIterations * kThreadBodyOps / ops, int64_t(threads) * kMinThreadPartIterations);
 }
 
 // The output axes a padded window's gate reads (gate_splits_away): split over threads, each part's
@@ -532,7 +579,7 @@ std::vector<Opt> uneven_thread_opts(const UOpRef& optimized, int threads, int64_
 std::vector<Opt> thread_opts(const UOpRef& optimized, int threads) {
   if (threads < 2) return {};
   int64_t iterations = least_kernel_iterations(optimized);
-  if (iterations < kMinThreadIterations || runs_in_order(optimized)) return {};
+  if (iterations < thread_iterations(optimized, threads) || runs_in_order(optimized)) return {};
   std::vector<Opt> even = even_thread_opts(optimized, threads, iterations);
   return even.empty() ? uneven_thread_opts(optimized, threads, iterations) : even;
 }

@@ -22,15 +22,17 @@ inline constexpr int64_t kExpandedOpsBudget = 1024;
 std::optional<int64_t> kernel_iterations(const UOpRef& sink);
 // Below this many iterations a kernel gets no opts: the launch, not the loop, is its cost.
 inline constexpr int64_t kMinOptIterations = 512;
-// From this many iterations on a kernel is split over the CPU's threads.
+// From this many iterations on a kernel of a light body (up to 4 value ops per iteration) is split
+// over the CPU's threads; a heavier body from proportionally fewer (thread_opts).
 inline constexpr int64_t kMinThreadIterations = int64_t(1) << 18;
 // The smallest part of a THREAD split worth handing out on its own (tens of microseconds).
 inline constexpr int64_t kMinThreadPartIterations = int64_t(1) << 15;
 // The THREAD split of a kernel (after its other opts) for `threads` threads: the outermost output
 // axis with a constant bound that 4, 3, 2 or 1 times `threads` divides (the most parts of at least
 // kMinThreadPartIterations each), and whose stores all depend on it, split into that many THREAD
-// parts. Empty below kMinThreadIterations (a symbolic bound counted as its least value) or for one
-// thread.
+// parts. Empty for one thread, or below kMinThreadIterations (a symbolic bound counted as its least
+// value) times 4 over the body's value ops (expanded_ops, at least 4), at least kMinThreadPartIterations
+// per thread.
 std::vector<Opt> thread_opts(const UOpRef& optimized, int threads);
 // What the engine gives a kernel by default: nothing below kMinOptIterations, else hand_coded_opts
 // followed by thread_opts.

@@ -519,8 +519,50 @@ std::vector<bool> padded_axes(const UOpRef& sink, const std::vector<UOpRef>& axe
   return out;
 }
 
+// One core's own cache (AMD Zen 3's L2), which the data a THREAD part reads again and again
+// should fit.
+constexpr int64_t kCoreCacheBytes = int64_t(512) << 10;
+
+// The bytes a THREAD part of `parts` parts along axis `a` reads again for every index of its
+// outermost loop: the loads inside a reduction that do not depend on that loop (the axis's own
+// remainder when it is the outermost LOOP axis), each as much of its buffer as the part's axes
+// reach (the product of the bounds of the axes its address depends on, `a`'s over `parts`).
+// A 1x1 conv split by pixel blocks re-reads the whole weight for every block of its part; split
+// by output channels, each part re-reads only its share for every pixel block.
+int64_t part_reread_bytes(const UOpRef& optimized, const std::vector<UOpRef>& axes, size_t a, int64_t parts) {
+  const UOp* outer = nullptr;
+  for (size_t i = 0; i < axes.size() && !outer; i++) {
+    if (axis_type(axes[i]) != AxisType::LOOP || !const_bound(axes[i])) continue;
+    if (*const_bound(axes[i]) / (i == a ? parts : 1) > 1) outer = axes[i].get();
+  }
+  std::vector<const UOp*> in_reduce;
+  for (const UOp* u : optimized->toposort())
+    if (u->op == Ops::REDUCE)
+      for (const UOp* v : u->src[0]->toposort()) in_reduce.push_back(v);
+  std::sort(in_reduce.begin(), in_reduce.end());
+  int64_t bytes = 0;
+  for (const UOp* u : optimized->toposort()) {
+    if (u->op != Ops::INDEX || u->src.size() < 2 || u->src[0]->op != Ops::PARAM ||
+        !std::binary_search(in_reduce.begin(), in_reduce.end(), u))
+      continue;
+    std::vector<const UOp*> in = u->src[1]->toposort();
+    auto reads = [&](const UOp* r) { return std::find(in.begin(), in.end(), r) != in.end(); };
+    if (outer && reads(outer)) continue;
+    int64_t n = u->src[0]->dtype.base().itemsize();
+    for (size_t i = 0; i < axes.size(); i++) {
+      if (!reads(axes[i].get())) continue;
+      std::optional<int64_t> b = const_bound(axes[i]);
+      if (!b) return 0;  // symbolic: unknown, counted as fitting
+      n *= i == a ? *b / parts : *b;
+    }
+    bytes += n;
+  }
+  return bytes;
+}
+
 // The outermost output axis with a constant bound that 4, 3, 2 or 1 times the threads divides
-// (heuristics.h), one that no padded window's gate reads first.
+// (heuristics.h), one that no padded window's gate reads first, and of those first one whose
+// parts re-read no more than kCoreCacheBytes (part_reread_bytes; judged at `threads` parts).
 std::vector<Opt> even_thread_opts(const UOpRef& optimized, int threads, int64_t iterations) {
   std::vector<UOpRef> axes = kernel_axes(optimized);
   std::vector<bool> padded = padded_axes(optimized, axes);
@@ -529,6 +571,10 @@ std::vector<Opt> even_thread_opts(const UOpRef& optimized, int threads, int64_t 
     if (!padded[a]) order.push_back(a);
   for (size_t a = 0; a < axes.size(); a++)
     if (padded[a]) order.push_back(a);
+  std::stable_partition(order.begin(), order.end(), [&](size_t a) {
+    return axis_type(axes[a]) != AxisType::LOOP || !const_bound(axes[a]) || *const_bound(axes[a]) % threads != 0 ||
+           part_reread_bytes(optimized, axes, a, threads) <= kCoreCacheBytes;
+  });
   for (size_t a : order) {
     if (axis_type(axes[a]) != AxisType::LOOP || !const_bound(axes[a])) continue;
     // More parts than threads balance the load (the pool hands out indices as threads free up):

@@ -30,8 +30,10 @@ inline constexpr int64_t kMinThreadPartIterations = int64_t(1) << 15;
 // The THREAD split of a kernel (after its other opts) for `threads` threads: the outermost output
 // axis with a constant bound that 4, 3, 2 or 1 times `threads` divides (the most parts of at least
 // kMinThreadPartIterations each), and whose stores all depend on it, split into that many THREAD
-// parts. Empty for one thread, or below kMinThreadIterations (a symbolic bound counted as its least
-// value) times 4 over the body's value ops (expanded_ops, at least 4), at least kMinThreadPartIterations
+// parts; an axis whose parts would each re-read more than one core's cache for every index of their
+// outermost loop (a matrix product's whole weight per block of pixels) only after the others.
+// Empty for one thread, or below kMinThreadIterations (a symbolic bound counted as its least value)
+// times 4 over the body's value ops (expanded_ops, at least 4), at least kMinThreadPartIterations
 // per thread.
 std::vector<Opt> thread_opts(const UOpRef& optimized, int threads);
 // What the engine gives a kernel by default: nothing below kMinOptIterations, else hand_coded_opts

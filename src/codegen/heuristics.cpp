@@ -5,6 +5,7 @@
 #include <random>
 
 #include "codegen/decided_band.h"
+#include "codegen/elementwise_opts.h"
 #include "codegen/expansion_cost.h"
 #include "codegen/kernel_axes.h"
 #include "codegen/reduce_precision.h"
@@ -463,6 +464,29 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   return opts;
 }
 
+std::vector<Opt> elementwise_opts(const UOpRef& sink) {
+  std::vector<UOpRef> axes = kernel_axes(sink);
+  if (axes.empty() || std::any_of(axes.begin(), axes.end(), [](const UOpRef& r) { return axis_type(r) != AxisType::LOOP; }))
+    return {};
+  const UOpRef& inner = axes.back();
+  std::optional<int64_t> bound = const_bound(inner);
+  if (!bound || *bound % kElementwiseLanes != 0) return {};
+  bool divided = false;
+  for (const Access& x : accesses(sink)) {
+    if (!stride(x.addr, inner, axes)) return {};  // an address the simplifier cannot follow
+    for (const UOp* u : x.addr->toposort())
+      if (u->op == Ops::IDIV && depends_on(u->src[0], inner)) divided = true;
+  }
+  if (!divided) return {};
+  Opt o = Opt::split(int64_t(axes.size() - 1), kElementwiseLanes, AxisType::UPCAST);
+  try {
+    apply_opt(sink, o, false);
+    return {o};
+  } catch (const OptError&) {
+    return {};
+  }
+}
+
 std::optional<int64_t> kernel_iterations(const UOpRef& sink) {
   int64_t n = 1;
   for (const UOpRef& r : kernel_axes(sink)) {
@@ -622,10 +646,18 @@ std::vector<Opt> uneven_thread_opts(const UOpRef& optimized, int threads, int64_
 
 }  // namespace
 
+int64_t min_thread_iterations(const UOpRef& sink) {
+  for (const UOpRef& r : kernel_axes(sink))
+    if (axis_type(r) == AxisType::REDUCE) return kMinThreadIterations;
+  return kMinElementwiseThreadIterations;
+}
+
 std::vector<Opt> thread_opts(const UOpRef& optimized, int threads) {
   if (threads < 2) return {};
   int64_t iterations = least_kernel_iterations(optimized);
-  if (iterations < thread_iterations(optimized, threads) || runs_in_order(optimized)) return {};
+  // A heavy body is split from fewer iterations (thread_iterations), an elementwise one from 2^16.
+  if (iterations < std::min(thread_iterations(optimized, threads), min_thread_iterations(optimized)) || runs_in_order(optimized))
+    return {};
   std::vector<Opt> even = even_thread_opts(optimized, threads, iterations);
   return even.empty() ? uneven_thread_opts(optimized, threads, iterations) : even;
 }
@@ -634,6 +666,7 @@ std::vector<Opt> default_kernel_opts(const UOpRef& sink, int threads) {
   std::optional<int64_t> iterations = kernel_iterations(sink);
   if (iterations && *iterations < kMinOptIterations) return {};
   std::vector<Opt> opts = hand_coded_opts(sink);
+  for (const Opt& o : elementwise_opts(sink)) opts.push_back(o);
   for (const Opt& o : thread_opts(apply_opts(sink, opts), threads)) opts.push_back(o);
   return opts;
 }

@@ -7,6 +7,7 @@
 #include "onnx/computed_once.h"
 #include "onnx/op_table.h"
 #include "onnx/spatial.h"
+#include "tensor/repeated_view.h"
 #include "tensor/shape_util.h"
 #include "tensor/view_chain.h"
 #include "uop/settings.h"
@@ -119,8 +120,11 @@ Tensor conv(const Node& n) {
   Spatial s = window_spatial(n, spatial_dims(x), kernel_of(n, w));
   // Realized: each input element feeds every output channel and window tap. With PAD_FREE_CONV=1
   // only the unpadded input is, and the conv reads the padding through gated loads (tensor/conv.cpp).
+  // An input that reads a repeated view (an FPN's upsamples) is realized before the pad copy, as
+  // conv_core does (tensor/repeated_view.h).
   bool pad_free = setting("PAD_FREE_CONV", 0) != 0;
-  Tensor xp = (pad_free && !whole_buffer(x.uop()) ? x.contiguous() : x).pad(spatial_padding(size_t(x.ndim()), s.pad_begin, s.pad_end));
+  bool realize_first = (pad_free || reads_repeated_view(x.uop())) && !whole_buffer(x.uop());
+  Tensor xp = (realize_first ? x.contiguous() : x).pad(spatial_padding(size_t(x.ndim()), s.pad_begin, s.pad_end));
   if (!pad_free && !whole_buffer(xp.uop())) xp = xp.contiguous();
   return narrowed(xp.conv(w, bias, s.strides, std::vector<int64_t>{0}, s.dilations, groups), 1, cout);
 }

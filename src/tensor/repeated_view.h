@@ -1,0 +1,16 @@
+// Whether a lazy value reads a repeated view: an EXPAND of a size-1 axis that a RESHAPE then merges
+// into the axis before it (`y.reshape(h, 1).expand(h, r).reshape(h * r)`: each entry r times, a
+// nearest upsample by an integer factor, onnx/op_resize.cpp). Its kernel indexes that source with
+// `c / r`, which a C compiler leaves scalar; with its innermost axis split into vector lanes the
+// division folds away (codegen/heuristics.h, elementwise_opts).
+#pragma once
+#include "uop/uop.h"
+
+namespace onegrad {
+
+// True when the value's rows (its last dim, constant) are whole blocks of elementwise_opts' lanes
+// (kElementwiseLanes) and what its own kernel computes reads a repeated view: not looking past a
+// REDUCE, a CONTIGUOUS or a BUFFER (those are realized apart).
+bool reads_repeated_view(const UOpRef& value);
+
+}  // namespace onegrad

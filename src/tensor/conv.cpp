@@ -67,7 +67,7 @@ Tensor conv_core(const std::string& op, const Tensor& x, const Tensor& w, const 
   // An input that reads a repeated view (an FPN's nearest upsamples) is realized unpadded first: its
   // rows are then whole 8-lane blocks in which the upsample's `c / 2` folds away, where fused into
   // the copy the padded 82-wide rows stayed scalar (PaddleOCR det's 96x80x80 sum of four levels:
-  // 1.5-1.9 ms fused, 0.34 ms + 0.2 ms for the copy, one core). Rows that are no whole blocks are
+  // 1.5-1.9 ms fused, 0.34 ms + 0.2 ms for the copy, alone on one core). Rows that are no whole blocks are
   // not (the copy would gain nothing).
   bool pads_something = std::any_of(all.begin(), all.end(), [](const auto& p) { return p.first > 0 || p.second > 0; });
   bool pad_free = setting("PAD_FREE_CONV", 0) != 0;

@@ -42,13 +42,19 @@ struct Access {
   bool in_reduce;
 };
 
-// The global loads and stores of the kernel: their element index expressions.
-std::vector<Access> accesses(const UOpRef& sink) {
+// The UOps some reduction's body reaches, sorted by address.
+std::vector<const UOp*> reduce_bodies(const UOpRef& sink) {
   std::vector<const UOp*> in_reduce;
   for (const UOp* u : sink->toposort())
     if (u->op == Ops::REDUCE)
       for (const UOp* v : u->src[0]->toposort()) in_reduce.push_back(v);
   std::sort(in_reduce.begin(), in_reduce.end());
+  return in_reduce;
+}
+
+// The global loads and stores of the kernel: their element index expressions.
+std::vector<Access> accesses(const UOpRef& sink) {
+  std::vector<const UOp*> in_reduce = reduce_bodies(sink);
   std::vector<Access> out;
   for (const UOp* u : sink->toposort()) {
     if (u->op != Ops::INDEX || u->src.size() < 2 || u->src[0]->op != Ops::PARAM) continue;
@@ -559,11 +565,7 @@ int64_t part_reread_bytes(const UOpRef& optimized, const std::vector<UOpRef>& ax
     if (axis_type(axes[i]) != AxisType::LOOP || !const_bound(axes[i])) continue;
     if (*const_bound(axes[i]) / (i == a ? parts : 1) > 1) outer = axes[i].get();
   }
-  std::vector<const UOp*> in_reduce;
-  for (const UOp* u : optimized->toposort())
-    if (u->op == Ops::REDUCE)
-      for (const UOp* v : u->src[0]->toposort()) in_reduce.push_back(v);
-  std::sort(in_reduce.begin(), in_reduce.end());
+  std::vector<const UOp*> in_reduce = reduce_bodies(optimized);
   int64_t bytes = 0;
   for (const UOp* u : optimized->toposort()) {
     if (u->op != Ops::INDEX || u->src.size() < 2 || u->src[0]->op != Ops::PARAM ||

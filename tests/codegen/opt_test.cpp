@@ -215,8 +215,8 @@ TEST(CodegenOpt, IllegalThreadSplitsRaiseOptError) {
 }
 
 
-// Output bounds that no multiple of the thread count divides (415 x 5, as a classifier's 40 x 6640
-// blocked L415 u8 L5 u16): the smallest divisor whose parts balance within 10% on the threads.
+// Output bounds that no multiple of the thread count divides (415 x 5, as a 40 x 6640 matmul
+// blocked 16 x 8: L415 u8 L5 u16): the smallest divisor whose parts balance within 10% on the threads.
 TEST(CodegenOpt, ThreadOptsSplitOddBoundsIntoBalancedParts) {
   UOpRef rows = row_sums(415, 5, 1536);
   // 415 = 5 * 83: 5 parts leave one of 2 threads 3 of 5 (1.2 of its share), 83 parts 42 of 83 (1.012)

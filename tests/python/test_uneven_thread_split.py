@@ -9,8 +9,8 @@ import onegrad
 from onegrad import Tensor
 
 
-def product(rng):  # a recognizer's classifier: 40 x 120 @ 120 x 6640, blocked as L415 u8 L5 u16
-    return rng.standard_normal((40, 120), dtype=np.float32), rng.standard_normal((120, 6640), dtype=np.float32)
+def product(rng):  # 40 x 120 @ 120 x 1328, blocked 16 x 8 as L83 u8 L5 u16 (no wider block divides 1328)
+    return rng.standard_normal((40, 120), dtype=np.float32), rng.standard_normal((120, 1328), dtype=np.float32)
 
 
 @pytest.mark.parametrize("threads", ["2", "3", "4"])
@@ -19,7 +19,7 @@ def test_odd_bounds_split_into_balanced_parts(monkeypatch, threads):
     a, b = product(np.random.default_rng(0))
     k, = onegrad.kernels(Tensor(a) @ Tensor(b))
     shape = k.optimize(k.default_opts())
-    assert shape.startswith("t83 "), shape  # 415 = 5 * 83: 5 parts would leave one thread 3 (or 2) of 5
+    assert shape.startswith("t83 "), shape  # 83 and 5 are odd: 5 parts would leave one thread 3 (or 2) of 5
     got = (Tensor(a) @ Tensor(b)).numpy()
     np.testing.assert_allclose(got, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-4)
 

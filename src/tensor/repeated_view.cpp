@@ -2,8 +2,6 @@
 
 #include <unordered_set>
 
-#include "codegen/elementwise_opts.h"
-
 namespace onegrad {
 
 namespace {
@@ -27,7 +25,7 @@ bool repeats(const UOp& reshape) {
 bool reads_repeated_view(const UOpRef& value) {
   if (!value->has_shape() || value->shape().empty()) return false;
   int64_t row = dim(value->shape().back());
-  if (row == 0 || row % kElementwiseLanes != 0) return false;
+  if (row == 0 || row % kRepeatedRowLanes != 0) return false;
   std::vector<const UOp*> todo{value.get()};
   std::unordered_set<const UOp*> seen;
   while (!todo.empty()) {

@@ -8,8 +8,12 @@
 
 namespace onegrad {
 
-// True when the value's rows (its last dim, constant) are whole blocks of elementwise_opts' lanes
-// (kElementwiseLanes) and what its own kernel computes reads a repeated view: not looking past a
+// The vector lanes codegen's elementwise_opts splits such a row into (codegen/elementwise_opts.h,
+// kElementwiseLanes, a layer this one may not include; tests/engine/row_lanes_test.cpp holds them
+// equal).
+inline constexpr int64_t kRepeatedRowLanes = 8;
+
+// True when the value's rows (its last dim, constant) are whole blocks of kRepeatedRowLanes and what its own kernel computes reads a repeated view: not looking past a
 // REDUCE, a CONTIGUOUS or a BUFFER (those are realized apart).
 bool reads_repeated_view(const UOpRef& value);
 

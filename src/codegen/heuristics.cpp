@@ -41,6 +41,7 @@ std::optional<int64_t> stride(const UOpRef& addr, const UOpRef& r, const std::ve
 struct Access {
   UOpRef addr;  // the element index into a global buffer
   bool in_reduce;
+  int64_t itemsize;  // the bytes of one of the buffer's elements
 };
 
 // The UOps some reduction's body reaches, sorted by address.
@@ -59,7 +60,7 @@ std::vector<Access> accesses(const UOpRef& sink) {
   std::vector<Access> out;
   for (const UOp* u : sink->toposort()) {
     if (u->op != Ops::INDEX || u->src.size() < 2 || u->src[0]->op != Ops::PARAM) continue;
-    out.push_back({u->src[1], std::binary_search(in_reduce.begin(), in_reduce.end(), u)});
+    out.push_back({u->src[1], std::binary_search(in_reduce.begin(), in_reduce.end(), u), int64_t(u->src[0]->dtype.base().itemsize())});
   }
   return out;
 }
@@ -597,16 +598,13 @@ int64_t part_reread_bytes(const UOpRef& optimized, const std::vector<UOpRef>& ax
     if (axis_type(axes[i]) != AxisType::LOOP || !const_bound(axes[i])) continue;
     if (*const_bound(axes[i]) / (i == a ? parts : 1) > 1) outer = axes[i].get();
   }
-  std::vector<const UOp*> in_reduce = reduce_bodies(optimized);
   int64_t bytes = 0;
-  for (const UOp* u : optimized->toposort()) {
-    if (u->op != Ops::INDEX || u->src.size() < 2 || u->src[0]->op != Ops::PARAM ||
-        !std::binary_search(in_reduce.begin(), in_reduce.end(), u))
-      continue;
-    std::vector<const UOp*> in = u->src[1]->toposort();
+  for (const Access& x : accesses(optimized)) {
+    if (!x.in_reduce) continue;
+    std::vector<const UOp*> in = x.addr->toposort();
     auto reads = [&](const UOp* r) { return std::find(in.begin(), in.end(), r) != in.end(); };
     if (outer && reads(outer)) continue;
-    int64_t n = u->src[0]->dtype.base().itemsize();
+    int64_t n = x.itemsize;
     for (size_t i = 0; i < axes.size(); i++) {
       if (!reads(axes[i].get())) continue;
       std::optional<int64_t> b = const_bound(axes[i]);

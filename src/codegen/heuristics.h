@@ -32,12 +32,13 @@ inline constexpr int64_t kMinThreadPartIterations = int64_t(1) << 15;
 // kMinThreadPartIterations each), and whose stores all depend on it, split into that many THREAD
 // parts; an axis whose parts would each re-read more than one core's cache for every index of their
 // outermost loop (a matrix product's whole weight per block of pixels) only after the others.
-// Empty for one thread, or below kMinThreadIterations (a symbolic bound counted as its least value)
-// times 4 over the body's value ops (expanded_ops, at least 4), at least kMinThreadPartIterations
-// per thread.
+// Empty for one thread, or below the lesser of kMinThreadIterations (a symbolic bound counted as its
+// least value) times 4 over the body's value ops (expanded_ops, at least 4), at least
+// kMinThreadPartIterations per thread, and min_thread_iterations (elementwise_opts.h: 2^16 for a
+// kernel without a REDUCE axis).
 std::vector<Opt> thread_opts(const UOpRef& optimized, int threads);
 // What the engine gives a kernel by default: nothing below kMinOptIterations, else hand_coded_opts
-// followed by thread_opts.
+// and elementwise_opts, followed by thread_opts.
 std::vector<Opt> default_kernel_opts(const UOpRef& sink, int threads);
 
 // A random legal sequence of up to `max_opts` opts for the kernel (SPLIT into UPCAST, UNROLL, LOOP

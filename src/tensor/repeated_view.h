@@ -13,8 +13,9 @@ namespace onegrad {
 // equal).
 inline constexpr int64_t kRepeatedRowLanes = 8;
 
-// True when the value's rows (its last dim, constant) are whole blocks of kRepeatedRowLanes and what its own kernel computes reads a repeated view: not looking past a
-// REDUCE, a CONTIGUOUS or a BUFFER (those are realized apart).
+// True when the value's rows (its last dim, constant) are whole blocks of kRepeatedRowLanes and
+// what its own kernel computes reads a repeated view: not looking past a REDUCE, a CONTIGUOUS or a
+// BUFFER (those are realized apart).
 bool reads_repeated_view(const UOpRef& value);
 
 }  // namespace onegrad

@@ -85,8 +85,10 @@ int main(int argc, char** argv) {
   double* ms = malloc(sizeof(double) * (size_t)iters);
   for (int r = 0; r < iters; r++) {
     double start = now();
-    atomic_store(&next_part, 0);
+    // parts_done is cleared before parts can be claimed: a worker still leaving the last launch's
+    // drain may claim this launch's first part as soon as next_part is 0, and its count must stay.
     atomic_store(&parts_done, 0);
+    atomic_store(&next_part, 0);
     atomic_fetch_add(&launch, 1);
     drain();
     while (atomic_load(&parts_done) < parts) {

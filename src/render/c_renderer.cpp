@@ -227,10 +227,24 @@ class Writer {
       expr_[u] = "";
       return;
     }
+    if (splats_load(*u)) {
+      define(u, "vec", prelude_.vector_splat(u->dtype, vector_lanes(*u)) + "(" + ref(u->src[0]) + ")");
+      return;
+    }
     std::vector<std::string> lanes;
     // a bool vector's lanes are its mask's -1 (true) and 0 (false)
     for (const UOpRef& s : u->src) lanes.push_back(u->dtype.is_bool() ? "-(" + d_.vector_mask + ")(" + ref(s) + ")" : ref(s));
     define(u, "vec", vector_literal(d_, type_of(u), lanes));
+  }
+
+  // A float vector of one loaded scalar in every lane, in a dialect of GCC vector typedefs (C):
+  // written through og_splat (c_vector.cpp) so the compiler broadcasts from memory.
+  bool splats_load(const UOp& u) const {
+    if (d_.vector_typedef.empty() || u.src.size() < 2 || u.src[0]->op != Ops::LOAD) return false;
+    if (u.dtype != dtypes::float32 && u.dtype != dtypes::float64) return false;
+    for (const UOpRef& s : u.src)
+      if (s.get() != u.src[0].get()) return false;
+    return true;
   }
 
   // Whether a vector access goes through memory (a global buffer, or a register buffer that is not

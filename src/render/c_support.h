@@ -44,6 +44,7 @@ class Prelude {
   std::string vector_store(DType dt, int64_t lanes);  // og_store_f32x8(float*, og_f32x8): unaligned
   std::string vector_fmax(DType dt, int64_t lanes);   // og_fmax_f32x8: fmax's NaN rule lane by lane
   std::string vector_fma(DType dt, int64_t lanes);    // og_fma_f32x8: fmaf lane by lane (MULACC)
+  std::string vector_splat(DType dt, int64_t lanes);  // og_splat_f32x8(float): one loaded value in every lane
   std::string vector_type(DType dt, int64_t lanes);   // vector's type, of any dtype (vector_fmax's masks)
   // The text of every recorded helper.
   std::string text() const;

@@ -81,6 +81,22 @@ std::string Prelude::vector_fma(DType dt, int64_t lanes) {
                     "}\n");
 }
 
+// A loaded scalar in every lane. Written as a vector literal of one value, GCC's SLP vectorizer may
+// load a whole vector from the scalar's address and broadcast its first lane (two instructions, and
+// a read past the scalar); the empty asm makes the vector opaque once built, so the broadcast stays
+// the one vbroadcastss from memory that the literal means.
+std::string Prelude::vector_splat(DType dt, int64_t lanes) {
+  std::string v = vector(dt, lanes), t = d_.value_type(dt), name = "og_splat_" + lanes_tag(dt, lanes), all;
+  for (int64_t i = 0; i < lanes; i++) all += (i ? ", x" : "x");
+  return need(name, d_.helper_prefix + v + " " + name + "(" + t + " x) {\n"
+                    "  " + v + " v = (" + v + "){" + all + "};\n"
+                    "#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))\n"
+                    "  __asm__(\"\" : \"+v\"(v));\n"
+                    "#endif\n"
+                    "  return v;\n"
+                    "}\n");
+}
+
 namespace {
 
 bool float_lanes(DType dt) { return dt == dtypes::float32 || dt == dtypes::float64; }

@@ -133,3 +133,19 @@ TEST(FuseMulacc, UnrolledContiguousDotFusesLaneByLane) {
     for (int64_t i = 0; i < rows; i++) EXPECT_EQ(got[i], want[i]) << "VECTORIZE=" << vectorize << " row " << i << "\n" << kern.spec.source;
   }
 }
+
+// A matmul's broadcast operand (a[i, k] against 8 lanes of n) is one loaded value in every lane:
+// written through og_splat (which keeps GCC from loading a whole vector at the scalar's address and
+// broadcasting its first lane), never as a vector literal of one load, and the outputs stay exact.
+TEST(FuseMulacc, BroadcastOfALoadIsOneSplat) {
+  std::vector<float> a, b;
+  inputs(a, b);
+  LoweredKernel k = lower_kernel(matmul_kernel(M, K, N), "mm", {Opt::split(1, 8, AxisType::UPCAST)});
+  const std::string& src = k.spec.source;
+  EXPECT_NE(src.find("= og_splat_f32x8(val"), std::string::npos) << src;
+  EXPECT_EQ(src.find("(og_f32x8){val"), std::string::npos) << src;
+  HostBuffer out = zeros(dtypes::float32, M * N), ha = host_floats(a), hb = host_floats(b);
+  run(k, {&out, &ha, &hb});
+  std::vector<float> got = floats_of(out), want = reference(a, b, true);
+  for (int64_t i = 0; i < M * N; i++) EXPECT_EQ(got[i], want[i]) << "element " << i << "\n" << src;
+}

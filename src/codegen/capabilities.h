@@ -65,6 +65,7 @@ struct Capabilities {
   VectorUnit vectors;                 // no widths function: no vectors
   int threads = 0;                    // THREAD parts run at once; 0: no THREAD axes
   int64_t local_memory_bytes = 0;     // per workgroup; 0: no local memory
+  int64_t panel_bytes = 0;            // packed panels' budget per kernel (codegen/pack_panels.h); 0: none
   std::vector<int64_t> global_max;    // the largest GLOBAL size per launch dim; empty: no GLOBAL axes
   std::vector<int64_t> local_max;     // the largest LOCAL size per launch dim; empty: no LOCAL axes
   int64_t workgroup_max = 0;          // work items per workgroup (the product of its local sizes); 0: no limit

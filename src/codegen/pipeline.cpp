@@ -10,6 +10,7 @@
 #include "codegen/launch_dims.h"
 #include "codegen/isel.h"
 #include "codegen/linearize.h"
+#include "codegen/pack_panels.h"
 #include "codegen/reduce_precision.h"
 #include "codegen/reduce_to_acc.h"
 #include "codegen/simplify_kernel.h"
@@ -61,7 +62,8 @@ UOpRef isel(const UOpRef& in, KernelLowering& k) {
   check_target(out, caps);
   // Vector values where the copies of an UPCAST axis access consecutive elements (VECTORIZE=0: none)
   if (setting("VECTORIZE", 1) != 0) out = vectorize(out, caps.vectors);
-  return out;
+  // Re-read strided slices copied to contiguous panels (a CPU's; vector accesses once vectorized).
+  return pack_panels(out, caps);
 }
 
 UOpRef memory_plan(const UOpRef& in, KernelLowering& k) {

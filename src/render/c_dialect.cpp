@@ -25,6 +25,8 @@ CDialect make_c() {
   d.header = "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n";
   d.helper_prefix = "static inline ";
   d.kernel_prefix = "__attribute__((noinline)) static void ";
+  // aligned to a cache line, so a panel's rows of whole vectors do not straddle lines
+  d.local_array = "{T} {name}[{size}] __attribute__((aligned(64)));";
   d.buffer_param = "{T}* restrict {name}";
   d.vars_param = "const int64_t* vars";
   d.var_value = "vars[{slot}]";

@@ -78,6 +78,9 @@ struct CDialect {
   // axis in launch dim {dim}: a GLOBAL axis's (the workgroup's) and a local one's (the work item's
   // in its group). Local buffers are declared in the entry ({locals}) and passed to the kernel.
   std::string local_prefix, barrier, group_id, local_id;
+  // A dialect without workgroups declares a LOCAL buffer (a THREAD part's own: codegen/pack_panels.h)
+  // where the kernel first needs it, as {T} {name}[{size}] on its stack; empty: in the entry.
+  std::string local_array;
 
   std::string value_type(DType dt) const;    // a value of dt in a kernel
   std::string storage_type(DType dt) const;  // one element of a buffer: bool as UINT8's, bfloat16 as UINT16's

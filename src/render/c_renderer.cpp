@@ -294,6 +294,12 @@ class Writer {
     const BufferArg& b = u->arg.get<BufferArg>();
     if (b.addrspace == AddrSpace::GLOBAL) throw InternalError("c renderer: a kernel takes GLOBAL memory as PARAMs: " + u->brief());
     // local memory lives in the entry (OpenCL allows it at kernel scope only), passed as a pointer
+    if (b.addrspace == AddrSpace::LOCAL && !d_.local_array.empty()) {
+      std::string name = "lds" + std::to_string(b.id);
+      line(fill(d_.local_array, {{"T", d_.value_type(b.dtype)}, {"name", name}, {"size", std::to_string(b.size)}}));
+      expr_[u] = name;
+      return;
+    }
     if (b.addrspace == AddrSpace::LOCAL) {
       if (d_.local_prefix.empty()) throw InternalError(d_.name + " renderer: no local memory (" + u->brief() + ")");
       std::string name = "lds" + std::to_string(b.id);
@@ -417,6 +423,7 @@ Capabilities c_capabilities() {
   c.dtypes = {};  // every dtype of the table (docs/dtypes.md)
   c.vectors = c_vector_unit();
   c.threads = cpu_threads();  // the runtime's pool runs a THREAD axis's parts (runtime/thread_pool.h)
+  c.panel_bytes = 24 * 1024;  // of a 32 KiB L1 data cache, leaving room for the other operand's rows
   // no local memory, launch dims or tensor cores: a kernel is one loop nest per call
   return c;
 }

@@ -42,7 +42,8 @@ std::string read_lowering_settings_key() {
   return "CPU_LIBM=" + std::to_string(setting("CPU_LIBM", 0)) + ",CPU_DECOMPOSE_ALL=" +
          std::to_string(setting("CPU_DECOMPOSE_ALL", 0)) + ",NOOPT=" + std::to_string(setting("NOOPT", 0)) +
          ",OPT_RANDOM=" + std::to_string(setting("OPT_RANDOM", 0)) + ",BEAM=" + std::to_string(setting("BEAM", 0)) +
-         ",VECTORIZE=" + std::to_string(setting("VECTORIZE", 1)) + threads_settings_key();
+         ",VECTORIZE=" + std::to_string(setting("VECTORIZE", 1)) + ",PACK_PANELS=" + std::to_string(setting("PACK_PANELS", 1)) +
+         threads_settings_key();
 }
 
 struct LoweringKeyCache {

@@ -26,7 +26,7 @@ struct LoweredKernel {
 // + 1), taken before simplification, so a buffer whose every use folded away still has its slot.
 // The settings that change what lower_kernel makes of a kernel (CPU_LIBM, CPU_DECOMPOSE_ALL:
 // render/c_renderer.h; NOOPT, OPT_RANDOM, CPU_THREADS: default_opts; BEAM: engine/beam_opts.h; VECTORIZE:
-// codegen/vectorize.h), as text: caches of lowered kernels keyed by AST include it.
+// codegen/vectorize.h; PACK_PANELS: codegen/pack_panels.h), as text: caches of lowered kernels keyed by AST include it.
 std::string lowering_settings_key();
 
 // While alive on this thread, lowering_settings_key() reads the settings once and returns the same

@@ -90,6 +90,21 @@ class Zipper {
     return out;
   }
 
+  // Each scalar REDUCE that is lane j of a vector REDUCE zipped so far and part of `kernel`, mapped
+  // to INDEX(v, j).
+  Substitution reduce_lanes(const UOpRef& kernel) const {
+    std::vector<const UOp*> nodes = kernel->toposort();
+    std::sort(nodes.begin(), nodes.end());
+    Substitution out;
+    for (const auto& [key, z] : memo_) {
+      if (z.out->op != Ops::REDUCE || vector_lanes(*z.out) != int64_t(z.lanes.size())) continue;
+      if (!std::binary_search(nodes.begin(), nodes.end(), z.out.get())) continue;  // a trial zip, not kept
+      for (size_t j = 0; j < z.lanes.size(); j++)
+        if (z.lanes[j]->op == Ops::REDUCE) out.emplace(z.lanes[j].get(), UOp::create(Ops::INDEX, z.lanes[j]->dtype, {z.out, UOp::index(int64_t(j))}));
+    }
+    return out;
+  }
+
  private:
   bool vector_dtype(DType dt, int64_t k) const {
     if (dt.is_ptr || dt.is_bool()) return false;  // a bool vector is a comparison's result, never loaded
@@ -405,7 +420,13 @@ UOpRef vectorize(const UOpRef& sink, const VectorUnit& unit) {
   Zipper zipper(unit);
   std::vector<UOpRef> src;
   for (const UOpRef& s : sink->src) src.push_back(vectorize_nest(s, unit, zipper));
-  return vectorize_folds(sink->with_src(std::move(src)), unit, zipper);
+  UOpRef out = sink->with_src(std::move(src));
+  // A lane devectorized above a vector REDUCE (a sigmoid's WHERE, which C has no vector form of,
+  // after a matmul's sum) still holds the scalar REDUCE it was copied from: rendered, that runs the
+  // whole reduction again per lane. It reads the vector accumulator's lane instead.
+  Substitution lanes = zipper.reduce_lanes(out);
+  if (!lanes.empty()) out = substitute(out, lanes);
+  return vectorize_folds(out, unit, zipper);
 }
 
 }  // namespace onegrad

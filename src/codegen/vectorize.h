@@ -24,7 +24,9 @@
 // Where no contiguous run starts, k stores a constant stride apart whose values zip into vector ops
 // packing no scalars share one vector value and each stores its lane, INDEX(v, j) (a conv's
 // channels, when its few output positions are the unit-stride axis), when the block stores at most
-// 3 lanes per step of the reduction they follow. Then each scalar REDUCE
+// 3 lanes per step of the reduction they follow. A scalar REDUCE that is lane j of a vector REDUCE
+// the kernel keeps (a devectorized WHERE's lanes still hold the scalar copies) reads INDEX(v, j)
+// instead of running its loop again. Then each scalar REDUCE
 // whose source folds leaves with its own op, ((v0 + v1) + ...) + vn-1 (Expand's fold of an UNROLL
 // axis), has runs of k leaves that zip so computed as vectors, and the fold, in its order, reads
 // their lanes INDEX(v, j). Each lane computes exactly what its scalar copy did, in the same order:

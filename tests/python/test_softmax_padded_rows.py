@@ -1,8 +1,8 @@
 """Softmax rows padded to 16 (docs/kernel_opts.md): a float32 softmax over a last axis of at least 256
 elements that is no multiple of 16 (or whose 16-element steps have a prime factor above 16) runs on
 rows padded with -inf to the next multiple of 16 whose steps have none (within 1/32 of the row),
-realized, so its kernel gets the 16-wide output loop and the unrolled vector sum with no gated
-load; a view cuts the outputs back. Values,
+realized, so its kernels get the 16-wide output loop and the unrolled vector max and sum with no
+gated load; the exponentials are realized once, and a view cuts the outputs back. Values,
 infinities, NaN and the gradient against torch; the shapes that keep the one-kernel softmax."""
 
 import numpy as np
@@ -26,11 +26,15 @@ def test_rows_pad_to_steps_without_large_prime_factors(n, padded):
 def test_a_long_odd_row_is_padded_and_vectorized():
     x = Tensor(np.zeros((40, 6625), np.float32))
     ks = onegrad.kernels(x.softmax(-1))
-    assert [k.name for k in ks] == ["E_40_6656", "r_40_6656_6656_6656", "E_40_6625"]
-    soft = ks[1]
-    shape = soft.optimize(soft.default_opts())
-    assert "u16" in shape and "r16" in shape, shape
-    assert "og_f32x" in soft.source(soft.default_opts())
+    # the padded rows; their exponentials (with the max); the sum and the quotients; the view's copy
+    assert [k.name for k in ks] == ["E_40_6656", "r_40_6656_6656", "r_40_6656_6656", "E_40_6625"]
+    for soft in ks[1:3]:
+        shape = soft.optimize(soft.default_opts())
+        assert "u16" in shape and "r16" in shape, shape
+        assert "og_f32x" in soft.source(soft.default_opts())
+    # each exponential is computed once: the second kernel reads them (no exp2 scaling by log2(e))
+    assert "1.442695f" in ks[1].source(ks[1].default_opts())
+    assert "1.442695f" not in ks[2].source(ks[2].default_opts())
 
 
 @pytest.mark.parametrize("shape", [(40, 6625), (2, 3, 257), (5, 1000)])

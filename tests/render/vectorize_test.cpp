@@ -95,6 +95,16 @@ UOpRef matmul_bias_relu(int64_t M, int64_t N, int64_t K) {
   return closed(store(out, add(mul(r0, idx(N)), r1), v), {r1, r0});
 }
 
+// out[m, n] = v * (0 < v ? 1 : 0.25) for v = sum_k a[m, k] * b[k, n]: a gated epilogue (a stable
+// sigmoid's WHERE) that C has no vector form of, on the vector reduction's lanes
+UOpRef matmul_where(int64_t M, int64_t N, int64_t K) {
+  UOpRef out = param(0, dtypes::float32, M * N), a = param(1, dtypes::float32, M * K), b = param(2, dtypes::float32, K * N);
+  UOpRef r0 = UOp::range(M, 0), r1 = UOp::range(N, 1), r2 = UOp::range(K, 2, AxisType::REDUCE);
+  UOpRef v = sum_over(mul(load(a, add(mul(r0, idx(K)), r2)), load(b, add(mul(r2, idx(N)), r1))), r2);
+  UOpRef gate = UOp::alu(Ops::WHERE, {UOp::alu(Ops::CMPLT, {f32(0.0), v}), f32(1.0), f32(0.25)});
+  return closed(store(out, add(mul(r0, idx(N)), r1), mul(v, gate)), {r1, r0});
+}
+
 // out[c, w] = sum_k x[2 w + k] * wt[k, c]: a stride-2 conv's row (the input read with stride 2)
 UOpRef strided_conv(int64_t C, int64_t W, int64_t K) {
   UOpRef out = param(0, dtypes::float32, C * W), x = param(1, dtypes::float32, 2 * W + K), wt = param(2, dtypes::float32, K * C);
@@ -172,6 +182,7 @@ std::vector<Case> cases() {
       {"max u8", elementwise_max(64), {Opt::split(0, 8, AxisType::UPCAST)}},
       {"column max u16", column_max(7, 32), {Opt::split(0, 16, AxisType::UPCAST)}},
       {"matmul bias relu", matmul_bias_relu(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)}},
+      {"matmul where", matmul_where(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)}},
       {"strided conv u8 u4", strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)}},
       {"strided conv u8", strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST)}},
       {"conv, channels 3 apart", conv_few_positions(32, 3, 20, 8), {Opt::split(1, 3, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)}},
@@ -227,6 +238,16 @@ TEST(Vectorize, MaxHasAVectorForm) {
   std::string m = source(column_max(7, 32), {Opt::split(0, 16, AxisType::UPCAST)});
   EXPECT_TRUE(has(m, f32x(w) + " acc0[1] = {0};")) << m;  // a vector max accumulator
   EXPECT_TRUE(has(m, "og_fmax_" + f32x(w).substr(3) + "(")) << m;
+}
+
+// The WHERE's lanes stay scalar, but they read the vector accumulators' lanes: no scalar copy of
+// the reduction runs beside the vector one.
+TEST(Vectorize, ScalarLanesReadTheVectorReduction) {
+  const int64_t w = widest();
+  std::string c = source(matmul_where(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)});
+  EXPECT_TRUE(has(c, f32x(w) + " acc" + std::to_string(2 * 16 / w - 1) + "[1] = {0};")) << c;
+  EXPECT_FALSE(has(c, "acc" + std::to_string(2 * 16 / w) + "[")) << c;  // no scalar accumulators
+  EXPECT_TRUE(has(c, " ? ")) << c;                                       // the scalar WHERE
 }
 
 TEST(Vectorize, GathersAndGatedLoadsStayScalar) {

@@ -24,9 +24,9 @@
 // A global LOAD's panel is made when (all checked per group of loads of one buffer whose addresses
 // differ by constants, inside one outermost REDUCE):
 //   - the REDUCE that closes its I is re-run by loops its address does not depend on, nested
-//     inside every range of O (ids above them), whose trip counts multiply to >= kMinReuse;
-//   - I's bounds are constants and the panel fits the target's Capabilities::panel_bytes (all the
-//     kernel's panels together);
+//     inside every range of O (ids above them), whose trip counts multiply to >= kMinReuse (8);
+//   - I's bounds are constants, the panel has at least kMinPanelBytes (2 KiB) and fits the
+//     target's Capabilities::panel_bytes (all the kernel's panels together);
 //   - its rows are not already consecutive in memory (then the slice is as dense as a panel), and
 //     the loads read at least half of each row's width (a block of rows of a row-major matrix read
 //     a column at a time would make rows of mostly unread elements);

@@ -423,7 +423,8 @@ Capabilities c_capabilities() {
   c.dtypes = {};  // every dtype of the table (docs/dtypes.md)
   c.vectors = c_vector_unit();
   c.threads = cpu_threads();  // the runtime's pool runs a THREAD axis's parts (runtime/thread_pool.h)
-  c.panel_bytes = 24 * 1024;  // of a 32 KiB L1 data cache, leaving room for the other operand's rows
+  // a 32 KiB L1 data cache: rec's 480 x 16 panels (30 KB) ran 1-16% faster packed than unpacked
+  c.panel_bytes = 32 * 1024;
   // no local memory, launch dims or tensor cores: a kernel is one loop nest per call
   return c;
 }

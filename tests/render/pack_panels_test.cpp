@@ -79,20 +79,21 @@ TEST(PackPanels, RecOneByOneConvIsPackedAndBitIdentical) {
 
 // Ragged shapes: an odd reduce, a vector of 8 and one of 4 lanes per row (u12), few blocks.
 TEST(PackPanels, RaggedShapesAreBitIdentical) {
-  for (const Case& c : std::vector<Case>{{30, 37, 40, channel_blocks_inside(8)},
-                                        {24, 53, 36, channel_blocks_inside(12)},
-                                        {42, 19, 80, channel_blocks_inside(16)}})
+  for (const Case& c : std::vector<Case>{{48, 77, 40, channel_blocks_inside(8)},
+                                        {54, 53, 36, channel_blocks_inside(12)},
+                                        {48, 45, 80, channel_blocks_inside(16)}})
     expect_packed_same(c, true);
 }
 
-// No panel where it would not pay or not fit: two channel blocks only (re-read twice), rows that
-// are already contiguous (b is k x 16: its slice is all of b), a slice over the budget (2048 rows
-// of 16 floats: 128 KiB), and blocks whose pixel loop is inside the channel loop (the slice
+// No panel where it would not pay or not fit: 7 channel blocks only (re-read 7 times), rows that
+// are already contiguous (b is k x 16: its slice is all of b), a slice under 2 KiB (37 rows of 8
+// floats), a slice over the budget (2048 rows of 16 floats: 128 KiB, with 8 channel blocks), and blocks whose pixel loop is inside the channel loop (the slice
 // changes with every iteration of the inner loop).
 TEST(PackPanels, NotWhereItDoesNotPay) {
-  expect_packed_same({12, 64, 64, channel_blocks_inside(16)}, false);
+  expect_packed_same({42, 64, 64, channel_blocks_inside(16)}, false);
   expect_packed_same({48, 64, 16, channel_blocks_inside(16)}, false);
-  expect_packed_same({24, 2048, 32, channel_blocks_inside(16)}, false);
+  expect_packed_same({48, 37, 40, channel_blocks_inside(8)}, false);
+  expect_packed_same({48, 2048, 32, channel_blocks_inside(16)}, false);
   std::vector<Opt> pixels_inside = {Opt::split(1, 16, AxisType::UPCAST)};
   std::string src;
   run_matmul(48, 64, 64, pixels_inside, &src);

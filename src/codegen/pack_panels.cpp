@@ -202,12 +202,17 @@ void pack(const Panel& p, const Layout& l, int64_t buffer_id, int64_t& next_rang
   }
   UOpRef from = substitute(p.base, fresh), to = row_index(fill_ranges, l);
   std::vector<UOpRef> stores;
-  std::vector<std::pair<int64_t, int64_t>> copied;
+  // Widest segments first, and none whose elements a copied one already holds (a window's scalar
+  // loads at the lanes of its vector load are copied by the vector's copy).
+  std::vector<size_t> order(p.loads.size());
+  for (size_t j = 0; j < order.size(); j++) order[j] = j;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return p.lanes[x] > p.lanes[y]; });
+  std::vector<bool> held(size_t(l.width), false);
   const UOp& first = *p.loads.front();
-  for (size_t j = 0; j < p.loads.size(); j++) {
-    std::pair<int64_t, int64_t> segment{p.offsets[j], p.lanes[j]};
-    if (std::find(copied.begin(), copied.end(), segment) != copied.end()) continue;
-    copied.push_back(segment);
+  for (size_t j : order) {
+    auto lane = [&](int64_t i) { return held.begin() + (p.offsets[j] - l.first + i); };
+    if (std::all_of(lane(0), lane(p.lanes[j]), [](bool h) { return h; })) continue;
+    std::fill(lane(0), lane(p.lanes[j]), true);
     UOpRef src = access(first.src[0]->src[0], first.src[0]->dtype, simplify(UOp::alu(Ops::ADD, {from, UOp::index(p.offsets[j])})), p.lanes[j]);
     UOpRef value = UOp::create(Ops::LOAD, p.dtype, {src}, first.arg);
     UOpRef dst = access(pan, ptr, simplify(UOp::alu(Ops::ADD, {to, UOp::index(p.offsets[j] - l.first)})), p.lanes[j]);
@@ -229,11 +234,15 @@ UOpRef pack_panels(const UOpRef& sink, const Capabilities& target) {
   Reductions reds(sink);
   if (reds.closer.empty()) return sink;
   std::vector<Panel> panels = group_loads(sink, reds);
+  // A buffer the kernel also writes is read where it is read: a copy made earlier could miss a store.
+  std::unordered_set<const UOp*> written;
+  for (const UOp* u : sink->toposort())
+    if (u->op == Ops::STORE && u->src[0]->op == Ops::INDEX) written.insert(u->src[0]->src[0].get());
   int64_t bytes = 0, buffer_id = 0, next_range = next_range_id(sink);
   Substitution out;
   for (const Panel& p : panels) {
     std::optional<Layout> l = layout(p);
-    if (!l || l->rows < 2 || reuse(p, reds) < kMinReuse || sparse(p, *l) || dense(p, *l)) continue;
+    if (written.count(p.param) || !l || l->rows < 2 || reuse(p, reds) < kMinReuse || sparse(p, *l) || dense(p, *l)) continue;
     int64_t size = l->rows * l->width * int64_t(p.dtype.itemsize());
     if (size < kMinPanelBytes || bytes + size > target.panel_bytes) continue;
     bytes += size;

@@ -30,7 +30,7 @@
 //   - its rows are not already consecutive in memory (then the slice is as dense as a panel), and
 //     the loads read at least half of each row's width (a block of rows of a row-major matrix read
 //     a column at a time would make rows of mostly unread elements);
-//   - its dtype is float32 or float64.
+//   - its dtype is float32 or float64, and the kernel stores nothing to its buffer.
 // Runs after vectorize, so a vector load's panel row and fill are vector accesses of its lanes.
 // PACK_PANELS=0 turns it off.
 #pragma once

@@ -9,6 +9,7 @@
 #include "render/lower_kernel.h"
 #include "render_test_util.h"
 #include "uop/settings.h"
+#include "uop/substitute.h"
 
 using namespace onegrad;
 using namespace onegrad::testing;
@@ -97,6 +98,26 @@ TEST(PackPanels, NotWhereItDoesNotPay) {
   std::vector<Opt> pixels_inside = {Opt::split(1, 16, AxisType::UPCAST)};
   std::string src;
   run_matmul(48, 64, 64, pixels_inside, &src);
+  EXPECT_FALSE(has(src, "lds0[")) << src;
+}
+
+// A kernel that stores into the buffer its reduce reads (b is out) keeps reading it in place: a
+// panel copied before the channel loop could hold values the loop's stores have since replaced.
+// The same shape with b its own buffer gets its panel.
+TEST(PackPanels, NotFromABufferTheKernelWrites) {
+  UOpRef sink = matmul_kernel(48, 48, 64);
+  const UOp *out = nullptr, *b = nullptr;
+  for (const UOp* u : sink->toposort())
+    if (u->op == Ops::PARAM) {
+      int64_t slot = u->arg.get<ParamArg>().slot;
+      if (slot == 0) out = u;
+      if (slot == 2) b = u;
+    }
+  ASSERT_TRUE(out && b);
+  Substitution alias;
+  alias[b] = out->ref();
+  EXPECT_TRUE(has(lower_kernel(sink, "pack_own", channel_blocks_inside(16)).spec.source, "lds0["));
+  std::string src = lower_kernel(substitute(sink, alias), "pack_aliased", channel_blocks_inside(16)).spec.source;
   EXPECT_FALSE(has(src, "lds0[")) << src;
 }
 

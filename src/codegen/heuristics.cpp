@@ -92,11 +92,9 @@ int64_t block_registers(int64_t f) { return f / 8 + f % 8 / 4 + f % 4; }
 // 96 -> 24 channels on 80x80 blocked 16 columns x 6 channels (12 accumulators) runs 3.4-3.7 ms per
 // call where 16 x 8 (16, spilled) took 5.5-6.3 and 16 x 4 (8) 9.5-10; on 40x40, 8 x 12 0.90 ms
 // against 8 x 8 1.04. sgemm, whose 1024 has no 6 or 12, keeps 16 x 8 (16 x 4 took twice as long).
-// A first block of scalars (`scalar`: no load walks its axis with unit stride) takes a register
-// per copy.
-int64_t second_block_factor(int64_t bound, int64_t first, bool gated, bool scalar) {
+int64_t second_block_factor(int64_t bound, int64_t first, bool gated) {
   if (gated) return pick_factor(bound, {4, 3, 2});
-  int64_t row = scalar ? first : block_registers(first), best = 0, best_gap = 0;
+  int64_t row = block_registers(first), best = 0, best_gap = 0;
   for (int64_t g : {bound, int64_t(16), int64_t(12), int64_t(8), int64_t(6), int64_t(4), int64_t(3), int64_t(2)}) {
     if (g < 2 || g > 16 || bound % g != 0) continue;
     int64_t gap = std::abs(row * g - kVectorAccumulators);
@@ -111,16 +109,7 @@ int64_t second_block_factor(int64_t bound, int64_t first, bool gated, bool scala
 // blocked by 20 rather than 4 (8 + 8 + 4 lanes; a 1x1 conv on 20x20 went from 0.98 to 0.63 ms per
 // call, a depthwise 5x5 on 20x20 from 0.21 to 0.09 ms, a 1x1 conv 384 -> 384 on 10x10 pixels as
 // one axis of 100 from 0.96 ms at 4 lanes x 12 channels to 0.67 ms at 20 x 4).
-//
-// An axis that no load walks with unit stride and whose loads no other block shares (a strided
-// depthwise conv's output columns: each copy reads every second input) is no vector: its copies
-// are scalar accumulators, a register each, and 16
-// columns under 6 or 8 rows (96-128 scalars, most of them spilled, loaded and stored every step)
-// ran 20-25% slower than 4 columns under 3 or 4 rows (PaddleOCR rec's depthwise 3x3 stride (1, 2),
-// 128 channels on 12x80: 0.36 -> 0.28 ms median; det's stride 2, 32 channels on 80x80: 0.61 ->
-// 0.36-0.49; one core, the C alone): such an axis is blocked by 4 (`scalar`).
-int64_t first_block_factor(int64_t bound, bool gated, bool scalar = false) {
-  if (scalar) return pick_factor(bound, {4, 3, 2});
+int64_t first_block_factor(int64_t bound, bool gated) {
   if (gated) return pick_factor(bound, {8, 4, 3, 2});
   if (bound > 16 && bound % 8 != 0 && bound % 20 == 0) return 20;
   return pick_factor(bound, {16, 8, 4, 3, 2});
@@ -335,20 +324,7 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   if (!reusing.empty()) {
     size_t first = reusing[0];
     vector_axis = first;
-    // No load walks the first axis with unit stride: vectorize packs its copies' loads into lanes
-    // only where another blocked axis shares each pack (codegen/vectorize.cpp, packs_pay: A @ B^T's
-    // column of B under 8 rows); where every load the first axis moves also moves with every other
-    // candidate axis (a strided depthwise conv's input, one window per output row and channel), its
-    // copies stay scalars. A single blocked axis keeps its block (what its reduce unroll's copies
-    // make of it is not weighed here).
-    auto packs_shared = [&](size_t b) {
-      return std::any_of(acc.begin(), acc.end(), [&](const Access& x) {
-        return x.in_reduce && reduce_moved(x) && depends_on(x.addr, axes[first]) && !depends_on(x.addr, axes[b]);
-      });
-    };
-    bool scalar = !unit_stride(first) && reusing.size() > 1 &&
-                  std::none_of(reusing.begin() + 1, reusing.end(), [&](size_t b) { return packs_shared(b); });
-    int64_t f = first_block_factor(*const_bound(axes[first]), gated, scalar);
+    int64_t f = first_block_factor(*const_bound(axes[first]), gated);
     if (f > 1) ups.push_back({first, f});
     // A whole first axis that is no multiple of 4 (a 10-wide output row: 8 lanes and 2 scalars)
     // takes rows of the output axis just outside it, where every access walks on as one axis (the
@@ -357,7 +333,7 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     // a 1x1 conv of 384 channels on 10x10: 1.24 -> 0.65 ms per call).
     size_t outer = first;
     int64_t f_rows = f;
-    if (!gated && !scalar && f > 1 && f == *const_bound(axes[first]) && f % 4 != 0 && first > 0 &&
+    if (!gated && f > 1 && f == *const_bound(axes[first]) && f % 4 != 0 && first > 0 &&
         std::find(outs.begin(), outs.end(), first - 1) != outs.end()) {
       size_t o = first - 1;
       bool merges = std::all_of(acc.begin(), acc.end(), [&](const Access& x) {
@@ -383,10 +359,9 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
       if (b != first && b != outer) rest.push_back(b);
     std::stable_sort(rest.begin(), rest.end(), [&](size_t a, size_t b) { return reuses_first(a) > reuses_first(b); });
     for (size_t b : rest) {
-      int64_t g = second_block_factor(*const_bound(axes[b]), f_rows, gated, scalar);
+      int64_t g = second_block_factor(*const_bound(axes[b]), f_rows, gated);
       if (g > 1 && !ups.empty()) {
         ups.push_back({b, g});
-        if (scalar) break;  // widening a block of scalars takes no more vectors
         if (ups[0].axis == first && outer == first && g == *const_bound(axes[b]))
           ups[0].factor = widened_first_block(*const_bound(axes[first]), f, g, gated);
         else if (ups[0].axis == first && outer == first)

@@ -14,6 +14,7 @@
 //   global_max,        opt: GLOBAL / LOCAL axes (launch dimensions) need a nonzero entry per dim
 //   local_max
 //   tensor_cores       opt: the TC opt needs one
+//   panel_bytes        pack_panels: the stack panels one kernel may copy re-read slices to
 //   serial_work_items  heuristics: workgroup_opts shapes reductions for a CPU OpenCL device
 //
 // The C backend's are render/c_renderer.h's c_capabilities(). docs/codegen.md, "Capabilities".

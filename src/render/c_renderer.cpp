@@ -293,18 +293,17 @@ class Writer {
   void buffer(const UOp* u) {
     const BufferArg& b = u->arg.get<BufferArg>();
     if (b.addrspace == AddrSpace::GLOBAL) throw InternalError("c renderer: a kernel takes GLOBAL memory as PARAMs: " + u->brief());
-    // local memory lives in the entry (OpenCL allows it at kernel scope only), passed as a pointer
-    if (b.addrspace == AddrSpace::LOCAL && !d_.local_array.empty()) {
-      std::string name = "lds" + std::to_string(b.id);
-      line(fill(d_.local_array, {{"T", d_.value_type(b.dtype)}, {"name", name}, {"size", std::to_string(b.size)}}));
-      expr_[u] = name;
-      return;
-    }
     if (b.addrspace == AddrSpace::LOCAL) {
-      if (d_.local_prefix.empty()) throw InternalError(d_.name + " renderer: no local memory (" + u->brief() + ")");
       std::string name = "lds" + std::to_string(b.id);
-      local_buffers_.push_back({d_.value_type(b.dtype), name, b.size});
       expr_[u] = name;
+      // a dialect without workgroups: a THREAD part's own array on the kernel's stack
+      if (!d_.local_array.empty()) {
+        line(fill(d_.local_array, {{"T", d_.value_type(b.dtype)}, {"name", name}, {"size", std::to_string(b.size)}}));
+        return;
+      }
+      // else local memory lives in the entry (OpenCL allows it at kernel scope only), passed as a pointer
+      if (d_.local_prefix.empty()) throw InternalError(d_.name + " renderer: no local memory (" + u->brief() + ")");
+      local_buffers_.push_back({d_.value_type(b.dtype), name, b.size});
       return;
     }
     std::string name = "acc" + std::to_string(b.id);

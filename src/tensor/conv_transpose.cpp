@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "tensor/conv_core.h"
+#include "tensor/repeated_view.h"
 #include "uop/errors.h"
 
 namespace onegrad {
@@ -90,7 +91,12 @@ Tensor strided(const std::string& op, const Tensor& x, const Tensor& w, const Tr
   // and w[o%s] are gathers and the kernel stays scalar: PaddleOCR det's 24 -> 1 channel upsampling
   // to 320x320 took 4.3 ms per call on one core that way; realized, its conv (vector loads along
   // q) takes 0.8 ms and the interleave 0.3.
-  Tensor y = conv_core(op, x, wp, std::nullopt, Dims(nd, 1), in_pads, Dims(nd, 1), groups).contiguous();
+  // An input that reads an interleaved view (another transposed conv's output, as in PaddleOCR det's
+  // two 2x2 upsamplings in a row) is realized first: the phase conv reads each input element once per
+  // phase and output channel, and from an interleaved view those loads are gathers that keep its
+  // kernel scalar (det's 24 -> 1 channel conv to 320x320: 0.9 ms at 2 threads that way).
+  Tensor xin = reads_interleaved_view(x.uop()) ? x.contiguous() : x;
+  Tensor y = conv_core(op, xin, wp, std::nullopt, Dims(nd, 1), in_pads, Dims(nd, 1), groups).contiguous();
   // (n, g*rcout*phases, Q...) -> (n, cout, s..., Q...) -> (n, cout, Q1, s1, Q2, s2, ...) -> (n, cout, Q1*s1, ...)
   Dims ys = y.shape(), phased{ys[0], groups * rcout}, interleave{0, 1}, flat{ys[0], groups * rcout};
   phased.insert(phased.end(), a.stride.begin(), a.stride.end());

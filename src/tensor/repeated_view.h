@@ -1,3 +1,6 @@
+// Views that leave the loads of the kernel reading them scalar, so that a consumer which reads its
+// input many times (a conv) does better to realize it first.
+//
 // Whether a lazy value reads a repeated view: an EXPAND of a size-1 axis that a RESHAPE then merges
 // into the axis before it (`y.reshape(h, 1).expand(h, r).reshape(h * r)`: each entry r times, a
 // nearest upsample by an integer factor, onnx/op_resize.cpp). Its kernel indexes that source with
@@ -17,5 +20,10 @@ inline constexpr int64_t kRepeatedRowLanes = 8;
 // what its own kernel computes reads a repeated view: not looking past a REDUCE, a CONTIGUOUS or a
 // BUFFER (those are realized apart).
 bool reads_repeated_view(const UOpRef& value);
+
+// True when what the value's own kernel computes reads an interleaved view: a PERMUTE that puts an
+// outer axis innermost (a transposed conv's phases interleaved into its output rows,
+// tensor/conv_transpose.cpp), so consecutive elements of a row are loaded from strided addresses.
+bool reads_interleaved_view(const UOpRef& value);
 
 }  // namespace onegrad

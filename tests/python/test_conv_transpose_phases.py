@@ -28,6 +28,31 @@ def test_a_2x2_stride_2_upsampling_is_a_vector_conv_then_an_interleave():
     assert "og_store_f32x8(&b0[" in conv.source()
 
 
+def two_upsamplings(x, w1, b1, w2, b2):
+    return x.conv_transpose2d(w1, b1, stride=2).relu().conv_transpose2d(w2, b2, stride=2).sigmoid()
+
+
+def test_an_upsampling_of_an_upsampling_reads_its_input_realized():
+    # det's head: 24 -> 24 then 24 -> 1 channels, each 2x2 stride 2. The second conv's input is the
+    # first's phases interleaved (plus its bias and the relu): realized first, so that the second conv
+    # loads vectors along its rows instead of gathering every element from two phase planes.
+    x, w1, b1 = data(1, 24, 24, 80, 2)
+    _, w2, b2 = data(1, 24, 1, 80, 2, seed=1)
+    ks = onegrad.kernels(two_upsamplings(Tensor(x), Tensor(w1), Tensor(b1), Tensor(w2), Tensor(b2)))
+    assert [k.name for k in ks] == ["r_96_80_80_24", "E_24_160_160", "r_4_160_160_24", "E_320_320"]
+    assert "og_load_f32x8(&b1[" in ks[2].source()
+
+
+def test_an_upsampling_of_an_upsampling_matches_torch():
+    x, w1, b1 = data(1, 8, 6, 12, 2, seed=3)
+    _, w2, b2 = data(1, 6, 2, 12, 2, seed=4)
+    got = two_upsamplings(Tensor(x), Tensor(w1), Tensor(b1), Tensor(w2), Tensor(b2)).numpy()
+    t = torch.from_numpy
+    f = torch.nn.functional.conv_transpose2d
+    want = f(f(t(x), t(w1), t(b1), stride=2).relu(), t(w2), t(b2), stride=2).sigmoid()
+    np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize("n,ci,co,hw,k,stride,padding,output_padding", [
     (1, 24, 1, 16, 2, 2, 0, 0),   # det's last upsampling
     (1, 24, 24, 8, 2, 2, 0, 0),   # and the one before it

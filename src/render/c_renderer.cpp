@@ -258,7 +258,10 @@ class Writer {
       picks.push_back(int64_t(at - from.begin()) * k + int64_t(s->src[1]->const_value().as_int()));
     }
     if (from.size() == 1) from.push_back(from[0]);
-    std::string mask = prelude_.vector_type(u.dtype.itemsize() == 8 ? dtypes::int64 : dtypes::int32, k), e = prelude_.vector_pick2() + "(" + mask + ", " + ref(from[0]) + ", " + ref(from[1]);
+    // GCC's mask lanes are ints of the vector's lane size
+    const size_t size = u.dtype.itemsize();
+    DType lane = size == 1 ? dtypes::int8 : size == 2 ? dtypes::int16 : size == 4 ? dtypes::int32 : dtypes::int64;
+    std::string mask = prelude_.vector_type(lane, k), e = prelude_.vector_pick2() + "(" + mask + ", " + ref(from[0]) + ", " + ref(from[1]);
     for (int64_t p : picks) e += ", " + std::to_string(p);
     define(&u, "vec", e + ")");
     return true;

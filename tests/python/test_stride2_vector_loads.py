@@ -63,3 +63,14 @@ def test_stride3_conv_columns_are_no_pairs():
     assert "og_pick2" not in src
     want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), stride=3, groups=8).numpy()
     np.testing.assert_allclose(depthwise(x, w, 3, 0).numpy(), want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64])
+def test_stride2_columns_of_eight_byte_lanes(dtype):
+    # the shuffle's mask lanes are ints of the vector's lane size (int64 for 8-byte lanes)
+    x = (np.arange(6 * 64) % 51 - 25).astype(dtype).reshape(6, 64)
+    w = (np.arange(6 * 3) % 7 - 3).astype(dtype).reshape(6, 3)
+    t = (Tensor(x)[:, ::2].reshape(6, 1, 32) * Tensor(w).reshape(6, 3, 1)).sum(0)
+    src = reduce_kernel(t).source()
+    assert "og_pick2(og_i64x" in src
+    np.testing.assert_array_equal(t.numpy(), (x[:, ::2].reshape(6, 1, 32) * w.reshape(6, 3, 1)).sum(0))

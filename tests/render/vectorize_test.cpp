@@ -286,6 +286,25 @@ TEST(Vectorize, StrideTwoLoadsAreTwoVectorLoadsAndOneShuffle) {
   EXPECT_TRUE(has(four, ", 0, 2, 5, 7)")) << four;
 }
 
+// out[i] = a[2i] + a[2i+1] on narrow ints: the shuffle's mask lanes are ints of the lane size
+// (GCC rejects a mask of other lanes), and the sums are the scalar ones.
+TEST(Vectorize, StrideTwoPairsOfNarrowInts) {
+  for (DType dt : {dtypes::int8, dtypes::int16}) {
+    const int64_t n = 32;
+    UOpRef out = param(0, dt, n), a = param(1, dt, 2 * n);
+    UOpRef i = UOp::range(n, 0);
+    UOpRef sink = closed(store(out, i, add(load(a, mul(i, idx(2))), load(a, add(mul(i, idx(2)), idx(1))))), {i});
+    std::string c = source(sink, {Opt::split(0, 16, AxisType::UPCAST)});
+    std::string mask = dt == dtypes::int8 ? "og_i8x16" : "og_i16x16";
+    EXPECT_TRUE(has(c, "og_pick2(" + mask + ", val")) << c;
+    HostBuffer o = zeros(dt, size_t(n)), in = zeros(dt, size_t(2 * n));
+    for (int64_t j = 0; j < 2 * n; j++) in.values[size_t(j)] = cast_value(ConstValue::from_int(j * 37 % 101 - 50), dt);
+    run(lower_kernel(sink, "pairs", {Opt::split(0, 16, AxisType::UPCAST)}), {&o, &in});
+    for (int64_t j = 0; j < n; j++)
+      EXPECT_EQ(o.values[size_t(j)].as_int(), (2 * j * 37 % 101 - 50) + ((2 * j + 1) * 37 % 101 - 50)) << dt.name() << " " << j;
+  }
+}
+
 // A stride-3 row is no pair of vectors: its lanes are packed only where each pack feeds several
 // vector ops (a block of output channels), else the copies stay scalar.
 TEST(Vectorize, PackedStride3LoadsVectorizeWhenEachPackFeedsSeveralOps) {

@@ -119,6 +119,9 @@ class Zipper {
     if (depth < kMaxDepth && same_form(lanes) && vector_dtype(a.dtype, k)) {
       if (a.op == Ops::LOAD && a.src.size() == 1 && contiguous_buffer(sources(lanes, 0)))
         return UOp::create(Ops::LOAD, a.dtype, {vector_address(sources(lanes, 0))}, a.arg);
+      if (a.op == Ops::LOAD && a.src.size() == 1) {
+        if (UOpRef v = every_second(lanes)) return v;
+      }
       if (a.op == Ops::REDUCE && a.arg.is<ReduceArg>() && unit_.renders(a.arg.get<ReduceArg>().op, a.dtype)) {
         bool same_ranges = true;
         for (size_t i = 1; i < a.src.size(); i++) same_ranges &= all_same(sources(lanes, i));
@@ -159,6 +162,28 @@ class Zipper {
     if (a.op == Ops::WHERE && (!a.src[0]->dtype.is_bool() || operand != a.dtype)) return false;
     if (operand != a.dtype && !(a.dtype.is_bool() && is_comparison(a.op))) return false;
     return vector_dtype(operand, k) && unit_.renders(a.op, operand);
+  }
+
+  // Loads of every second element of one buffer, a, a + 2, ..., a + 2(k-1) (a stride-2 conv's
+  // output columns): two vector loads, of a .. a + k-1 and of a + k-1 .. a + 2k-2, and the even
+  // lanes of the first with the odd lanes of the second (a STACK of their lanes, which the C
+  // renderer writes as one two-vector shuffle). Neither load reads past the lanes' own span, so a
+  // run ending at a buffer's last element stays inside it. nullptr when the lanes are not such.
+  UOpRef every_second(const std::vector<UOpRef>& lanes) const {
+    const int64_t k = int64_t(lanes.size());
+    std::vector<UOpRef> addrs = sources(lanes, 0);
+    if (k < 4 || k % 2 != 0 || !one_buffer(addrs) || !strided(sources(addrs, 1), 2)) return nullptr;
+    const UOp& a = *lanes[0];
+    UOpRef base = addrs[0]->src[1];
+    UOpRef last = simplify(UOp::create(Ops::ADD, dtypes::index, {base, UOp::index(k - 1)}));
+    auto load = [&](const UOpRef& at) {
+      return UOp::create(Ops::LOAD, a.dtype, {UOp::create(Ops::INDEX, addrs[0]->dtype, {addrs[0]->src[0], contiguous_index(at, k)})}, a.arg);
+    };
+    UOpRef lo = load(base), hi = load(last);
+    std::vector<UOpRef> picked;
+    for (int64_t j = 0; j < k; j++)
+      picked.push_back(UOp::create(Ops::INDEX, a.dtype, {j < k / 2 ? lo : hi, UOp::index(j < k / 2 ? 2 * j : 2 * j - k + 1)}));
+    return UOp::create(Ops::STACK, a.dtype, std::move(picked));
   }
 
   const VectorUnit& unit_;

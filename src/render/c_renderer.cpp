@@ -4,6 +4,7 @@
 // so an address reads `b1[r0 * 8 + r1]` rather than through three temporaries.
 #include "render/c_renderer.h"
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -231,10 +232,39 @@ class Writer {
       define(u, "vec", prelude_.vector_splat(u->dtype, vector_lanes(*u)) + "(" + ref(u->src[0]) + ")");
       return;
     }
+    if (picks_lanes(*u)) return;
     std::vector<std::string> lanes;
     // a bool vector's lanes are its mask's -1 (true) and 0 (false)
     for (const UOpRef& s : u->src) lanes.push_back(u->dtype.is_bool() ? "-(" + d_.vector_mask + ")(" + ref(s) + ")" : ref(s));
     define(u, "vec", vector_literal(d_, type_of(u), lanes));
+  }
+
+  // A vector whose lanes are lanes of at most two vectors of its own type (vectorize's loads of
+  // every second element), in a dialect of GCC vector typedefs: one shuffle (og_pick2).
+  bool picks_lanes(const UOp& u) {
+    const int64_t k = int64_t(u.src.size());
+    if (d_.vector_typedef.empty() || u.dtype.is_bool() || u.dtype.is_index()) return false;
+    std::vector<UOpRef> from;
+    std::vector<int64_t> picks;
+    for (const UOpRef& s : u.src) {
+      if (s->op != Ops::INDEX || s->src.size() != 2 || s->src[0]->dtype.is_ptr || !s->src[1]->is_const()) return false;
+      const UOpRef& v = s->src[0];
+      if (v->dtype != u.dtype || vector_lanes(*v) != k) return false;
+      auto at = std::find(from.begin(), from.end(), v);
+      if (at == from.end()) {
+        if (from.size() == 2) return false;
+        at = from.insert(from.end(), v);
+      }
+      picks.push_back(int64_t(at - from.begin()) * k + int64_t(s->src[1]->const_value().as_int()));
+    }
+    if (from.size() == 1) from.push_back(from[0]);
+    // GCC's mask lanes are ints of the vector's lane size
+    const size_t size = u.dtype.itemsize();
+    DType lane = size == 1 ? dtypes::int8 : size == 2 ? dtypes::int16 : size == 4 ? dtypes::int32 : dtypes::int64;
+    std::string mask = prelude_.vector_type(lane, k), e = prelude_.vector_pick2() + "(" + mask + ", " + ref(from[0]) + ", " + ref(from[1]);
+    for (int64_t p : picks) e += ", " + std::to_string(p);
+    define(&u, "vec", e + ")");
+    return true;
   }
 
   // A float vector of one loaded scalar in every lane, in a dialect of GCC vector typedefs (C):

@@ -46,6 +46,7 @@ class Prelude {
   std::string vector_fma(DType dt, int64_t lanes);    // og_fma_f32x8: fmaf lane by lane (MULACC)
   std::string vector_splat(DType dt, int64_t lanes);  // og_splat_f32x8(float): one loaded value in every lane
   std::string vector_type(DType dt, int64_t lanes);   // vector's type, of any dtype (vector_fmax's masks)
+  std::string vector_pick2();                         // og_pick2(M, a, b, i...): lanes i of a then b (a shuffle)
   // The text of every recorded helper.
   std::string text() const;
 

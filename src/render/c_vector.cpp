@@ -97,6 +97,19 @@ std::string Prelude::vector_splat(DType dt, int64_t lanes) {
                     "}\n");
 }
 
+// Lanes of two vectors of one type picked by constant indices (0..k-1 the first's, k..2k-1 the
+// second's) as one shuffle: GCC's __builtin_shuffle takes them as a vector of type M, clang's
+// __builtin_shufflevector as constants. A vector literal of the lanes (v[0], v[2], ...) would be
+// built lane by lane.
+std::string Prelude::vector_pick2() {
+  return need("og_pick2",
+              "#if defined(__clang__)\n"
+              "#define og_pick2(M, a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)\n"
+              "#else\n"
+              "#define og_pick2(M, a, b, ...) __builtin_shuffle(a, b, (M){__VA_ARGS__})\n"
+              "#endif\n");
+}
+
 namespace {
 
 bool float_lanes(DType dt) { return dt == dtypes::float32 || dt == dtypes::float64; }

@@ -105,11 +105,12 @@ UOpRef matmul_where(int64_t M, int64_t N, int64_t K) {
   return closed(store(out, add(mul(r0, idx(N)), r1), mul(v, gate)), {r1, r0});
 }
 
-// out[c, w] = sum_k x[2 w + k] * wt[k, c]: a stride-2 conv's row (the input read with stride 2)
-UOpRef strided_conv(int64_t C, int64_t W, int64_t K) {
-  UOpRef out = param(0, dtypes::float32, C * W), x = param(1, dtypes::float32, 2 * W + K), wt = param(2, dtypes::float32, K * C);
+// out[c, w] = sum_k x[S w + k] * wt[k, c]: a stride-S conv's row (the input read with stride S),
+// x exactly as long as the last window needs
+UOpRef strided_conv(int64_t C, int64_t W, int64_t K, int64_t S = 2) {
+  UOpRef out = param(0, dtypes::float32, C * W), x = param(1, dtypes::float32, S * (W - 1) + K), wt = param(2, dtypes::float32, K * C);
   UOpRef c = UOp::range(C, 0), w = UOp::range(W, 1), k = UOp::range(K, 2, AxisType::REDUCE);
-  UOpRef v = sum_over(mul(load(x, add(mul(w, idx(2)), k)), load(wt, add(mul(k, idx(C)), c))), k);
+  UOpRef v = sum_over(mul(load(x, add(mul(w, idx(S)), k)), load(wt, add(mul(k, idx(C)), c))), k);
   return closed(store(out, add(mul(c, idx(W)), w), v), {w, c});
 }
 
@@ -185,6 +186,9 @@ std::vector<Case> cases() {
       {"matmul where", matmul_where(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)}},
       {"strided conv u8 u4", strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)}},
       {"strided conv u8", strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST)}},
+      {"strided conv u4 u2", strided_conv(8, 16, 3), {Opt::split(1, 4, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)}},
+      {"strided conv u16", strided_conv(3, 32, 5), {Opt::split(1, 16, AxisType::UPCAST)}},
+      {"stride-3 conv u8 u4", strided_conv(8, 16, 3, 3), {Opt::split(1, 8, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)}},
       {"conv, channels 3 apart", conv_few_positions(32, 3, 20, 8), {Opt::split(1, 3, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)}},
       {"conv heuristics", conv_few_positions(48, 3, 24, 8), {}},
       {"conv, short reduction", conv_few_positions(32, 3, 4, 8), {Opt::split(1, 3, AxisType::UPCAST), Opt::split(0, 16, AxisType::UPCAST)}},
@@ -259,16 +263,56 @@ TEST(Vectorize, GathersAndGatedLoadsStayScalar) {
   EXPECT_TRUE(has(s, " ? b2[")) << s;
 }
 
-// A stride-2 input row packed into lanes once per reduce step pays when the packed vector feeds a
-// block of output channels (4 vector FMAs per pack); with one channel it would feed one, and the
-// kernel stays scalar.
-TEST(Vectorize, PackedStridedLoadsVectorizeWhenEachPackFeedsSeveralOps) {
+// A stride-2 input row, x[2w + k] for 8 columns w: two vector loads, of x[2w .. 2w+7] and of
+// x[2w+7 .. 2w+14], whose even and odd lanes one shuffle picks (og_pick2), so the columns are
+// vector FMAs into vector accumulators, with a block of output channels (4 vector accumulators)
+// and with one channel alone (a depthwise conv's one window per output).
+TEST(Vectorize, StrideTwoLoadsAreTwoVectorLoadsAndOneShuffle) {
   std::string c = source(strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)});
   EXPECT_TRUE(has(c, "og_f32x8 acc3[1] = {0};")) << c;  // 4 channels x 8 columns: 4 vector accumulators
   EXPECT_FALSE(has(c, "acc4")) << c;
-  EXPECT_FALSE(has(c, "og_load_f32x8")) << c;  // no contiguous vector read at all
+  EXPECT_TRUE(std::regex_search(c, std::regex(R"(alu([0-9]+) = \(alu([0-9]+) \+ 7\);)"))) << c;  // the second load, 7 on
+  size_t loads = 0;
+  for (size_t at = c.find("og_load_f32x8(&b1["); at != std::string::npos; at = c.find("og_load_f32x8(&b1[", at + 1)) loads++;
+  EXPECT_EQ(loads, 2u) << c;
+  EXPECT_TRUE(has(c, "og_pick2(og_i32x8, val")) << c;
+  EXPECT_TRUE(has(c, ", 0, 2, 4, 6, 9, 11, 13, 15)")) << c;  // the first's even lanes, the second's odd
   EXPECT_TRUE(has(c, "og_store_f32x8(&b0[")) << c;
   std::string one = source(strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST)});
+  EXPECT_TRUE(has(one, "og_f32x8 acc0[1] = {0};")) << one;
+  EXPECT_TRUE(has(one, "og_pick2(")) << one;
+  std::string four = source(strided_conv(8, 16, 3), {Opt::split(1, 4, AxisType::UPCAST)});
+  EXPECT_TRUE(has(four, "og_pick2(og_i32x4, val")) << four;
+  EXPECT_TRUE(has(four, ", 0, 2, 5, 7)")) << four;
+}
+
+// out[i] = a[2i] + a[2i+1] on narrow ints: the shuffle's mask lanes are ints of the lane size
+// (GCC rejects a mask of other lanes), and the sums are the scalar ones.
+TEST(Vectorize, StrideTwoPairsOfNarrowInts) {
+  for (DType dt : {dtypes::int8, dtypes::int16}) {
+    const int64_t n = 32;
+    UOpRef out = param(0, dt, n), a = param(1, dt, 2 * n);
+    UOpRef i = UOp::range(n, 0);
+    UOpRef sink = closed(store(out, i, add(load(a, mul(i, idx(2))), load(a, add(mul(i, idx(2)), idx(1))))), {i});
+    std::string c = source(sink, {Opt::split(0, 16, AxisType::UPCAST)});
+    std::string mask = dt == dtypes::int8 ? "og_i8x16" : "og_i16x16";
+    EXPECT_TRUE(has(c, "og_pick2(" + mask + ", val")) << c;
+    HostBuffer o = zeros(dt, size_t(n)), in = zeros(dt, size_t(2 * n));
+    for (int64_t j = 0; j < 2 * n; j++) in.values[size_t(j)] = cast_value(ConstValue::from_int(j * 37 % 101 - 50), dt);
+    run(lower_kernel(sink, "pairs", {Opt::split(0, 16, AxisType::UPCAST)}), {&o, &in});
+    for (int64_t j = 0; j < n; j++)
+      EXPECT_EQ(o.values[size_t(j)].as_int(), (2 * j * 37 % 101 - 50) + ((2 * j + 1) * 37 % 101 - 50)) << dt.name() << " " << j;
+  }
+}
+
+// A stride-3 row is no pair of vectors: its lanes are packed only where each pack feeds several
+// vector ops (a block of output channels), else the copies stay scalar.
+TEST(Vectorize, PackedStride3LoadsVectorizeWhenEachPackFeedsSeveralOps) {
+  std::string c = source(strided_conv(8, 16, 3, 3), {Opt::split(1, 8, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)});
+  EXPECT_TRUE(has(c, "og_f32x8 acc3[1] = {0};")) << c;
+  EXPECT_FALSE(has(c, "og_load_f32x8")) << c;  // no contiguous vector read at all
+  EXPECT_FALSE(has(c, "og_pick2")) << c;
+  std::string one = source(strided_conv(8, 16, 3, 3), {Opt::split(1, 8, AxisType::UPCAST)});
   EXPECT_FALSE(has(one, "og_f32x")) << one;
 }
 

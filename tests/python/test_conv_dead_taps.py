@@ -2,7 +2,8 @@
 over 2 rows padded by 2 sums 3x5 taps over a copy padded by 1, a 3x3 window over one row padded by 1
 is a 1x3 one (a 1-D conv over one position, a matrix product). Values against torch (forward, and
 the gradients of the input and of every weight tap), the kernels' names for the cut windows and
-copies, and ONNX Conv (asymmetric pads, a named batch dim) against torch."""
+copies, conv_transpose over few rows, and ONNX Conv (asymmetric pads, named dims whose sizes change
+between calls) against torch."""
 import numpy as np
 import pytest
 import torch
@@ -97,3 +98,35 @@ def test_onnx_conv_with_asymmetric_pads_matches_torch():
             xp = torch.nn.functional.pad(torch.from_numpy(x), (1, 2, 3, 1))
             want = torch.nn.functional.conv2d(xp, torch.from_numpy(w), torch.from_numpy(b), groups=groups).numpy()
             np.testing.assert_allclose(m(x)["y"].numpy(), want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.skipif(getattr(_C, "onnx", None) is None, reason="this build has no ONNX import")
+def test_onnx_conv_with_named_rows_and_columns_cuts_per_call_shape():
+    # the rows change between calls (2 rows: a cut; 5: none; 1: all but the middle tap row), and each
+    # call repeats (the plain call, the capture, replays)
+    w = rng.standard_normal((4, 1, 5, 5)).astype(np.float32)
+    node = helper.make_node("Conv", ["x", "w"], ["y"], pads=[2, 2, 2, 2], group=4)
+    g = helper.make_graph([node], "conv", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4, "h", "w_"])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [numpy_helper.from_array(w, "w")])
+    m = onegrad.onnx.load_bytes(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
+    for h, cols in ((2, 9), (2, 9), (2, 9), (5, 9), (5, 9), (1, 9), (1, 9), (2, 9), (3, 4), (3, 4)):
+        x = rng.standard_normal((2, 4, h, cols)).astype(np.float32)
+        want = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), padding=2, groups=4).numpy()
+        np.testing.assert_allclose(m(x)["y"].numpy(), want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("xs,ws,kw", [((1, 2, 1, 3), (2, 3, 3, 3), dict(padding=1)),
+                                      ((2, 3, 2, 4), (3, 2, 5, 5), dict(padding=2, groups=1)),
+                                      ((1, 2, 1, 2), (2, 2, 3, 3), dict(padding=1, stride=2))])
+def test_conv_transpose_over_few_rows_matches_torch(xs, ws, kw):
+    x, w = rng.standard_normal(xs, dtype=np.float32), rng.standard_normal(ws, dtype=np.float32)
+    tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
+    want = torch.nn.functional.conv_transpose2d(tx, tw, **kw)
+    gy = rng.standard_normal(tuple(want.shape), dtype=np.float32)
+    want.backward(torch.tensor(gy))
+    ox, ow = Tensor(x, requires_grad=True), Tensor(w, requires_grad=True)
+    y = ox.conv_transpose2d(ow, **kw)
+    np.testing.assert_allclose(y.numpy(), want.detach().numpy(), rtol=1e-4, atol=1e-4)
+    (y * Tensor(gy)).sum().backward()
+    np.testing.assert_allclose(ox.grad.numpy(), tx.grad.numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(ow.grad.numpy(), tw.grad.numpy(), rtol=1e-4, atol=1e-4)

@@ -7,6 +7,7 @@
 #include "onnx/computed_once.h"
 #include "onnx/op_table.h"
 #include "onnx/spatial.h"
+#include "tensor/conv_taps.h"
 #include "tensor/repeated_view.h"
 #include "tensor/shape_util.h"
 #include "tensor/view_chain.h"
@@ -118,13 +119,21 @@ Tensor conv(const Node& n) {
   }
   w = weight_cout_inner(n, w);
   Spatial s = window_spatial(n, spatial_dims(x), kernel_of(n, w));
+  // Taps that read only padding are cut (tensor/conv_taps.h), from the folded weight's view.
+  Pads pads = spatial_padding(s.nd(), s.pad_begin, s.pad_end);
+  LiveTaps live = live_taps(x, s.kernel, s.strides, pads, s.dilations);
+  if (live.cuts) {
+    w = live_weight(w, live);
+    pads = live.pads;
+  }
   // Realized: each input element feeds every output channel and window tap. With PAD_FREE_CONV=1
   // only the unpadded input is, and the conv reads the padding through gated loads (tensor/conv.cpp).
   // An input that reads a repeated view (an FPN's upsamples) is realized before the pad copy, as
   // conv_core does (tensor/repeated_view.h).
   bool pad_free = setting("PAD_FREE_CONV", 0) != 0;
   bool realize_first = (pad_free || reads_repeated_view(x.uop())) && !whole_buffer(x.uop());
-  Tensor xp = (realize_first ? x.contiguous() : x).pad(spatial_padding(size_t(x.ndim()), s.pad_begin, s.pad_end));
+  pads.insert(pads.begin(), 2, {0, 0});
+  Tensor xp = pad_or_shrink(realize_first ? x.contiguous() : x, pads);
   if (!pad_free && !whole_buffer(xp.uop())) xp = xp.contiguous();
   return narrowed(xp.conv(w, bias, s.strides, std::vector<int64_t>{0}, s.dilations, groups), 1, cout);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "tensor/conv_core.h"
+#include "tensor/conv_taps.h"
 #include "tensor/repeated_view.h"
 #include "uop/errors.h"
 #include "uop/settings.h"
@@ -40,6 +41,9 @@ Tensor conv_core(const std::string& op, const Tensor& x, const Tensor& w, const 
                      ", the input must have " + std::to_string(groups * rcin) + " channels (groups * weight.shape[1]), "
                      "got input " + shape_text(xs));
   if (bias) check_bias(op, *bias, cout, x);
+  // Taps that read only padding are cut (conv_taps.h): the padded copy and the windows shrink.
+  LiveTaps live = live_taps(x, Dims(ws.begin() + 2, ws.end()), stride, pads, dilation);
+  if (live.cuts) return conv_core(op, x, live_weight(w, live), bias, stride, live.pads, dilation, groups);
   // A pointwise conv (every kernel dim 1, stride 1, no padding) over two or more spatial axes is a
   // matrix product over their pixels: it runs over them as one flat axis, so the kernel blocks the
   // pixels as a matmul blocks its columns (det's 20x20 as 400 = 25 x 16 lanes x 6 channels: 0.80 ->

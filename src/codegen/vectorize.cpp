@@ -121,6 +121,7 @@ class Zipper {
         return UOp::create(Ops::LOAD, a.dtype, {vector_address(sources(lanes, 0))}, a.arg);
       if (a.op == Ops::LOAD && a.src.size() == 1) {
         if (UOpRef v = every_second(lanes)) return v;
+        if (UOpRef v = two_runs_zipped(lanes)) return v;
       }
       if (a.op == Ops::REDUCE && a.arg.is<ReduceArg>() && unit_.renders(a.arg.get<ReduceArg>().op, a.dtype)) {
         bool same_ranges = true;
@@ -183,6 +184,37 @@ class Zipper {
     std::vector<UOpRef> picked;
     for (int64_t j = 0; j < k; j++)
       picked.push_back(UOp::create(Ops::INDEX, a.dtype, {j < k / 2 ? lo : hi, UOp::index(j < k / 2 ? 2 * j : 2 * j - k + 1)}));
+    return UOp::create(Ops::STACK, a.dtype, std::move(picked));
+  }
+
+  // Loads that alternate between two runs of one buffer, a, b, a + 1, b + 1, ..., a + h-1, b + h-1
+  // (h = k/2 lanes each: a row of an interleave of two planes, as a transposed conv's phases are
+  // read back): one vector load starting at each run, the other's lanes picked from the second one
+  // by the same shuffle as every_second. When the runs are at least h apart, each load lies within
+  // the span of the lanes' addresses (the later run's load ends at its last lane), so nothing is
+  // read past what the lanes read. nullptr when the lanes are not such.
+  UOpRef two_runs_zipped(const std::vector<UOpRef>& lanes) const {
+    const int64_t k = int64_t(lanes.size()), h = k / 2;
+    std::vector<UOpRef> addrs = sources(lanes, 0);
+    if (k < 4 || k % 2 != 0 || !one_buffer(addrs)) return nullptr;
+    std::vector<UOpRef> idx = sources(addrs, 1), even, odd;
+    for (int64_t j = 0; j < k; j++) (j % 2 ? odd : even).push_back(idx[size_t(j)]);
+    std::optional<i128> apart = difference(even[0], odd[0]);
+    if (!apart || (*apart < h && *apart > -h) || !consecutive(even) || !consecutive(odd)) return nullptr;
+    const UOp& a = *lanes[0];
+    // the earlier run's load starts at its first lane, the later run's ends at its last lane
+    auto load = [&](const UOpRef& first, bool later) {
+      UOpRef at = later ? simplify(UOp::create(Ops::ADD, dtypes::index, {first, UOp::index(h - k)})) : first;
+      return UOp::create(Ops::LOAD, a.dtype, {UOp::create(Ops::INDEX, addrs[0]->dtype, {addrs[0]->src[0], contiguous_index(at, k)})}, a.arg);
+    };
+    bool odd_later = *apart > 0;
+    UOpRef lo = load(even[0], !odd_later), hi = load(odd[0], odd_later);
+    std::vector<UOpRef> picked;
+    for (int64_t j = 0; j < k; j++) {
+      bool from_odd = j % 2 != 0;
+      int64_t lane = j / 2 + ((from_odd == odd_later) ? h : 0);
+      picked.push_back(UOp::create(Ops::INDEX, a.dtype, {from_odd ? hi : lo, UOp::index(lane)}));
+    }
     return UOp::create(Ops::STACK, a.dtype, std::move(picked));
   }
 

@@ -305,6 +305,37 @@ TEST(Vectorize, StrideTwoPairsOfNarrowInts) {
   }
 }
 
+// A row interleaving two planes of one buffer, out[2j + r] = 2 a[r*P + j] (a transposed conv's phases
+// read back in output order): a vector load at each plane's run, the later one ending at its last
+// lane, and one shuffle of their lanes; the values are the scalar kernel's, whichever plane comes
+// first.
+TEST(Vectorize, TwoInterleavedRunsAreTwoVectorLoadsAndOneShuffle) {
+  const int64_t n = 32, P = 16;
+  for (bool swapped : {false, true}) {
+    UOpRef out = param(0, dtypes::float32, n), a = param(1, dtypes::float32, 2 * P);
+    UOpRef i = UOp::range(n, 0);
+    UOpRef plane = UOp::alu(Ops::MOD, {i, idx(2)});
+    if (swapped) plane = add(idx(1), mul(plane, idx(-1)));
+    UOpRef sink = closed(store(out, i, mul(load(a, add(mul(plane, idx(P)), UOp::alu(Ops::IDIV, {i, idx(2)}))), f32(2.0))), {i});
+    std::vector<Opt> opts{Opt::split(0, 8, AxisType::UPCAST)};
+    std::string c = source(sink, opts);
+    size_t loads = 0;
+    for (size_t at = c.find("og_load_f32x8(&b1["); at != std::string::npos; at = c.find("og_load_f32x8(&b1[", at + 1)) loads++;
+    EXPECT_EQ(loads, 2u) << c;
+    // lanes 0..3 of the earlier plane's load, 4..7 of the later one's (it starts 4 before its run);
+    // the even lanes' vector is the shuffle's first
+    EXPECT_TRUE(has(c, swapped ? ", 4, 8, 5, 9, 6, 10, 7, 11)" : ", 0, 12, 1, 13, 2, 14, 3, 15)")) << c;
+    EXPECT_TRUE(std::regex_search(c, std::regex(R"(= \(alu[0-9]+ \+ 12\);)"))) << c;  // the later run's load: P - 4 on
+    HostBuffer o = zeros(dtypes::float32, size_t(n)), in = zeros(dtypes::float32, size_t(2 * P));
+    for (int64_t j = 0; j < 2 * P; j++) in.values[size_t(j)] = ConstValue::from_float(double(j) * 0.5 - 3.0);
+    run(lower_kernel(sink, "zip", opts), {&o, &in});
+    for (int64_t j = 0; j < n; j++) {
+      int64_t r = swapped ? 1 - j % 2 : j % 2;
+      EXPECT_EQ(o.values[size_t(j)].as_double(), double(r * P + j / 2) - 6.0) << j;
+    }
+  }
+}
+
 // A stride-3 row is no pair of vectors: its lanes are packed only where each pack feeds several
 // vector ops (a block of output channels), else the copies stay scalar.
 TEST(Vectorize, PackedStride3LoadsVectorizeWhenEachPackFeedsSeveralOps) {

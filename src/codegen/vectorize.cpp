@@ -142,8 +142,9 @@ class Zipper {
   }
 
   // Whether k lanes of the elementwise op `a` become one vector op: an op on vectors of its own
-  // dtype; a comparison on vectors of its operands' dtype (a bool vector: the target's mask); WHERE
-  // choosing between vectors of its dtype by a bool vector; a CAST the target converts lane by lane;
+  // dtype; a comparison on vectors of its operands' dtype (a bool vector: the target's mask); AND,
+  // OR, XOR of masks; WHERE choosing between vectors of its dtype by a bool vector; a CAST the
+  // target converts lane by lane;
   // a BITCAST between lanes of one size the target reinterprets as a whole vector.
   bool lane_wise(const UOp& a, int64_t k) const {
     if (a.op == Ops::CAST) {
@@ -162,6 +163,8 @@ class Zipper {
       if (a.src[i]->dtype != operand) return false;
     if (a.op == Ops::WHERE && (!a.src[0]->dtype.is_bool() || operand != a.dtype)) return false;
     if (operand != a.dtype && !(a.dtype.is_bool() && is_comparison(a.op))) return false;
+    // masks (bool vectors) combined where the target renders it, as many lanes as its int32 vectors
+    if (operand.is_bool()) return unit_.renders(a.op, operand) && vector_dtype(dtypes::int32, k);
     return vector_dtype(operand, k) && unit_.renders(a.op, operand);
   }
 
@@ -478,7 +481,7 @@ UOpRef vectorize(const UOpRef& sink, const VectorUnit& unit) {
   std::vector<UOpRef> src;
   for (const UOpRef& s : sink->src) src.push_back(vectorize_nest(s, unit, zipper));
   UOpRef out = sink->with_src(std::move(src));
-  // A lane devectorized above a vector REDUCE (a sigmoid's WHERE, which C has no vector form of,
+  // A lane devectorized above a vector REDUCE (an op of 8-byte lanes C has no vector form of,
   // after a matmul's sum) still holds the scalar REDUCE it was copied from: rendered, that runs the
   // whole reduction again per lane. It reads the vector accumulator's lane instead.
   Substitution lanes = zipper.reduce_lanes(out);

@@ -51,6 +51,7 @@ CDialect make_c() {
   d.vector_open = "({V}){";
   d.vector_close = "}";
   d.vector_lane = "{v}[{i}]";
+  d.vector_mask = "int32_t";  // comparisons of 4-byte lanes only (c_vector.cpp): GCC's mask has the operands' lane size
   return d;
 }
 

@@ -206,6 +206,7 @@ class Writer {
       int64_t i = int64_t(u->src[1]->const_value().as_int());
       char hex[2] = {"0123456789abcdef"[i & 15], 0};
       expr_[u] = fill(d_.vector_lane, {{"v", ref(u->src[0])}, {"i", std::to_string(i)}, {"x", hex}});
+      if (u->dtype.is_bool()) expr_[u] = "(" + expr_[u] + " != 0)";  // a mask lane is -1 for true
       return;
     }
     if (vector_lanes(*u) == 1) {

@@ -39,7 +39,8 @@ bool c_renders_natively(Ops op, DType dt);
 Capabilities c_capabilities();
 // The vector values the C renderer writes as GCC vector types (render/c_vector.cpp): float32 and
 // float64 in one register of the host's widest kind (64 bytes with AVX-512, else 32) or halves of
-// it down to 16 bytes; + - * / NEG RECIP MULACC MAX and ADD/MUL/MAX reductions on them.
+// it down to 16 bytes; + - * / NEG RECIP MULACC MAX and ADD/MUL/MAX reductions on them; ints' wrapping
+// + - * NEG MULACC AND OR XOR; comparisons and WHERE of 4-byte lanes (int32 masks) and AND OR XOR of masks.
 VectorUnit c_vector_unit();
 
 // A C-like backend as the codegen pipeline sees it: its capabilities and render_c_style in

@@ -44,6 +44,7 @@ class Prelude {
   std::string vector_store(DType dt, int64_t lanes);  // og_store_f32x8(float*, og_f32x8): unaligned
   std::string vector_fmax(DType dt, int64_t lanes);   // og_fmax_f32x8: fmax's NaN rule lane by lane
   std::string vector_fma(DType dt, int64_t lanes);    // og_fma_f32x8: fmaf lane by lane (MULACC)
+  std::string vector_where(DType dt, int64_t lanes);  // og_where_f32x8(mask, a, b): WHERE lane by lane
   std::string vector_splat(DType dt, int64_t lanes);  // og_splat_f32x8(float): one loaded value in every lane
   std::string vector_type(DType dt, int64_t lanes);   // vector's type, of any dtype (vector_fmax's masks)
   std::string vector_pick2();                         // og_pick2(M, a, b, i...): lanes i of a then b (a shuffle)
@@ -57,7 +58,8 @@ class Prelude {
   std::vector<std::string> order_;              // first-needed order, dependencies first
 };
 
-// Whether the C of op on dt works lane by lane on vector types (c_vector.cpp), whether a BITCAST
+// Whether the C of op on dt (a comparison's: its operands'; WHERE's: its choices') works lane by
+// lane on vector types (c_vector.cpp), whether a BITCAST
 // from vectors of `from` to vectors of `to` does (lanes of one size: a vector cast), and the lane
 // counts of dt's vector types, preferred first (empty: dt is not vectorized).
 bool has_vector_form(Ops op, DType dt);

@@ -9,10 +9,12 @@
 
 namespace onegrad::c_render {
 
-// C's vectors are float32/float64 and ints (GCC typedefs); a dialect with built-in vector types
-// (OpenCL C) has them for every int and float type, and a bool vector is a vector of its mask type.
+// C's vectors are float32/float64 and ints (GCC typedefs), a bool vector an int32 mask (-1 true, 0
+// false: what GCC's comparison of 4-byte lanes gives); a dialect with built-in vector types (OpenCL
+// C) has them for every int and float type, and a bool vector is a vector of its mask type.
 std::string Prelude::vector(DType dt, int64_t lanes) {
   bool builtin = d_.vector_typedef.empty();
+  if (dt.is_bool() && !builtin && !d_.vector_mask.empty()) return vector_type(dtypes::int32, lanes);  // C: og_i32x8
   if (dt.is_bool() && !d_.vector_mask.empty()) return fill(d_.vector_name, {{"T", d_.vector_mask}, {"n", std::to_string(lanes)}, {"tag", "b"}});
   if (dt.is_bool() || dt.scalar == ScalarType::BFLOAT16 || (!builtin && dt.scalar == ScalarType::FLOAT16))
     throw InternalError("c renderer: no vector type for " + dt.name());
@@ -63,6 +65,15 @@ std::string Prelude::vector_fmax(DType dt, int64_t lanes) {
                     "  " + m + " nan = (" + m + ")((a != a) | (b != b)), lt = (" + m + ")(a < b);\n"
                     "  " + m + " pick = (lt & (" + m + ")b) | (~lt & (" + m + ")a);\n"
                     "  return (" + v + ")((nan & (" + m + ")(a + b)) | (~nan & pick));\n"
+                    "}\n");
+}
+
+// WHERE lane by lane: C has no ?: on vectors, so the mask (-1 or 0 in every lane) blends the bits of
+// the two choices (a vector cast between types of one size reinterprets them).
+std::string Prelude::vector_where(DType dt, int64_t lanes) {
+  std::string v = vector(dt, lanes), m = vector(dtypes::bool_, lanes), name = "og_where_" + lanes_tag(dt, lanes);
+  return need(name, d_.helper_prefix + v + " " + name + "(" + m + " c, " + v + " a, " + v + " b) {\n"
+                    "  return (" + v + ")((c & (" + m + ")a) | (~c & (" + m + ")b));\n"
                     "}\n");
 }
 
@@ -130,6 +141,25 @@ std::string int_vector_expr(const UOp& u, int64_t lanes, const std::vector<std::
   return wrap ? "(" + prelude.vector(u.dtype, lanes) + ")(" + e + ")" : "(" + e + ")";
 }
 
+// A comparison's mask: GCC compares vectors lane by lane into -1 (true) or 0 (false) of the
+// operands' lane size (4 bytes here). CMPGE, CMPLE and CMPEQ are the negations C's scalar form
+// writes, true where an operand is NaN as C's !(a < b) is.
+std::string compare_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude) {
+  const std::string &a = src[0], &b = src[1];
+  std::string e;
+  bool negate = false;
+  switch (u.op) {
+    case Ops::CMPLT: e = a + " < " + b; break;
+    case Ops::CMPNE: e = a + " != " + b; break;
+    case Ops::CMPGT: e = b + " < " + a; break;
+    case Ops::CMPGE: e = a + " < " + b; negate = true; break;
+    case Ops::CMPLE: e = b + " < " + a; negate = true; break;
+    default: e = a + " != " + b; negate = true; break;  // CMPEQ
+  }
+  std::string mask = "(" + prelude.vector(dtypes::bool_, lanes) + ")(" + e + ")";
+  return negate ? "(~" + mask + ")" : mask;
+}
+
 }  // namespace
 
 std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude) {
@@ -139,7 +169,11 @@ std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::
     if (!has_vector_bitcast(from, u.dtype)) throw InternalError("c renderer: no vector form of " + u.brief() + " (vectorize leaves it scalar)");
     return "(" + prelude.vector(u.dtype, lanes) + ")(" + src[0] + ")";  // same size: the bits reinterpreted
   }
-  if (!has_vector_form(u.op, u.dtype)) throw InternalError("c renderer: no vector form of " + u.brief() + " (vectorize leaves it scalar)");
+  DType operand = u.op == Ops::WHERE ? u.dtype : u.src.empty() ? u.dtype : u.src[0]->dtype;
+  if (!has_vector_form(u.op, operand)) throw InternalError("c renderer: no vector form of " + u.brief() + " (vectorize leaves it scalar)");
+  if (is_comparison(u.op)) return compare_expr(u, lanes, src, prelude);
+  if (u.op == Ops::WHERE) return prelude.vector_where(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ", " + src[2] + ")";
+  if (u.dtype.is_bool()) return "(" + src[0] + (u.op == Ops::AND ? " & " : u.op == Ops::OR ? " | " : " ^ ") + src[1] + ")";  // masks
   if (int_lanes(u.dtype)) return int_vector_expr(u, lanes, src, prelude);
   if (u.op == Ops::MAX) return prelude.vector_fmax(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ")";
   if (u.op == Ops::MULACC) return prelude.vector_fma(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ", " + src[2] + ")";
@@ -147,13 +181,17 @@ std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::
 }
 
 bool has_vector_form(Ops op, DType dt) {
+  // comparisons (dt: the operands') and WHERE (dt: the choices') of 4-byte lanes, whose masks are
+  // the int32 lanes of a bool vector; AND, OR, XOR of masks
+  if (is_comparison(op) || op == Ops::WHERE) return (float_lanes(dt) || int_lanes(dt)) && dt.itemsize() == 4;
+  if (dt.is_bool()) return op == Ops::AND || op == Ops::OR || op == Ops::XOR;
   if (int_lanes(dt)) {
     switch (op) {
       case Ops::ADD: case Ops::SUB: case Ops::MUL: case Ops::NEG: case Ops::MULACC:  // wrapping (int_vector_expr)
       case Ops::AND: case Ops::OR: case Ops::XOR:
         return true;
       // MAX (C has no ?: on vectors), IDIV/MOD (floor rules, zero divisors), shifts (any amount:
-      // og_shl's tests), comparisons: scalar
+      // og_shl's tests): scalar
       default: return false;
     }
   }
@@ -165,7 +203,7 @@ bool has_vector_form(Ops op, DType dt) {
     case Ops::MAX:     // og_fmax_f32x16 (vector_fmax)
     case Ops::MULACC:  // og_fma_f32x16 (vector_fma)
       return true;
-    default: return false;  // comparisons and WHERE (vector masks), casts, libm calls: scalar
+    default: return false;  // casts, libm calls: scalar
   }
 }
 

@@ -97,12 +97,28 @@ UOpRef matmul_bias_relu(int64_t M, int64_t N, int64_t K) {
 
 // out[m, n] = v * (0 < v ? 1 : 0.25) for v = sum_k a[m, k] * b[k, n]: a gated epilogue (a stable
 // sigmoid's WHERE) that C has no vector form of, on the vector reduction's lanes
-UOpRef matmul_where(int64_t M, int64_t N, int64_t K) {
-  UOpRef out = param(0, dtypes::float32, M * N), a = param(1, dtypes::float32, M * K), b = param(2, dtypes::float32, K * N);
+UOpRef matmul_where(int64_t M, int64_t N, int64_t K, DType dt = dtypes::float32) {
+  UOpRef out = param(0, dt, M * N), a = param(1, dt, M * K), b = param(2, dt, K * N);
   UOpRef r0 = UOp::range(M, 0), r1 = UOp::range(N, 1), r2 = UOp::range(K, 2, AxisType::REDUCE);
   UOpRef v = sum_over(mul(load(a, add(mul(r0, idx(K)), r2)), load(b, add(mul(r2, idx(N)), r1))), r2);
-  UOpRef gate = UOp::alu(Ops::WHERE, {UOp::alu(Ops::CMPLT, {f32(0.0), v}), f32(1.0), f32(0.25)});
+  auto c = [&](double x) { return UOp::const_float(dt, x); };
+  UOpRef gate = UOp::alu(Ops::WHERE, {UOp::alu(Ops::CMPLT, {c(0.0), v}), c(1.0), c(0.25)});
   return closed(store(out, add(mul(r0, idx(N)), r1), mul(v, gate)), {r1, r0});
+}
+
+// out[i] = where(a < b | a != 0.5, a, b) + where(a >= b & b <= 1, b, 0.5) + where((a == 0) ^ (b > a), 2, a)
+//        + where(!(a <= b), 1, 0): every comparison and AND, OR, XOR, NOT of their masks
+UOpRef selects(int64_t n) {
+  UOpRef out = param(0, dtypes::float32, n), pa = param(1, dtypes::float32, n), pb = param(2, dtypes::float32, n);
+  UOpRef i = UOp::range(n, 0);
+  UOpRef a = load(pa, i), b = load(pb, i);
+  auto cmp = [](Ops op, const UOpRef& x, const UOpRef& y) { return UOp::alu(op, {x, y}); };
+  auto where = [](const UOpRef& c, const UOpRef& x, const UOpRef& y) { return UOp::alu(Ops::WHERE, {c, x, y}); };
+  UOpRef v = where(cmp(Ops::OR, cmp(Ops::CMPLT, a, b), cmp(Ops::CMPNE, a, f32(0.5))), a, b);
+  v = add(v, where(cmp(Ops::AND, cmp(Ops::CMPGE, a, b), cmp(Ops::CMPLE, b, f32(1.0))), b, f32(0.5)));
+  v = add(v, where(cmp(Ops::XOR, cmp(Ops::CMPEQ, a, f32(0.0)), cmp(Ops::CMPGT, b, a)), f32(2.0), a));
+  v = add(v, where(cmp(Ops::XOR, cmp(Ops::CMPLE, a, b), UOp::const_bool(true)), f32(1.0), f32(0.0)));
+  return closed(store(out, i, v), {i});
 }
 
 // out[c, w] = sum_k x[S w + k] * wt[k, c]: a stride-S conv's row (the input read with stride S),
@@ -184,6 +200,9 @@ std::vector<Case> cases() {
       {"column max u16", column_max(7, 32), {Opt::split(0, 16, AxisType::UPCAST)}},
       {"matmul bias relu", matmul_bias_relu(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)}},
       {"matmul where", matmul_where(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)}},
+      {"selects u8", selects(64), {Opt::split(0, 8, AxisType::UPCAST)}},
+      {"selects u16", selects(48), {Opt::split(0, 16, AxisType::UPCAST)}},
+      {"selects u4", selects(12), {Opt::split(0, 4, AxisType::UPCAST)}},
       {"strided conv u8 u4", strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)}},
       {"strided conv u8", strided_conv(8, 16, 3), {Opt::split(1, 8, AxisType::UPCAST)}},
       {"strided conv u4 u2", strided_conv(8, 16, 3), {Opt::split(1, 4, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)}},
@@ -244,14 +263,30 @@ TEST(Vectorize, MaxHasAVectorForm) {
   EXPECT_TRUE(has(m, "og_fmax_" + f32x(w).substr(3) + "(")) << m;
 }
 
-// The WHERE's lanes stay scalar, but they read the vector accumulators' lanes: no scalar copy of
-// the reduction runs beside the vector one.
+// C has no vector form of a WHERE of 8-byte lanes: its lanes stay scalar, but they read the vector
+// accumulators' lanes: no scalar copy of the reduction runs beside the vector one.
 TEST(Vectorize, ScalarLanesReadTheVectorReduction) {
-  const int64_t w = widest();
-  std::string c = source(matmul_where(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)});
-  EXPECT_TRUE(has(c, f32x(w) + " acc" + std::to_string(2 * 16 / w - 1) + "[1] = {0};")) << c;
+  const int64_t w = widest() / 2;
+  std::string c = source(matmul_where(8, 32, 12, dtypes::float64), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)});
+  std::string f64x = "og_f64x" + std::to_string(w);
+  EXPECT_TRUE(has(c, f64x + " acc" + std::to_string(2 * 16 / w - 1) + "[1] = {0};")) << c;
   EXPECT_FALSE(has(c, "acc" + std::to_string(2 * 16 / w) + "[")) << c;  // no scalar accumulators
   EXPECT_TRUE(has(c, " ? ")) << c;                                       // the scalar WHERE
+}
+
+// Comparisons of 4-byte lanes are masks of int32 lanes (-1 true, 0 false), combined by & | ^ and
+// choosing through og_where's blend of bits: no scalar ?: is left (a sigmoid after a matmul).
+TEST(Vectorize, ComparisonsAndWheresOfFloat32AreMasks) {
+  const int64_t w = widest();
+  std::string c = source(matmul_where(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)});
+  std::string i32 = "og_i32x" + std::to_string(w);
+  EXPECT_TRUE(has(c, "og_where_" + f32x(w).substr(3) + "(")) << c;
+  EXPECT_TRUE(has(c, i32 + " alu")) << c;  // a mask variable
+  EXPECT_FALSE(has(c, " ? ")) << c;
+  std::string s = source(selects(64), {Opt::split(0, 8, AxisType::UPCAST)});
+  EXPECT_TRUE(has(s, "og_where_f32x8(")) << s;
+  EXPECT_TRUE(has(s, "(~(og_i32x8)(")) << s;  // CMPGE, CMPLE, CMPEQ: negated masks
+  EXPECT_FALSE(has(s, " ? ")) << s;
 }
 
 TEST(Vectorize, GathersAndGatedLoadsStayScalar) {

@@ -71,6 +71,14 @@ DType unsigned_of(DType dt);
 // alu_expr for a vector of `lanes` lanes (InternalError for an op without a vector form); the
 // dialect's vector_expr where it has one.
 std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude);
+// A vector comparison lane by lane as C spells it: `expr` is a < b or a != b (operands swapped for
+// CMPGT and CMPLE), and `negate` says the op is that mask's complement (CMPGE, CMPLE, CMPEQ: the
+// negations C's scalar form writes, true where an operand is NaN as C's !(a < b) is).
+struct VectorCompare {
+  std::string expr;
+  bool negate = false;
+};
+VectorCompare vector_compare(Ops op, const std::string& a, const std::string& b);
 // A vector read from the address of its first element, and the statement writing one there: the
 // dialect's vector_load / vector_store, or C's memcpy helpers.
 std::string vector_load_expr(const std::string& address, DType dt, int64_t lanes, Prelude& prelude);

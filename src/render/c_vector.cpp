@@ -142,22 +142,11 @@ std::string int_vector_expr(const UOp& u, int64_t lanes, const std::vector<std::
 }
 
 // A comparison's mask: GCC compares vectors lane by lane into -1 (true) or 0 (false) of the
-// operands' lane size (4 bytes here). CMPGE, CMPLE and CMPEQ are the negations C's scalar form
-// writes, true where an operand is NaN as C's !(a < b) is.
+// operands' lane size (4 bytes here).
 std::string compare_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude) {
-  const std::string &a = src[0], &b = src[1];
-  std::string e;
-  bool negate = false;
-  switch (u.op) {
-    case Ops::CMPLT: e = a + " < " + b; break;
-    case Ops::CMPNE: e = a + " != " + b; break;
-    case Ops::CMPGT: e = b + " < " + a; break;
-    case Ops::CMPGE: e = a + " < " + b; negate = true; break;
-    case Ops::CMPLE: e = b + " < " + a; negate = true; break;
-    default: e = a + " != " + b; negate = true; break;  // CMPEQ
-  }
-  std::string mask = "(" + prelude.vector(dtypes::bool_, lanes) + ")(" + e + ")";
-  return negate ? "(~" + mask + ")" : mask;
+  VectorCompare c = vector_compare(u.op, src[0], src[1]);
+  std::string mask = "(" + prelude.vector(dtypes::bool_, lanes) + ")(" + c.expr + ")";
+  return c.negate ? "(~" + mask + ")" : mask;
 }
 
 }  // namespace
@@ -231,6 +220,17 @@ std::vector<int64_t> vector_widths(DType dt) {
   std::vector<int64_t> out;  // one register of the widest kind, then halves down to 16 bytes
   for (int64_t bytes = host_vector_bytes(); bytes >= 16; bytes /= 2) out.push_back(bytes / dt.itemsize());
   return out;
+}
+
+VectorCompare vector_compare(Ops op, const std::string& a, const std::string& b) {
+  switch (op) {
+    case Ops::CMPLT: return {a + " < " + b, false};
+    case Ops::CMPNE: return {a + " != " + b, false};
+    case Ops::CMPGT: return {b + " < " + a, false};
+    case Ops::CMPGE: return {a + " < " + b, true};
+    case Ops::CMPLE: return {b + " < " + a, true};
+    default: return {a + " != " + b, true};  // CMPEQ
+  }
 }
 
 }  // namespace onegrad::c_render

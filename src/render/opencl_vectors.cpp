@@ -116,19 +116,9 @@ class Spelling {
   // writes (true for NaN operands where C's !(a < b) is).
   std::string compare() {
     DType operand = u_.src[0]->dtype;
-    const std::string &a = s_[0], &b = s_[1];
-    std::string e;
-    bool negate = false;
-    switch (u_.op) {
-      case Ops::CMPLT: e = a + " < " + b; break;
-      case Ops::CMPNE: e = a + " != " + b; break;
-      case Ops::CMPGT: e = b + " < " + a; break;
-      case Ops::CMPGE: e = a + " < " + b; negate = true; break;
-      case Ops::CMPLE: e = b + " < " + a; negate = true; break;
-      default: e = a + " != " + b; negate = true; break;  // CMPEQ
-    }
-    std::string mask = operand.itemsize() == 4 ? paren(e) : convert(dtypes::int32, e);
-    return negate ? "(~" + mask + ")" : mask;
+    c_render::VectorCompare c = c_render::vector_compare(u_.op, s_[0], s_[1]);
+    std::string mask = operand.itemsize() == 4 ? paren(c.expr) : convert(dtypes::int32, c.expr);
+    return c.negate ? "(~" + mask + ")" : mask;
   }
 
   // select(b, a, m) takes a where m's lane has its top bit set; m must have the lanes' size.

@@ -12,6 +12,7 @@ import argparse
 import collections
 import os
 import sys
+import tempfile
 
 import numpy as np
 
@@ -41,20 +42,20 @@ else:
 for _ in range(3):  # the plain call, the capture, one replay
     model(**inputs)
 
-read, write = os.pipe()
+# DEBUG's lines go to a file, not a pipe: a pipe's buffer (64 KiB) fills before the replays end and
+# the writer would wait on a reader that only reads after them.
+log = tempfile.TemporaryFile()
 saved = os.dup(2)
-os.dup2(write, 2)
+os.dup2(log.fileno(), 2)
 try:
     with settings.override(DEBUG=2):
         for _ in range(args.replays):
             model(**inputs)
 finally:
     os.dup2(saved, 2)
-    os.close(write)
-chunks = []
-while chunk := os.read(read, 1 << 20):
-    chunks.append(chunk)
-lines = [line.split() for line in b"".join(chunks).decode().splitlines() if line.startswith("  replay ")]
+log.seek(0)
+text = log.read()
+lines = [line.split() for line in text.decode().splitlines() if line.startswith("  replay ")]
 launches = len(lines) // args.replays
 best = [min(float(lines[i + launches * j][2]) for j in range(args.replays)) for i in range(launches)]
 by_name = collections.defaultdict(lambda: [0.0, 0])

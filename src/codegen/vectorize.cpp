@@ -71,8 +71,19 @@ UOpRef contiguous_buffer(const std::vector<UOpRef>& addrs) {
   return one_buffer(addrs) && consecutive(sources(addrs, 1)) ? addrs[0]->src[0] : nullptr;
 }
 
-UOpRef vector_address(const std::vector<UOpRef>& addrs) {
-  return UOp::create(Ops::INDEX, addrs[0]->dtype, {addrs[0]->src[0], contiguous_index(addrs[0]->src[1], int64_t(addrs.size()))});
+// i + n, simplified.
+UOpRef offset(const UOpRef& i, int64_t n) { return simplify(UOp::create(Ops::ADD, dtypes::index, {i, UOp::index(n)})); }
+
+// INDEX(buf, STACK(at, ..., at+k-1)) into the buffer of the scalar address `addr`.
+UOpRef vector_index(const UOpRef& addr, const UOpRef& at, int64_t k) {
+  return UOp::create(Ops::INDEX, addr->dtype, {addr->src[0], contiguous_index(at, k)});
+}
+
+UOpRef vector_address(const std::vector<UOpRef>& addrs) { return vector_index(addrs[0], addrs[0]->src[1], int64_t(addrs.size())); }
+
+// The k-lane LOAD of the scalar LOAD `lane`'s kind at elements at .. at+k-1 of its buffer.
+UOpRef vector_load(const UOp& lane, const UOpRef& at, int64_t k) {
+  return UOp::create(Ops::LOAD, lane.dtype, {vector_index(lane.src[0], at, k)}, lane.arg);
 }
 
 class Zipper {
@@ -179,11 +190,7 @@ class Zipper {
     if (k < 4 || k % 2 != 0 || !one_buffer(addrs) || !strided(sources(addrs, 1), 2)) return nullptr;
     const UOp& a = *lanes[0];
     UOpRef base = addrs[0]->src[1];
-    UOpRef last = simplify(UOp::create(Ops::ADD, dtypes::index, {base, UOp::index(k - 1)}));
-    auto load = [&](const UOpRef& at) {
-      return UOp::create(Ops::LOAD, a.dtype, {UOp::create(Ops::INDEX, addrs[0]->dtype, {addrs[0]->src[0], contiguous_index(at, k)})}, a.arg);
-    };
-    UOpRef lo = load(base), hi = load(last);
+    UOpRef lo = vector_load(a, base, k), hi = vector_load(a, offset(base, k - 1), k);
     std::vector<UOpRef> picked;
     for (int64_t j = 0; j < k; j++)
       picked.push_back(UOp::create(Ops::INDEX, a.dtype, {j < k / 2 ? lo : hi, UOp::index(j < k / 2 ? 2 * j : 2 * j - k + 1)}));
@@ -206,12 +213,9 @@ class Zipper {
     if (!apart || (*apart < h && *apart > -h) || !consecutive(even) || !consecutive(odd)) return nullptr;
     const UOp& a = *lanes[0];
     // the earlier run's load starts at its first lane, the later run's ends at its last lane
-    auto load = [&](const UOpRef& first, bool later) {
-      UOpRef at = later ? simplify(UOp::create(Ops::ADD, dtypes::index, {first, UOp::index(h - k)})) : first;
-      return UOp::create(Ops::LOAD, a.dtype, {UOp::create(Ops::INDEX, addrs[0]->dtype, {addrs[0]->src[0], contiguous_index(at, k)})}, a.arg);
-    };
     bool odd_later = *apart > 0;
-    UOpRef lo = load(even[0], !odd_later), hi = load(odd[0], odd_later);
+    UOpRef lo = vector_load(a, odd_later ? even[0] : offset(even[0], h - k), k);
+    UOpRef hi = vector_load(a, odd_later ? offset(odd[0], h - k) : odd[0], k);
     std::vector<UOpRef> picked;
     for (int64_t j = 0; j < k; j++) {
       bool from_odd = j % 2 != 0;

@@ -17,6 +17,15 @@ DType unsigned_of(DType dt) {
   }
 }
 
+DType signed_of_size(int64_t itemsize) {
+  switch (itemsize) {
+    case 1: return dtypes::int8;
+    case 2: return dtypes::int16;
+    case 4: return dtypes::int32;
+    default: return dtypes::int64;
+  }
+}
+
 std::string Prelude::need(const std::string& name, std::string body) {
   if (helpers_.emplace(name, std::move(body)).second) order_.push_back(name);
   return name;

@@ -241,7 +241,7 @@ class Writer {
   }
 
   // A vector whose lanes are lanes of at most two vectors of its own type (vectorize's loads of
-  // every second element), in a dialect of GCC vector typedefs: one shuffle (og_pick2).
+  // every second element or of two interleaved runs), in a dialect of GCC vector typedefs: one shuffle (og_pick2).
   bool picks_lanes(const UOp& u) {
     const int64_t k = int64_t(u.src.size());
     if (d_.vector_typedef.empty() || u.dtype.is_bool() || u.dtype.is_index()) return false;
@@ -260,9 +260,7 @@ class Writer {
     }
     if (from.size() == 1) from.push_back(from[0]);
     // GCC's mask lanes are ints of the vector's lane size
-    const size_t size = u.dtype.itemsize();
-    DType lane = size == 1 ? dtypes::int8 : size == 2 ? dtypes::int16 : size == 4 ? dtypes::int32 : dtypes::int64;
-    std::string mask = prelude_.vector_type(lane, k), e = prelude_.vector_pick2() + "(" + mask + ", " + ref(from[0]) + ", " + ref(from[1]);
+    std::string mask = prelude_.vector_type(c_render::signed_of_size(int64_t(u.dtype.itemsize())), k), e = prelude_.vector_pick2() + "(" + mask + ", " + ref(from[0]) + ", " + ref(from[1]);
     for (int64_t p : picks) e += ", " + std::to_string(p);
     define(&u, "vec", e + ")");
     return true;

@@ -68,6 +68,9 @@ std::vector<int64_t> vector_widths(DType dt);
 // The unsigned int dtype of dt's size (c_prelude.cpp): where a signed dt's shifts and vector
 // lanes compute, so that they wrap.
 DType unsigned_of(DType dt);
+// The signed int dtype of `itemsize` bytes (c_prelude.cpp): the lanes of a vector mask or shuffle
+// index vector for lanes of that size.
+DType signed_of_size(int64_t itemsize);
 // alu_expr for a vector of `lanes` lanes (InternalError for an op without a vector form); the
 // dialect's vector_expr where it has one.
 std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude);

@@ -57,15 +57,6 @@ std::vector<int64_t> widths(DType dt, bool fp64, int64_t preferred_bytes) {
 
 std::string paren(const std::string& e) { return "(" + e + ")"; }
 
-DType signed_of_size(int itemsize) {
-  switch (itemsize) {
-    case 1: return dtypes::int8;
-    case 2: return dtypes::int16;
-    case 4: return dtypes::int32;
-    default: return dtypes::int64;
-  }
-}
-
 class Spelling {
  public:
   Spelling(const UOp& u, int64_t lanes, const Src& src, Prelude& p) : u_(u), k_(lanes), s_(src), p_(p) {}
@@ -124,7 +115,7 @@ class Spelling {
   // select(b, a, m) takes a where m's lane has its top bit set; m must have the lanes' size.
   std::string where() {
     int size = u_.dtype.itemsize();
-    std::string m = size == 4 ? s_[0] : convert(signed_of_size(size), s_[0]);
+    std::string m = size == 4 ? s_[0] : convert(c_render::signed_of_size(size), s_[0]);
     return "select(" + s_[2] + ", " + s_[1] + ", " + m + ")";
   }
 

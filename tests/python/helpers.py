@@ -130,3 +130,15 @@ def onegrad_binary():
     if os.environ.get("ONEGRAD_BIN"):
         return pathlib.Path(os.environ["ONEGRAD_BIN"])
     return pathlib.Path(onegrad.__file__).resolve().parents[2] / "bin" / "onegrad"
+
+
+def conv_nd(x, w, kw):
+    """Tensor.conv1d/2d/3d by the input's rank (batch and channel axes first)."""
+    return getattr(x, {3: "conv1d", 4: "conv2d", 5: "conv3d"}[x.ndim])(w, **kw)
+
+
+def torch_conv_nd(x, w, kw):
+    """torch's conv1d/2d/3d of torch tensors by the input's rank."""
+    import torch
+    fn = {3: torch.nn.functional.conv1d, 4: torch.nn.functional.conv2d, 5: torch.nn.functional.conv3d}[x.ndim]
+    return fn(x, w, **kw)

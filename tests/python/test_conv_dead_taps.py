@@ -11,6 +11,8 @@ import torch
 import onegrad
 from onegrad import _C, Tensor
 
+from helpers import conv_nd as conv, torch_conv_nd as torch_conv
+
 rng = np.random.default_rng(0)
 
 # (input shape, weight shape, torch conv kwargs): cut rows, cut columns, both, stride, dilation,
@@ -30,15 +32,6 @@ CASES = [
     ((1, 3, 11, 13), (8, 3, 3, 3), dict(padding=1)),
 ]
 
-
-def conv(x, w, kw):
-    fn = {3: "conv1d", 4: "conv2d", 5: "conv3d"}[x.ndim]
-    return getattr(x, fn)(w, **kw)
-
-
-def torch_conv(x, w, kw):
-    fn = {3: torch.nn.functional.conv1d, 4: torch.nn.functional.conv2d, 5: torch.nn.functional.conv3d}[x.ndim]
-    return fn(x, w, **kw)
 
 
 @pytest.mark.parametrize("xs,ws,kw", CASES)

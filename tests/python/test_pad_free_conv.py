@@ -9,6 +9,8 @@ import torch
 import onegrad
 from onegrad import Device, Tensor
 
+from helpers import conv_nd, torch_conv_nd
+
 rng = np.random.default_rng(0)
 
 # (input shape, weight shape, torch conv kwargs): odd sizes, asymmetric ('same' with an even kernel),
@@ -27,14 +29,11 @@ CASES = [
 ]
 
 
-def conv(x, w, kw):
-    fn = {3: "conv1d", 4: "conv2d", 5: "conv3d"}[x.ndim]
-    return getattr(x, fn)(w, **kw)
+conv = conv_nd
 
 
 def torch_conv(x, w, kw):
-    fn = {3: torch.nn.functional.conv1d, 4: torch.nn.functional.conv2d, 5: torch.nn.functional.conv3d}[x.ndim]
-    return fn(torch.tensor(x), torch.tensor(w), **kw).numpy()
+    return torch_conv_nd(torch.tensor(x), torch.tensor(w), kw).numpy()
 
 
 @pytest.mark.parametrize("xs,ws,kw", CASES)

@@ -7,7 +7,9 @@
 //     holds the exact result of +, -, *, / and sqrt of two such values closely enough that one
 //     rounding gives the correctly rounded answer);
 //   - float -> int casts truncate and saturate, NaN -> 0 (const_value.h's cast_value).
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <functional>
 
 #include "render/c_support.h"
@@ -16,6 +18,13 @@
 namespace onegrad::c_render {
 
 namespace {
+
+// A constant value with no NaN: a float CONST, or a STACK (a vector) of them.
+bool constant_without_nan(const UOp& u) {
+  if (u.is_const()) return !std::isnan(u.const_value().as_double());
+  if (u.op != Ops::STACK || u.src.empty()) return false;
+  return std::all_of(u.src.begin(), u.src.end(), [](const UOpRef& s) { return constant_without_nan(*s); });
+}
 
 using Src = std::vector<std::string>;
 using Rule = std::function<std::string(const UOp&, const Src&, Prelude&)>;
@@ -144,6 +153,9 @@ std::string bitcast(const UOp& u, const Src& s, Prelude& p) {
 }
 
 std::string maximum(const UOp& u, const Src& s, Prelude& p) {
+  bool left = false;
+  if (max_by_constant(u, left))
+    return left ? "(" + s[1] + " <= " + s[0] + " ? " + s[0] + " : " + s[1] + ")" : "(" + s[0] + " < " + s[1] + " ? " + s[1] + " : " + s[0] + ")";
   if (u.dtype.is_float()) return p.fmax(u.dtype) + "(" + s[0] + ", " + s[1] + ")";
   return "(" + s[0] + " < " + s[1] + " ? " + s[1] + " : " + s[0] + ")";
 }
@@ -223,6 +235,16 @@ const std::array<Rule, kNumOps>& rules() {
 }
 
 }  // namespace
+
+bool max_by_constant(const UOp& u, bool& constant_left) {
+  if (u.op != Ops::MAX || !u.dtype.is_float() || u.src.size() != 2) return false;
+  if (constant_without_nan(*u.src[1])) {
+    constant_left = false;
+    return true;
+  }
+  constant_left = constant_without_nan(*u.src[0]);
+  return constant_left;
+}
 
 std::string alu_expr(const UOp& u, const std::vector<std::string>& src, Prelude& prelude) {
   const Rule& rule = rules()[size_t(u.op)];

@@ -43,6 +43,9 @@ class Prelude {
   std::string vector_load(DType dt, int64_t lanes);   // og_load_f32x8(const float*): unaligned
   std::string vector_store(DType dt, int64_t lanes);  // og_store_f32x8(float*, og_f32x8): unaligned
   std::string vector_fmax(DType dt, int64_t lanes);   // og_fmax_f32x8: fmax's NaN rule lane by lane
+  // og_fmaxr_f32x8(a, c) / og_fmaxl_f32x8(c, a): MAX with a constant operand c that has no NaN lane,
+  // right or left (max_by_constant)
+  std::string vector_fmax_by_constant(DType dt, int64_t lanes, bool constant_left);
   std::string vector_fma(DType dt, int64_t lanes);    // og_fma_f32x8: fmaf lane by lane (MULACC)
   std::string vector_where(DType dt, int64_t lanes);  // og_where_f32x8(mask, a, b): WHERE lane by lane
   std::string vector_splat(DType dt, int64_t lanes);  // og_splat_f32x8(float): one loaded value in every lane
@@ -71,6 +74,13 @@ DType unsigned_of(DType dt);
 // The signed int dtype of `itemsize` bytes (c_prelude.cpp): the lanes of a vector mask or shuffle
 // index vector for lanes of that size.
 DType signed_of_size(int64_t itemsize);
+// MAX(a, c) or MAX(c, a) of floats where c is a constant without NaN (a CONST, or a STACK of them):
+// fmax's rule then needs no NaN test, since a NaN a fails every comparison with c and is chosen as
+// a itself (fmax gives a + c: the same quiet NaN; a signaling NaN stays unquieted, as GCC assumes
+// by default when it folds x + -0.0 to x). MAX(a, c) is `a < c ? c : a`, MAX(c, a) `a <= c ? c : a`
+// (the tie of +0 and -0 keeps the first operand, as fmax does). Empty: neither operand is one.
+// `constant_left` is set to which side c is on.
+bool max_by_constant(const UOp& u, bool& constant_left);
 // alu_expr for a vector of `lanes` lanes (InternalError for an op without a vector form); the
 // dialect's vector_expr where it has one.
 std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude);

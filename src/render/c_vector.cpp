@@ -68,6 +68,18 @@ std::string Prelude::vector_fmax(DType dt, int64_t lanes) {
                     "}\n");
 }
 
+// MAX by a constant without NaN lanes (max_by_constant): one comparison and a blend of bits.
+std::string Prelude::vector_fmax_by_constant(DType dt, int64_t lanes, bool constant_left) {
+  std::string v = vector(dt, lanes);
+  std::string m = vector_type(dt.itemsize() == 8 ? dtypes::int64 : dtypes::int32, lanes);
+  std::string name = std::string(constant_left ? "og_fmaxl_" : "og_fmaxr_") + lanes_tag(dt, lanes);
+  std::string head = constant_left ? "(" + v + " c, " + v + " a) {  /* c has no NaN lane: max(c, a) */\n  " + m + " pick_c = (" + m + ")(a <= c);\n"
+                                   : "(" + v + " a, " + v + " c) {  /* c has no NaN lane: max(a, c) */\n  " + m + " pick_c = (" + m + ")(a < c);\n";
+  return need(name, d_.helper_prefix + v + " " + name + head +
+                    "  return (" + v + ")((pick_c & (" + m + ")c) | (~pick_c & (" + m + ")a));\n"
+                    "}\n");
+}
+
 // WHERE lane by lane: C has no ?: on vectors, so the mask (-1 or 0 in every lane) blends the bits of
 // the two choices (a vector cast between types of one size reinterprets them).
 std::string Prelude::vector_where(DType dt, int64_t lanes) {
@@ -164,6 +176,9 @@ std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::
   if (u.op == Ops::WHERE) return prelude.vector_where(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ", " + src[2] + ")";
   if (u.dtype.is_bool()) return "(" + src[0] + (u.op == Ops::AND ? " & " : u.op == Ops::OR ? " | " : " ^ ") + src[1] + ")";  // masks
   if (int_lanes(u.dtype)) return int_vector_expr(u, lanes, src, prelude);
+  bool constant_left = false;
+  if (max_by_constant(u, constant_left))
+    return prelude.vector_fmax_by_constant(u.dtype, lanes, constant_left) + "(" + src[0] + ", " + src[1] + ")";
   if (u.op == Ops::MAX) return prelude.vector_fmax(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ")";
   if (u.op == Ops::MULACC) return prelude.vector_fma(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ", " + src[2] + ")";
   return alu_expr(u, src, prelude);

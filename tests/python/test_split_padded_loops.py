@@ -41,7 +41,7 @@ static void E_3_24_23_kernel(float* restrict b0, float* restrict b1, float* rest
       for (int64_t r3 = 0; r3 < 20; r3++) {
         float val1 = (alu1 ? b1[((((r0 * 400) + (r1 * 20)) + r3) + (-60))] : 0.0f);
         float alu2 = val1 + val0;
-        float alu3 = og_fmax_f32(alu2, 0.0f);
+        float alu3 = (alu2 < 0.0f ? 0.0f : alu2);
         float alu4 = (alu1 ? alu3 : 0.0f);
         b0[((alu0 + r3) + 1)] = alu4;
       }

@@ -77,6 +77,14 @@ UOpRef elementwise_max(int64_t n) {
   return closed(store(out, i, UOp::alu(Ops::MAX, {load(a, i), load(b, i)})), {i});
 }
 
+// out[i] = max(a[i], c), or max(c, a[i]) with the constant first
+UOpRef max_by_constant(int64_t n, double c, bool constant_first) {
+  UOpRef out = param(0, dtypes::float32, n), a = param(1, dtypes::float32, n);
+  UOpRef i = UOp::range(n, 0), x = load(a, i);
+  UOpRef v = constant_first ? UOp::alu(Ops::MAX, {f32(c), x}) : UOp::alu(Ops::MAX, {x, f32(c)});
+  return closed(store(out, i, v), {i});
+}
+
 // out[c] = max_r x[r, c]
 UOpRef column_max(int64_t R, int64_t C) {
   UOpRef out = param(0, dtypes::float32, C), x = param(1, dtypes::float32, R * C);
@@ -256,11 +264,44 @@ TEST(Vectorize, ElementwiseChainIsVectorArithmetic) {
 TEST(Vectorize, MaxHasAVectorForm) {
   const int64_t w = widest();
   std::string c = source(matmul_bias_relu(8, 32, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 2, AxisType::UPCAST)});
-  EXPECT_TRUE(has(c, "og_fmax_" + f32x(w).substr(3) + "(")) << c;  // the ReLU on vectors
+  EXPECT_TRUE(has(c, "og_fmaxr_" + f32x(w).substr(3) + "(")) << c;  // the ReLU on vectors: max by a constant
   EXPECT_TRUE(has(c, "og_load_" + f32x(w).substr(3) + "(&b3[")) << c;  // the bias
   std::string m = source(column_max(7, 32), {Opt::split(0, 16, AxisType::UPCAST)});
   EXPECT_TRUE(has(m, f32x(w) + " acc0[1] = {0};")) << m;  // a vector max accumulator
   EXPECT_TRUE(has(m, "og_fmax_" + f32x(w).substr(3) + "(")) << m;
+}
+
+// MAX by a constant without NaN (ReLU, Clip) is one comparison and a choice, scalar and vector,
+// yet keeps fmax's rule bit for bit: a NaN operand gives NaN, else `a < b ? b : a` (the tie of +0
+// and -0 keeps the first operand), whichever side the constant is on.
+TEST(Vectorize, MaxByAConstantKeepsFmaxsRule) {
+  for (double c : {0.0, -0.0, -6.0, 1.5}) {
+    for (bool first : {false, true}) {
+      UOpRef sink = max_by_constant(64, c, first);
+      for (bool vectorized : {false, true}) {
+        std::vector<Opt> opts = vectorized ? std::vector<Opt>{Opt::split(0, 8, AxisType::UPCAST)} : std::vector<Opt>{};
+        {
+          ScopedSetting s("VECTORIZE", vectorized ? 1 : 0);
+          std::string src = source(sink, opts);
+          EXPECT_FALSE(has(src, "og_fmax_f32")) << src;  // no NaN test
+          if (vectorized) EXPECT_TRUE(has(src, first ? "og_fmaxl_f32x8(" : "og_fmaxr_f32x8(")) << src;
+        }
+        std::vector<uint32_t> got = output_bits(sink, opts, vectorized);
+        std::vector<float> in = floats_of(random_inputs(sink)[1]);
+        ASSERT_EQ(got.size(), in.size());
+        int specials = 0;
+        for (size_t i = 0; i < in.size(); ++i) {
+          float a = first ? float(c) : in[i], b = first ? in[i] : float(c);
+          float want = std::isnan(a) || std::isnan(b) ? NAN : a < b ? b : a;
+          uint32_t bits;
+          std::memcpy(&bits, &want, 4);
+          EXPECT_EQ(got[i], std::isnan(want) ? 0x7fc00000u : bits) << "c " << c << " first " << first << " x " << in[i];
+          specials += std::isnan(in[i]) || in[i] == 0.0f;
+        }
+        EXPECT_GT(specials, 0);  // the inputs hold NaNs and zeros
+      }
+    }
+  }
 }
 
 // C has no vector form of a WHERE of 8-byte lanes: its lanes stay scalar, but they read the vector

@@ -87,11 +87,11 @@ std::string Prelude::shift(bool left, DType dt) {
 
 std::string Prelude::fmax(DType dt) {
   std::string t = d_.value_type(dt), name = "og_fmax_" + type_tag(dt.scalar == ScalarType::BFLOAT16 ? dtypes::float32 : dt);
+  // b where a < b or b is NaN, else a (a NaN a too, which fails a < b): a NaN operand is the
+  // result itself, not a + b's quiet NaN (the same NaN unless it is signaling, which GCC assumes
+  // away by default). `|`, not `||`: no branch, so GCC's loop vectorizer if-converts it.
   return need(name, d_.helper_prefix + t + " " + name + "(" + t + " a, " + t + " b) {  /* a NaN operand gives NaN */\n"
-                    // the larger chosen before the NaN test, which has no branch: GCC's loop
-                    // vectorizer if-converts this form, not `a != a || b != b ? ... : (a < b ? b : a)`
-                    "  " + t + " m = a < b ? b : a;\n"
-                    "  return ((a != a) | (b != b)) ? (" + t + ")(a + b) : m;\n"
+                    "  return ((a < b) | (b != b)) ? b : a;\n"
                     "}\n");
 }
 

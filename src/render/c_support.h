@@ -75,9 +75,8 @@ DType unsigned_of(DType dt);
 // index vector for lanes of that size.
 DType signed_of_size(int64_t itemsize);
 // MAX(a, c) or MAX(c, a) of floats where c is a constant without NaN (a CONST, or a STACK of them):
-// fmax's rule then needs no NaN test, since a NaN a fails every comparison with c and is chosen as
-// a itself (fmax gives a + c: the same quiet NaN; a signaling NaN stays unquieted, as GCC assumes
-// by default when it folds x + -0.0 to x). MAX(a, c) is `a < c ? c : a`, MAX(c, a) `a <= c ? c : a`
+// fmax's rule then needs no NaN test, since a NaN a fails every comparison with c and is chosen
+// itself. MAX(a, c) is `a < c ? c : a`, MAX(c, a) `a <= c ? c : a`
 // (the tie of +0 and -0 keeps the first operand, as fmax does). Empty: neither operand is one.
 // `constant_left` is set to which side c is on.
 bool max_by_constant(const UOp& u, bool& constant_left);

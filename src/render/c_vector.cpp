@@ -55,16 +55,15 @@ std::string Prelude::vector_store(DType dt, int64_t lanes) {
   return need(name, d_.helper_prefix + "void " + name + "(" + t + "* p, " + v + " v) { memcpy(p, &v, sizeof v); }\n");
 }
 
-// MAX as og_fmax does it (a NaN operand gives a + b, else a < b ? b : a), lane by lane: C has no
+// MAX as og_fmax does it (b where a < b or b is NaN, else a), lane by lane: C has no
 // ?: on vectors, so the choices are blended through the bits (a vector cast between types of one
 // size reinterprets the bits).
 std::string Prelude::vector_fmax(DType dt, int64_t lanes) {
   std::string v = vector(dt, lanes);
   std::string m = vector_type(dt.itemsize() == 8 ? dtypes::int64 : dtypes::int32, lanes), name = "og_fmax_" + lanes_tag(dt, lanes);
   return need(name, d_.helper_prefix + v + " " + name + "(" + v + " a, " + v + " b) {  /* a NaN operand gives NaN */\n"
-                    "  " + m + " nan = (" + m + ")((a != a) | (b != b)), lt = (" + m + ")(a < b);\n"
-                    "  " + m + " pick = (lt & (" + m + ")b) | (~lt & (" + m + ")a);\n"
-                    "  return (" + v + ")((nan & (" + m + ")(a + b)) | (~nan & pick));\n"
+                    "  " + m + " pick_b = (" + m + ")((a < b) | (b != b));\n"
+                    "  return (" + v + ")((pick_b & (" + m + ")b) | (~pick_b & (" + m + ")a));\n"
                     "}\n");
 }
 

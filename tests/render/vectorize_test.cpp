@@ -304,6 +304,26 @@ TEST(Vectorize, MaxByAConstantKeepsFmaxsRule) {
   }
 }
 
+// MAX of two loads (og_fmax: b where a < b or b is NaN, else a) against the rule, scalar and vector.
+TEST(Vectorize, MaxOfTwoValuesKeepsFmaxsRule) {
+  UOpRef sink = elementwise_max(64);
+  for (bool vectorized : {false, true}) {
+    std::vector<Opt> opts = vectorized ? std::vector<Opt>{Opt::split(0, 8, AxisType::UPCAST)} : std::vector<Opt>{};
+    std::vector<uint32_t> got = output_bits(sink, opts, vectorized);
+    std::vector<HostBuffer> in = random_inputs(sink);
+    std::vector<float> a = floats_of(in[1]), b = floats_of(in[2]);
+    int nans = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      float want = std::isnan(a[i]) || std::isnan(b[i]) ? NAN : a[i] < b[i] ? b[i] : a[i];
+      uint32_t bits;
+      std::memcpy(&bits, &want, 4);
+      EXPECT_EQ(got[i], std::isnan(want) ? 0x7fc00000u : bits) << a[i] << " " << b[i] << (vectorized ? " vector" : " scalar");
+      nans += std::isnan(a[i]) != std::isnan(b[i]);
+    }
+    EXPECT_GT(nans, 0);  // a NaN on either side alone
+  }
+}
+
 // C has no vector form of a WHERE of 8-byte lanes: its lanes stay scalar, but they read the vector
 // accumulators' lanes: no scalar copy of the reduction runs beside the vector one.
 TEST(Vectorize, ScalarLanesReadTheVectorReduction) {

@@ -239,6 +239,37 @@ bool reduce_terms_cover_outputs(const std::vector<UOpRef>& axes, const std::vect
   return outputs < 2 * terms;
 }
 
+// The axes whose whole unroll decides the padding gate of every gated load the reduction moves:
+// each such gate compares only output loops and reduce axes of constant bound (a conv's rows read
+// through a view pad, `0 <= oy + ky - 1 < 2`: tensor/conv_pads.h), with at most
+// kDecidedGateCopies combinations of them over all the gates. Every copy of the body unrolled
+// over them has constant rows and taps: its gates fold, and a load of padding is a zero. Empty
+// when there is no such gate, or one compares another range (the columns) or a symbolic size.
+std::vector<size_t> decided_gate_axes(const UOpRef& sink, const std::vector<UOpRef>& axes, const std::vector<size_t>& outs,
+                                      const std::vector<size_t>& reds, const std::vector<const UOp*>& reduce_moved_nodes) {
+  std::vector<size_t> decided;
+  for (const UOp* u : sink->toposort()) {
+    if (u->op != Ops::LOAD || u->src.size() < 3 || u->src[0]->op != Ops::INDEX ||
+        !std::binary_search(reduce_moved_nodes.begin(), reduce_moved_nodes.end(), u) ||
+        std::none_of(reds.begin(), reds.end(), [&](size_t r) { return depends_on(u->src[0], axes[r]); }))
+      continue;
+    for (const UOp* v : u->src[2]->toposort()) {
+      if (v->op == Ops::PARAM || v->op == Ops::LOAD || v->op == Ops::INDEX) return {};
+      if (v->op != Ops::RANGE) continue;
+      auto a = std::find_if(axes.begin(), axes.end(), [&](const UOpRef& r) { return r.get() == v; });
+      size_t i = size_t(a - axes.begin());
+      if (a == axes.end() || (std::find(outs.begin(), outs.end(), i) == outs.end() && std::find(reds.begin(), reds.end(), i) == reds.end()))
+        return {};
+      if (std::find(decided.begin(), decided.end(), i) == decided.end()) decided.push_back(i);
+    }
+  }
+  int64_t copies = 1;
+  for (size_t a : decided) copies *= *const_bound(axes[a]);
+  if (copies > kDecidedGateCopies) return {};
+  std::sort(decided.begin(), decided.end());
+  return decided;
+}
+
 }  // namespace
 
 // Register blocking for reductions: an output axis that some load inside the reduction does not
@@ -297,9 +328,13 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     if (u->op == Ops::REDUCE)
       for (const UOp* v : u->src[0]->toposort()) reduce_moved_nodes.push_back(v);
   std::sort(reduce_moved_nodes.begin(), reduce_moved_nodes.end());
+  // Nor does one that unrolling its rows and taps whole decides (decided_gate_axes): those axes are
+  // taken whole below, the first block narrowed to fit.
+  std::vector<size_t> decided = decided_gate_axes(sink, axes, outs, reds, reduce_moved_nodes);
+  auto is_decided = [&](size_t a) { return std::find(decided.begin(), decided.end(), a) != decided.end(); };
   bool gated = false;
   for (const UOp* u : sink->toposort())
-    if (u->op == Ops::LOAD && u->src.size() >= 3 && u->src[0]->op == Ops::INDEX &&
+    if (decided.empty() && u->op == Ops::LOAD && u->src.size() >= 3 && u->src[0]->op == Ops::INDEX &&
         std::binary_search(reduce_moved_nodes.begin(), reduce_moved_nodes.end(), u) &&
         std::any_of(reds.begin(), reds.end(), [&](size_t r) { return depends_on(u->src[0], axes[r]); }) &&
         !gate_splits_away(*u->src[2], out_loops))
@@ -393,9 +428,36 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
                               : pick_factor(*const_bound(axes[a]), {8, 4, 2});
     if (f > 1) ups.push_back({a, f});
   }
+  // The axes that decide padding gates are taken whole: the output axes blocked, the reduce axes
+  // unrolled (planned below). The other blocks narrow, the one beside the vectors first, until every
+  // copy fits kMaxExpansion and the accumulators kVectorAccumulators (a depthwise 5x5 conv over 3
+  // rows: 16 columns x 3 rows x 5 tap rows, 240 copies, 6 accumulators).
+  int64_t decided_unroll = 1;
+  for (size_t a : decided) {
+    int64_t n = *const_bound(axes[a]);
+    auto c = std::find_if(ups.begin(), ups.end(), [&](const Choice& u) { return u.axis == a; });
+    if (std::find(reds.begin(), reds.end(), a) != reds.end()) decided_unroll *= n;
+    else if (c == ups.end()) ups.push_back({a, n});
+    else c->factor = n;
+  }
+  auto decided_fits = [&] {
+    int64_t copies = decided_unroll, registers = 1;
+    for (const Choice& c : ups) {
+      copies *= c.factor;
+      registers *= c.axis == vector_axis ? block_registers(c.factor) : c.factor;
+    }
+    return copies <= kMaxExpansion && registers <= kVectorAccumulators;
+  };
+  for (size_t i = ups.size(); !decided.empty() && i-- > 0;) {
+    if (is_decided(ups[i].axis) || ups[i].axis == joined_rows) continue;
+    while (ups[i].factor > 1 && !decided_fits()) ups[i].factor = smaller_factor(*const_bound(axes[ups[i].axis]), ups[i].factor);
+  }
+  ups.erase(std::remove_if(ups.begin(), ups.end(), [](const Choice& c) { return c.factor <= 1; }), ups.end());
   auto expanded = [&](int64_t unroll) {
     std::vector<AxisFactor> fs;
     for (const Choice& c : ups) fs.push_back({c.axis, c.factor});
+    for (size_t r : decided)
+      if (std::find(reds.begin(), reds.end(), r) != reds.end()) fs.push_back({r, *const_bound(axes[r])});
     if (unroll > 1) fs.push_back({inner, unroll});
     return expanded_ops(sink, fs);
   };
@@ -417,7 +479,7 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     size_t best = npos;
     int64_t best_cost = -1;
     for (size_t i = 0; i < ups.size(); i++) {
-      if (!shrinks_now(i)) continue;
+      if (!shrinks_now(i) || is_decided(ups[i].axis)) continue;
       int64_t was = ups[i].factor;
       ups[i].factor = smaller_factor(*const_bound(axes[ups[i].axis]), was);
       int64_t cost = expanded(1);
@@ -427,6 +489,7 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
       bool tie_keeps_lanes = cost == best_cost && ups[best].axis == vector_axis && ups[i].axis != vector_axis;
       if (best_cost < 0 || cost < best_cost || tie_keeps_lanes) best = i, best_cost = cost;
     }
+    if (best == npos) break;  // only the blocks that decide gates are left
     if (ups[best].axis == joined_rows) ups[best].factor = 1, joined_rows = npos;
     else ups[best].factor = smaller_factor(*const_bound(axes[ups[best].axis]), ups[best].factor);
     if (ups[best].factor <= 1) ups.erase(ups.begin() + std::ptrdiff_t(best));
@@ -459,13 +522,18 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
   // every such reduce axis (a softmax's maximum and its sum of exponentials): no upcast block
   // feeds them, so each body is copied v times alone (opt.h, kMaxExpansion)
   for (size_t r : reds) {
+    if (is_decided(r)) {
+      planned.push_back({r, Opt::split(int64_t(r), *const_bound(axes[r]), AxisType::UNROLL)});
+      if (r == inner) unroll = 0;
+      continue;
+    }
     int64_t v = vector_row_unroll(sink, axes, r, upcast);
     if (v == 0) continue;
     if (r == inner) unroll = 0;
     // its copies become one vector op each: the budget is on them alone, not with the blocks
     if (expanded_ops(sink, {{r, v}}) <= kExpandedOpsBudget) planned.push_back({r, Opt::split(int64_t(r), v, AxisType::UNROLL)});
   }
-  if (accumulators * unroll > kMaxExpansion || (unroll > 1 && expanded(unroll) > kExpandedOpsBudget)) unroll = 0;
+  if (accumulators * decided_unroll * unroll > kMaxExpansion || (unroll > 1 && expanded(unroll) > kExpandedOpsBudget)) unroll = 0;
   if (unroll > 1) planned.push_back({inner, Opt::split(int64_t(inner), unroll, AxisType::UNROLL)});
   std::sort(planned.begin(), planned.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (auto& p : planned) opts.push_back(p.second);

@@ -15,6 +15,10 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink);
 // backward kernel with its gates fused into a small reduce, blocked 8 x 4, made 3633 and took cc
 // 12 s (0.8 s unblocked, 2 s within the budget). docs/kernel_opts.md, "The expansion budget".
 inline constexpr int64_t kExpandedOpsBudget = 1024;
+// The most copies of a reduction's body hand_coded_opts makes to decide its loads' padding gates:
+// the output rows and window taps that a gate compares, unrolled whole (a depthwise 5x5 conv over
+// 3 rows through a view pad: 15). docs/kernel_opts.md, "Gated loads".
+inline constexpr int64_t kDecidedGateCopies = 16;
 
 // Threads (spec: AxisType THREAD), apart from the register blocking above:
 // How many times the kernel's innermost body runs (the product of its axes' bounds); nullopt when

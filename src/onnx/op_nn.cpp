@@ -7,6 +7,7 @@
 #include "onnx/computed_once.h"
 #include "onnx/op_table.h"
 #include "onnx/spatial.h"
+#include "tensor/conv_pads.h"
 #include "tensor/conv_taps.h"
 #include "tensor/repeated_view.h"
 #include "tensor/shape_util.h"
@@ -138,8 +139,12 @@ Tensor conv(const Node& n) {
   bool pad_free = setting("PAD_FREE_CONV", 0) != 0;
   bool realize_first = (pad_free || reads_repeated_view(x.uop())) && !whole_buffer(x.uop());
   pads.insert(pads.begin(), 2, {0, 0});
-  Tensor xp = pad_or_shrink(realize_first ? x.contiguous() : x, pads);
+  // Rows of few outputs and taps keep their padding as a view over the copy (tensor/conv_pads.h).
+  Dims ws = w.shape(), taps(ws.begin() + 2, ws.end());
+  ConvPads split = pad_free ? ConvPads{pads, Pads(pads.size(), {0, 0})} : split_conv_pads(x, taps, s.strides, pads, s.dilations);
+  Tensor xp = pad_or_shrink(realize_first ? x.contiguous() : x, split.copied);
   if (!pad_free && !whole_buffer(xp.uop())) xp = xp.contiguous();
+  xp = pad_or_shrink(xp, split.viewed);
   return narrowed(xp.conv(w, bias, s.strides, std::vector<int64_t>{0}, s.dilations, groups), 1, cout);
 }
 

@@ -5,8 +5,10 @@
 #include <algorithm>
 
 #include "tensor/conv_core.h"
+#include "tensor/conv_pads.h"
 #include "tensor/conv_taps.h"
 #include "tensor/repeated_view.h"
+#include "tensor/view_chain.h"
 #include "uop/errors.h"
 #include "uop/settings.h"
 
@@ -73,12 +75,17 @@ Tensor conv_core(const std::string& op, const Tensor& x, const Tensor& w, const 
   // the copy the padded 82-wide rows stayed scalar (PaddleOCR det's 96x80x80 sum of four levels:
   // 1.5-1.9 ms fused, 0.34 ms + 0.2 ms for the copy, alone on one core). Rows that are no whole blocks are
   // not (the copy would gain nothing).
+  // The padding of an axis of few output rows and taps stays a view over the realized input
+  // (conv_pads.h): the kernel unrolls those rows and taps whole, and its gates fold away.
   bool pads_something = std::any_of(all.begin(), all.end(), [](const auto& p) { return p.first > 0 || p.second > 0; });
   bool pad_free = setting("PAD_FREE_CONV", 0) != 0;
   bool realize_first = pads_something && (pad_free || reads_repeated_view(x.uop()));
-  Tensor xp = pad_or_shrink(realize_first ? x.contiguous() : x, all);
-  if (pads_something && !pad_free) xp = xp.contiguous();
-  Dims ps = xp.shape(), k(ws.begin() + 2, ws.end());
+  Dims k(ws.begin() + 2, ws.end());
+  ConvPads split = pad_free ? ConvPads{all, Pads(all.size(), {0, 0})} : split_conv_pads(x, k, stride, all, dilation);
+  Tensor xp = pad_or_shrink(realize_first ? x.contiguous() : x, split.copied);
+  if (pads_something && !pad_free && !whole_buffer(xp.uop())) xp = xp.contiguous();
+  xp = pad_or_shrink(xp, split.viewed);
+  Dims ps = xp.shape();
   for (size_t j = 0; j < nd; j++)
     if (dilation[j] * (k[j] - 1) + 1 > ps[2 + j]) {
       Dims padded(ps.begin() + 2, ps.end()), eff;

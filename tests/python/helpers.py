@@ -142,3 +142,20 @@ def torch_conv_nd(x, w, kw):
     import torch
     fn = {3: torch.nn.functional.conv1d, 4: torch.nn.functional.conv2d, 5: torch.nn.functional.conv3d}[x.ndim]
     return fn(x, w, **kw)
+
+
+def assert_conv_grads_match_torch(rng, xs, ws, kw, prologue=lambda t: t):
+    """conv_nd of prologue(x) and its input and weight gradients against torch's (random x, w and
+    output gradient of the given shapes; rtol and atol 1e-4)."""
+    import torch
+    x, w = rng.standard_normal(xs, dtype=np.float32), rng.standard_normal(ws, dtype=np.float32)
+    tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
+    want = torch_conv_nd(prologue(tx), tw, kw)
+    gy = rng.standard_normal(tuple(want.shape), dtype=np.float32)
+    want.backward(torch.tensor(gy))
+    ox, ow = onegrad.Tensor(x, requires_grad=True), onegrad.Tensor(w, requires_grad=True)
+    y = conv_nd(prologue(ox), ow, kw)
+    np.testing.assert_allclose(y.numpy(), want.detach().numpy(), rtol=1e-4, atol=1e-4)
+    (y * onegrad.Tensor(gy)).sum().backward()
+    np.testing.assert_allclose(ox.grad.numpy(), tx.grad.numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(ow.grad.numpy(), tw.grad.numpy(), rtol=1e-4, atol=1e-4)

@@ -1,5 +1,5 @@
 """Window taps that read only padding are cut from a conv's kernel (tensor/conv_taps.h): a 5x5 window
-over 2 rows padded by 2 sums 3x5 taps over a copy padded by 1, a 3x3 window over one row padded by 1
+over 2 rows padded by 2 sums 3x5 taps over the rows padded by 1, a 3x3 window over one row padded by 1
 is a 1x3 one (a 1-D conv over one position, a matrix product). Values against torch (forward, and
 the gradients of the input and of every weight tap), the kernels' names for the cut windows and
 copies, conv_transpose over few rows, and ONNX Conv (asymmetric pads, named dims whose sizes change
@@ -11,7 +11,7 @@ import torch
 import onegrad
 from onegrad import _C, Tensor
 
-from helpers import conv_nd as conv, torch_conv_nd as torch_conv
+from helpers import assert_conv_grads_match_torch, conv_nd as conv
 
 rng = np.random.default_rng(0)
 
@@ -36,19 +36,8 @@ CASES = [
 
 @pytest.mark.parametrize("xs,ws,kw", CASES)
 def test_values_and_gradients_match_torch(xs, ws, kw):
-    x, w = rng.standard_normal(xs, dtype=np.float32), rng.standard_normal(ws, dtype=np.float32)
-    gy = None
-    tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
-    want = torch_conv(tx, tw, kw)
-    gy = rng.standard_normal(tuple(want.shape), dtype=np.float32)
-    want.backward(torch.tensor(gy))
-    ox, ow = Tensor(x, requires_grad=True), Tensor(w, requires_grad=True)
-    y = conv(ox, ow, kw)
-    np.testing.assert_allclose(y.numpy(), want.detach().numpy(), rtol=1e-4, atol=1e-4)
-    (y * Tensor(gy)).sum().backward()
-    np.testing.assert_allclose(ox.grad.numpy(), tx.grad.numpy(), rtol=1e-4, atol=1e-4)
     # the cut taps' gradients are the zeros torch computes for them too
-    np.testing.assert_allclose(ow.grad.numpy(), tw.grad.numpy(), rtol=1e-4, atol=1e-4)
+    assert_conv_grads_match_torch(rng, xs, ws, kw)
 
 
 def kernel_names(xs, ws, kw):
@@ -57,10 +46,11 @@ def kernel_names(xs, ws, kw):
 
 
 def test_a_5x5_window_over_two_rows_sums_three_tap_rows_over_a_copy_padded_by_one():
-    # 2 rows + 1 + 1 (not 2 + 2 + 2), 3 x 5 taps (not 5 x 5); the columns keep all 5 taps
-    assert kernel_names((2, 8, 2, 20), (8, 1, 5, 5), dict(padding=2, groups=8)) == ["E_2_8_4_24", "r_2_8_2_20_3_5"]
+    # 3 x 5 taps (not 5 x 5); the columns keep all 5 taps. The rows' padding is a view over the
+    # copy (tensor/conv_pads.h), which holds the 2 rows and the padded columns
+    assert kernel_names((2, 8, 2, 20), (8, 1, 5, 5), dict(padding=2, groups=8)) == ["E_2_8_2_24", "r_2_8_2_20_3_5"]
     # 3 rows: every tap row reaches a row at some output, nothing is cut
-    assert kernel_names((2, 8, 3, 20), (8, 1, 5, 5), dict(padding=2, groups=8)) == ["E_2_8_7_24", "r_2_8_3_20_5_5"]
+    assert kernel_names((2, 8, 3, 20), (8, 1, 5, 5), dict(padding=2, groups=8)) == ["E_2_8_3_24", "r_2_8_3_20_5_5"]
 
 
 def test_a_window_over_one_position_is_a_pointwise_conv():

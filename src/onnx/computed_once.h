@@ -2,7 +2,8 @@
 // output column or channel: when elementwise ops computed it (a BatchNormalization, an activation),
 // they are computed once into a buffer instead of again at every read inside the reduce (the
 // recognition model's classifier recomputed a swish 6625 times per element; Silero VAD's LSTM its
-// encoder's bias and ReLU for each block of gate columns). Views of buffers and constants stay views.
+// encoder's bias and ReLU for each block of gate columns). Views of buffers and constants stay views,
+// and a value already computed once (contiguous()) stays that value.
 #pragma once
 #include "tensor/tensor.h"
 
@@ -13,7 +14,8 @@ inline Tensor computed_once(const Tensor& t) {
   while (!u->src.empty() && (u->op == Ops::RESHAPE || u->op == Ops::PERMUTE || u->op == Ops::EXPAND ||
                              u->op == Ops::SHRINK || u->op == Ops::FLIP))
     u = u->src[0].get();
-  return u->op == Ops::BUFFER || u->op == Ops::CONST ? t : t.contiguous();
+  bool done = u->op == Ops::BUFFER || u->op == Ops::CONST || u->op == Ops::LOAD || u->op == Ops::CONTIGUOUS;
+  return done ? t : t.contiguous();
 }
 
 }  // namespace onegrad::onnx

@@ -1,6 +1,10 @@
 #include "onnx/graph.h"
 
+#include <unordered_map>
+#include <unordered_set>
+
 #include "onnx.pb.h"
+#include "onnx/computed_once.h"
 #include "onnx/constant_fold.h"
 #include "onnx/op_table.h"
 #include "onnx/tensor_proto.h"
@@ -68,8 +72,37 @@ std::string node_label(const ::onnx::GraphProto& g, int i) {
   return n.name().empty() ? "node #" + std::to_string(i) : "node '" + n.name() + "'";
 }
 
+// The values a GlobalAveragePool or GlobalMaxPool reads that another node reads too (a
+// squeeze-excite block's x, which the block then scales: x * s). Each is computed once into a
+// buffer where it is made, and every reader reads that buffer: the pool sums it and the scaled
+// product (a pointwise Conv's input, onnx/channel_scale.h) loads it, where otherwise the ops that
+// made it (a BatchNorm and hardswish over a conv) ran again in the pool's kernel and in the
+// kernel that realized the product.
+std::unordered_set<std::string> pooled_and_shared(const ::onnx::GraphProto& g) {
+  std::unordered_map<std::string, int> readers;
+  std::unordered_set<std::string> pooled, out;
+  for (const auto& n : g.node()) {
+    for (const auto& name : n.input()) readers[name]++;
+    if ((n.op_type() == "GlobalAveragePool" || n.op_type() == "GlobalMaxPool") && n.input_size() > 0) pooled.insert(n.input(0));
+  }
+  for (const auto& o : g.output()) readers[o.name()]++;
+  for (const auto& name : pooled)
+    if (readers[name] > 1) out.insert(name);
+  return out;
+}
+
+// computed_once, in the shape the value's ops compute it in when it is a reshape of them (a
+// pointwise conv's flat pixels, tensor/conv.cpp): realized through the reshape, its kernel would
+// run over the reshaped axes (det's 18 -> 96 channel conv on 40x40 as 40 x 40 pixels, not 1600).
+Tensor computed_where_made(const Tensor& t) {
+  const UOp& u = *t.uop();
+  if (u.op != Ops::RESHAPE || !u.src[0]->static_shape() || !t.uop()->static_shape()) return computed_once(t);
+  return computed_once(Tensor(u.src[0], t.device())).reshape(t.shape());
+}
+
 std::vector<Tensor> run_graph(const ::onnx::GraphProto& g, Scope& scope, const GraphContext& ctx) {
   const OpTable& table = op_table();
+  std::unordered_set<std::string> shared = pooled_and_shared(g);
   for (int i = 0; i < g.node_size(); ++i) {
     const auto& n = g.node(i);
     auto dom = ctx.opsets.find(is_onnx_domain(n.domain()) ? "" : n.domain());
@@ -124,6 +157,8 @@ std::vector<Tensor> run_graph(const ::onnx::GraphProto& g, Scope& scope, const G
         rethrow_in(where);
       }
     } else {
+      for (int o = 0; o < n.output_size() && size_t(o) < outs.size(); ++o)
+        if (shared.count(n.output(o))) outs[size_t(o)] = computed_where_made(outs[size_t(o)]);
       set_outputs(n, outs, scope, false);
     }
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "onnx/channel_scale.h"
 #include "onnx/computed_once.h"
 #include "onnx/op_table.h"
 #include "onnx/spatial.h"
@@ -136,15 +137,23 @@ Tensor conv(const Node& n) {
   // only the unpadded input is, and the conv reads the padding through gated loads (tensor/conv.cpp).
   // An input that reads a repeated view (an FPN's upsamples) is realized before the pad copy, as
   // conv_core does (tensor/repeated_view.h).
+  // A pointwise conv's input scaled per channel by a computed factor (a squeeze-excite block's
+  // x * s) is the product of x and s computed once each; a conv with few output channels reads
+  // them as two buffers it multiplies as it loads, a wider one realizes the product
+  // (onnx/channel_scale.h).
   bool pad_free = setting("PAD_FREE_CONV", 0) != 0;
   bool realize_first = (pad_free || reads_repeated_view(x.uop())) && !whole_buffer(x.uop());
+  auto ones = [](const std::vector<int64_t>& v) { return std::all_of(v.begin(), v.end(), [](int64_t e) { return e == 1; }); };
+  bool unpadded = std::all_of(pads.begin(), pads.end(), [](const auto& p) { return p.first == 0 && p.second == 0; });
+  std::optional<Tensor> scaled = ones(s.kernel) && ones(s.strides) && unpadded ? scaled_by_channel(x) : std::nullopt;
+  bool fused = scaled && cout <= kScaledConvMaxOutputs;
   pads.insert(pads.begin(), 2, {0, 0});
   // Rows of few outputs and taps keep their padding as a view over the copy (tensor/conv_pads.h).
   Dims ws = w.shape(), taps(ws.begin() + 2, ws.end());
   ConvPads split = pad_free ? ConvPads{pads, Pads(pads.size(), {0, 0})} : split_conv_pads(x, taps, s.strides, pads, s.dilations);
-  Tensor xp = pad_or_shrink(realize_first ? x.contiguous() : x, split.copied);
-  if (!pad_free && !whole_buffer(xp.uop())) xp = xp.contiguous();
-  xp = pad_or_shrink(xp, split.viewed);
+  Tensor xp = scaled ? *scaled : pad_or_shrink(realize_first ? x.contiguous() : x, split.copied);
+  if (!pad_free && !fused && !whole_buffer(xp.uop())) xp = xp.contiguous();
+  if (!scaled) xp = pad_or_shrink(xp, split.viewed);
   return narrowed(xp.conv(w, bias, s.strides, std::vector<int64_t>{0}, s.dilations, groups), 1, cout);
 }
 

@@ -178,3 +178,74 @@ def test_an_lstm_computes_its_activated_input_once(tmp_path):
     np.testing.assert_allclose(out["Yh"].numpy()[0], h, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(out["Yc"].numpy()[0], c, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(out["Y"].numpy()[0, 0], h, rtol=1e-5, atol=1e-6)
+
+
+def hardswish(v):
+    return v * np.clip(v + 3, 0, 6) / 6
+
+
+def squeeze_excite_model(c, n_out, scale_kind):
+    # a depthwise 3x3 conv, a BatchNorm as Mul/Add, hardswish, then x * s into a 1x1 conv, where
+    # s is a squeeze-excite block's hardsigmoid(fc(relu(fc(mean(x))))) ("se"), or a constant
+    # per-channel factor ("const")
+    rng = np.random.default_rng(7)
+    arrays = {"wd": rng.standard_normal((c, 1, 3, 3)).astype(np.float32) * 0.4,
+              "g": rng.standard_normal((1, c, 1, 1)).astype(np.float32),
+              "t": rng.standard_normal((1, c, 1, 1)).astype(np.float32),
+              "w1": rng.standard_normal((c // 4, c, 1, 1)).astype(np.float32) * 0.3,
+              "b1": rng.standard_normal(c // 4).astype(np.float32),
+              "w2": rng.standard_normal((c, c // 4, 1, 1)).astype(np.float32) * 0.3,
+              "b2": rng.standard_normal(c).astype(np.float32),
+              "k": rng.standard_normal((1, c, 1, 1)).astype(np.float32),
+              "wp": rng.standard_normal((n_out, c, 1, 1)).astype(np.float32) * 0.2}
+    nodes = [helper.make_node("Conv", ["x", "wd"], ["d"], group=c, pads=[1, 1, 1, 1]),
+             helper.make_node("Mul", ["d", "g"], ["dg"]), helper.make_node("Add", ["dg", "t"], ["bn"]),
+             helper.make_node("HardSwish", ["bn"], ["h"])]
+    if scale_kind == "se":
+        nodes += [helper.make_node("GlobalAveragePool", ["h"], ["p"]),
+                  helper.make_node("Conv", ["p", "w1", "b1"], ["f1"]), helper.make_node("Relu", ["f1"], ["r1"]),
+                  helper.make_node("Conv", ["r1", "w2", "b2"], ["f2"]),
+                  helper.make_node("HardSigmoid", ["f2"], ["s"], alpha=0.2, beta=0.5)]
+    nodes += [helper.make_node("Mul", ["h", "s" if scale_kind == "se" else "k"], ["hs"]),
+              helper.make_node("Conv", ["hs", "wp"], ["y"])]
+    g = helper.make_graph(nodes, "se", [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                          [numpy_helper.from_array(a, name) for name, a in arrays.items()])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)]), arrays
+
+
+def squeeze_excite_numpy(x, a, scale_kind):
+    n, c, hh, ww = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    d = sum(xp[:, :, i:i + hh, j:j + ww] * a["wd"][None, :, 0, i, j, None, None] for i in range(3) for j in range(3))
+    h = hardswish(d * a["g"] + a["t"])
+    if scale_kind == "se":
+        p = h.mean((2, 3))
+        r1 = np.maximum(p @ a["w1"][:, :, 0, 0].T + a["b1"], 0)
+        s = np.clip((r1 @ a["w2"][:, :, 0, 0].T + a["b2"]) * 0.2 + 0.5, 0, 1)[:, :, None, None]
+    else:
+        s = a["k"]
+    return np.einsum("nchw,oc->nohw", h * s, a["wp"][:, :, 0, 0])
+
+
+@pytest.mark.parametrize("scale_kind,n_out", [("se", 32), ("se", 48), ("const", 32)])
+def test_a_pointwise_conv_multiplies_its_squeeze_excite_scale_as_it_loads(tmp_path, scale_kind, n_out):
+    # x * s, s per (sample, channel) from a squeeze-excite block, into a 1x1 conv of at most 32
+    # output channels: the conv reads x (the depthwise conv's epilogue, which the mean reads too)
+    # and s as buffers and multiplies as it loads, with no kernel that writes the product
+    # (onnx/channel_scale.h). With more output channels the product gets its kernel (reading x's
+    # buffer). A constant factor is left to the depthwise conv's epilogue.
+    n, c, hh, ww = 2, 24, 5, 16
+    model, arrays = squeeze_excite_model(c, n_out, scale_kind)
+    m = onegrad.onnx.load(save(model, tmp_path))
+    x = np.random.default_rng(8).standard_normal((n, c, hh, ww)).astype(np.float32)
+    ks = onegrad.kernels(m.run_lazy({"x": x})["y"])
+    names = [k.name for k in ks]
+    # an elementwise kernel over the activation only for the product of a wide conv's input
+    assert (f"E_{n}_{c}_{hh}_{ww}" in names) == (n_out > 32), names
+    # the depthwise conv (with its epilogue), the mean, the 1x1 conv
+    pixels = [k for k in names if k.startswith((f"r_{n}_{c}_{hh}_{ww}", f"r_{n}_{n_out}_{hh}_{ww}"))]
+    assert sorted(pixels) == sorted([f"r_{n}_{c}_{hh}_{ww}_3_3", f"r_{n}_{n_out}_{hh}_{ww}_{c}"] +
+                                    ([f"r_{n}_{c}_{hh}_{ww}"] if scale_kind == "se" else [])), names
+    np.testing.assert_allclose(m({"x": x})["y"].numpy(), squeeze_excite_numpy(x, arrays, scale_kind),
+                               rtol=1e-4, atol=1e-4)

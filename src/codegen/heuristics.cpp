@@ -393,11 +393,12 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
                               : pick_factor(*const_bound(axes[a]), {8, 4, 2});
     if (f > 1) ups.push_back({a, f});
   }
-  auto expanded = [&](int64_t unroll) {
+  // without_epilogue: the ops after the sums left out (what the reduce's unroll is held to)
+  auto expanded = [&](int64_t unroll, bool without_epilogue = false) {
     std::vector<AxisFactor> fs;
     for (const Choice& c : ups) fs.push_back({c.axis, c.factor});
     if (unroll > 1) fs.push_back({inner, unroll});
-    return expanded_ops(sink, fs);
+    return expanded_ops(sink, fs, without_epilogue);
   };
   // The budget on code size: a fused body (an LSTM's gates) makes every copy large, while a block
   // that earns its loads back on a matmul only costs compile time there. Shrink the block whose
@@ -465,7 +466,9 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
     // its copies become one vector op each: the budget is on them alone, not with the blocks
     if (expanded_ops(sink, {{r, v}}) <= kExpandedOpsBudget) planned.push_back({r, Opt::split(int64_t(r), v, AxisType::UNROLL)});
   }
-  if (accumulators * unroll > kMaxExpansion || (unroll > 1 && expanded(unroll) > kExpandedOpsBudget)) unroll = 0;
+  // The unroll copies the reduction's body, not an epilogue after it (a fused BatchNorm and residual
+  // add, once per output): it is held to the budget without that (docs/kernel_opts.md).
+  if (accumulators * unroll > kMaxExpansion || (unroll > 1 && expanded(unroll, true) > kExpandedOpsBudget)) unroll = 0;
   if (unroll > 1) planned.push_back({inner, Opt::split(int64_t(inner), unroll, AxisType::UNROLL)});
   std::sort(planned.begin(), planned.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (auto& p : planned) opts.push_back(p.second);

@@ -139,7 +139,11 @@ Tensor conv(const Node& n) {
   bool realize_first = (pad_free || reads_repeated_view(x.uop())) && !whole_buffer(x.uop());
   pads.insert(pads.begin(), 2, {0, 0});
   Tensor xp = pad_or_shrink(realize_first ? x.contiguous() : x, pads);
-  if (!pad_free && !whole_buffer(xp.uop())) xp = xp.contiguous();
+  if (!pad_free && !whole_buffer(xp.uop())) {
+    bool unpadded = xp.uop() == x.uop();
+    xp = xp.contiguous();
+    if (unpadded) n.realized_input(0, xp);
+  }
   return narrowed(xp.conv(w, bias, s.strides, std::vector<int64_t>{0}, s.dilations, groups), 1, cout);
 }
 

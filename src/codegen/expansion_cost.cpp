@@ -1,6 +1,7 @@
 #include "codegen/expansion_cost.h"
 
 #include <unordered_map>
+#include <unordered_set>
 
 #include "codegen/kernel_axes.h"
 
@@ -17,7 +18,14 @@ bool is_value_op(const UOp& u) {
 
 }  // namespace
 
-int64_t expanded_ops(const UOpRef& sink, const std::vector<AxisFactor>& factors) {
+int64_t expanded_ops(const UOpRef& sink, const std::vector<AxisFactor>& factors, bool without_epilogue) {
+  std::unordered_set<const UOp*> in_reduce;
+  if (without_epilogue)
+    for (const UOp* u : sink->toposort())
+      if (u->op == Ops::REDUCE) {
+        in_reduce.insert(u);
+        for (const UOp* v : u->src[0]->toposort()) in_reduce.insert(v);
+      }
   std::vector<UOpRef> axes = kernel_axes(sink);
   // An axis as the set of expanded factors it carries: bit i stands for factors[i].
   std::unordered_map<const UOp*, uint64_t> axis_bits;
@@ -37,7 +45,7 @@ int64_t expanded_ops(const UOpRef& sink, const std::vector<AxisFactor>& factors)
         for (size_t i = 1; i < u->src.size(); i++) d &= ~deps[u->src[i].get()];
     }
     deps[u] = d;
-    if (!is_value_op(*u)) continue;
+    if (!is_value_op(*u) || (without_epilogue && u->op != Ops::STORE && !in_reduce.count(u))) continue;
     int64_t copies = 1;
     for (size_t i = 0; i < factors.size() && i < 64; i++)
       if (d >> i & 1) copies *= factors[i].factor;

@@ -18,7 +18,10 @@ struct AxisFactor {
 // REDUCE, BITCAST) counted once per copy of the axes it depends on, i.e. the product of their
 // factors. An op that depends on no expanded axis is shared by the copies and counted once (an
 // LSTM's hidden state recomputed inside a reduce over its columns is not copied by an upcast of the
-// gate axis). A REDUCE depends on what its value depends on, less the ranges it closes.
-int64_t expanded_ops(const UOpRef& sink, const std::vector<AxisFactor>& factors);
+// gate axis). A REDUCE depends on what its value depends on, less the ranges it closes. With
+// `without_epilogue`, the ops that follow the sums (a BatchNorm, an activation, a residual add
+// fused after a conv's sum: run once per output, not once per term) are left out; the STOREs are
+// not.
+int64_t expanded_ops(const UOpRef& sink, const std::vector<AxisFactor>& factors, bool without_epilogue = false);
 
 }  // namespace onegrad

@@ -161,6 +161,8 @@ std::vector<Tensor> run_graph(const ::onnx::GraphProto& g, Scope& scope, const G
         if (shared.count(n.output(o))) outs[size_t(o)] = computed_where_made(outs[size_t(o)]);
       set_outputs(n, outs, scope, false);
     }
+    for (const auto& [slot, t] : node.realized_inputs())
+      if (!scope.is_constant(n.input(int(slot)))) scope.values.insert_or_assign(n.input(int(slot)), t);
   }
   std::vector<Tensor> results;
   for (const auto& out : g.output()) {

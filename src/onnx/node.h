@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tensor/tensor.h"
@@ -37,6 +38,12 @@ class Node {
   const Tensor& in(size_t i) const;  // ArgumentError naming the op when absent
   std::optional<Tensor> opt(size_t i) const { return has(i) ? inputs_[i] : std::nullopt; }
   const std::vector<std::optional<Tensor>>& inputs() const { return inputs_; }
+  // The op realized input i as `t` (a contraction's operand computed once into a buffer): the graph
+  // hands `t` to the nodes that read the input after this one, which then load the buffer instead
+  // of computing the value again (a residual block's input, a BatchNorm of a conv's raw sums, is
+  // both the 1x1 conv's operand and the residual add's).
+  void realized_input(size_t i, Tensor t) const { realized_.emplace_back(i, std::move(t)); }
+  const std::vector<std::pair<size_t, Tensor>>& realized_inputs() const { return realized_; }
   // An input's values (realized; ints cast to int64, floats to float64).
   std::vector<int64_t> ints(size_t i) const;
   std::vector<double> floats(size_t i) const;
@@ -79,6 +86,7 @@ class Node {
   const ::onnx::NodeProto& proto_;
   int64_t opset_;
   std::vector<std::optional<Tensor>> inputs_;
+  mutable std::vector<std::pair<size_t, Tensor>> realized_;
   std::string device_, base_dir_;
   std::vector<bool> constant_;
   Folder folder_;

@@ -152,7 +152,11 @@ Tensor conv(const Node& n) {
   Dims ws = w.shape(), taps(ws.begin() + 2, ws.end());
   ConvPads split = pad_free ? ConvPads{pads, Pads(pads.size(), {0, 0})} : split_conv_pads(x, taps, s.strides, pads, s.dilations);
   Tensor xp = scaled ? *scaled : pad_or_shrink(realize_first ? x.contiguous() : x, split.copied);
-  if (!pad_free && !fused && !whole_buffer(xp.uop())) xp = xp.contiguous();
+  if (!pad_free && !fused && !whole_buffer(xp.uop())) {
+    bool unpadded = xp.uop() == x.uop();
+    xp = xp.contiguous();
+    if (unpadded) n.realized_input(0, xp);
+  }
   if (!scaled) xp = pad_or_shrink(xp, split.viewed);
   return narrowed(xp.conv(w, bias, s.strides, std::vector<int64_t>{0}, s.dilations, groups), 1, cout);
 }

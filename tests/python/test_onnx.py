@@ -249,3 +249,29 @@ def test_a_pointwise_conv_multiplies_its_squeeze_excite_scale_as_it_loads(tmp_pa
                                     ([f"r_{n}_{c}_{hh}_{ww}"] if scale_kind == "se" else [])), names
     np.testing.assert_allclose(m({"x": x})["y"].numpy(), squeeze_excite_numpy(x, arrays, scale_kind),
                                rtol=1e-4, atol=1e-4)
+
+
+def test_a_residual_reads_the_input_its_pointwise_conv_realized(tmp_path):
+    # z = x * s + t feeds a 1x1 conv, which realizes it (onnx/computed_once.h's reason), and the
+    # residual add after the conv: the add reads that buffer (the graph hands the realized value to
+    # the nodes after the conv) instead of computing z again from x, s and t in the conv's kernel
+    rng = np.random.default_rng(7)
+    n, c, h, w = 2, 32, 4, 8
+    s, t = (rng.standard_normal((1, c, 1, 1)).astype(np.float32) for _ in range(2))
+    wt = (rng.standard_normal((c, c, 1, 1)) * 0.2).astype(np.float32)
+    nodes = [helper.make_node("Mul", ["x", "s"], ["xs"]), helper.make_node("Add", ["xs", "t"], ["z"]),
+             helper.make_node("Conv", ["z", "w"], ["cz"]), helper.make_node("Add", ["cz", "z"], ["y"])]
+    g = helper.make_graph(nodes, "residual", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [n, c, h, w])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                          [numpy_helper.from_array(a, k) for a, k in ((s, "s"), (t, "t"), (wt, "w"))])
+    m = onegrad.onnx.load(save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), tmp_path))
+    x = rng.standard_normal((n, c, h, w)).astype(np.float32)
+    ks = onegrad.kernels(m.run_lazy({"x": x})["y"])
+    conv = [k for k in ks if k.name.startswith("r_")]
+    assert len(conv) == 1, [(k.name, k.reason) for k in ks]
+    source = conv[0].source()
+    signature = next(line for line in source.splitlines() if "_kernel(" in line)
+    assert signature.count("float* restrict") == 3, signature  # the output, z and the weight
+    z = x * s + t
+    want = np.einsum("oi,nihw->nohw", wt[:, :, 0, 0], z) + z
+    np.testing.assert_allclose(m({"x": x})["y"].numpy(), want, rtol=1e-5, atol=1e-5)

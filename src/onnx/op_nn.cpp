@@ -112,6 +112,8 @@ Tensor weight_cout_inner(const Node& n, const Tensor& w) {
 // block), viewed back: the kernel blocks its output channels by `block` (conv_channel_block), so
 // each block reads one contiguous run of weights over the whole reduction instead of `block` of every
 // cout weights (the 96 -> 24 channel 3x3 convs of PaddleOCR det stream 83 KB per block of 6).
+// Each block is folded under its own slot: an input whose width changes between calls can change
+// the block.
 Tensor weight_channel_blocks(const Node& n, const Tensor& w, int64_t block) {
   auto s = w.shape();
   std::vector<int64_t> split{s[0] / block, block}, to_inner{0}, back{0, w.ndim()};
@@ -121,7 +123,7 @@ Tensor weight_channel_blocks(const Node& n, const Tensor& w, int64_t block) {
     back.push_back(i);
   }
   to_inner.push_back(1);
-  return n.folded(0, [&] { return w.reshape(split).permute(to_inner).contiguous(); }).permute(back).reshape(s);
+  return n.folded(int(block), [&] { return w.reshape(split).permute(to_inner).contiguous(); }).permute(back).reshape(s);
 }
 
 // The weight's layout: blocks of conv_channel_block's channels where the kernel gives the output

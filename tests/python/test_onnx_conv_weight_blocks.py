@@ -107,3 +107,14 @@ def test_a_blocked_weight_view_sets_the_channel_block(b):
     steps = weight_steps(k.source(), 2)
     assert steps[-1] == b and 96 * 9 * b in steps, steps
     np.testing.assert_array_equal(y.numpy(), Tensor(x).conv2d(channels_inner_view(w)).numpy())
+
+
+# A width named in the model changes between calls (80 columns, 40, 3: blocks of 6, 12, none when
+# each call's width chose the layout); every call matches torch.
+def test_a_width_that_changes_between_calls_matches_torch(tmp_path):
+    rng = np.random.default_rng(7)
+    w = (rng.standard_normal((24, 16, 3, 3)) * 0.1).astype(np.float32)
+    m = conv_model(tmp_path, (1, 16, 4, "W"), w, pads=[1, 1, 1, 1])
+    for width in (80, 40, 3, 80):
+        x = rng.standard_normal((1, 16, 4, width), dtype=np.float32)
+        np.testing.assert_allclose(m({"x": x})["y"].numpy(), torch_conv(x, w, dict(pads=[1, 1, 1, 1])), rtol=1e-4, atol=1e-4)

@@ -270,7 +270,32 @@ std::vector<size_t> decided_gate_axes(const UOpRef& sink, const std::vector<UOpR
   return decided;
 }
 
+// m when an in-reduce load reads the output axis `r` as (r / m, r % m): a weight laid out in blocks
+// of m channels (ONNX Conv's, conv_channel_block). A block of m copies folds both to the block's
+// index and each copy's constant; any other block keeps a division and a remainder per load.
+int64_t layout_block(const std::vector<Access>& acc, const UOpRef& r) {
+  int64_t bound = *const_bound(r);
+  for (const Access& x : acc) {
+    if (!x.in_reduce) continue;
+    for (const UOp* u : x.addr->toposort()) {
+      if (u->op != Ops::MOD || u->src[0].get() != r.get() || !u->src[1]->is_const()) continue;
+      int64_t m = u->src[1]->const_value().as_int();
+      if (m > 1 && m < bound && bound % m == 0) return m;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
+
+int64_t conv_channel_block(int64_t cout, int64_t width) {
+  int64_t f = first_block_factor(width, false);
+  if (f < 4) return 0;
+  int64_t g = second_block_factor(cout, f, false);
+  if (g <= 1 || g >= cout) return 0;
+  g = unspilled_blocks(width, f, cout, g, false).second;
+  return g > 1 && g < cout ? g : 0;
+}
 
 // Register blocking for reductions: an output axis that some load inside the reduction does not
 // depend on is one where upcasting reuses that load across accumulators (matmul: A's row for every
@@ -394,7 +419,8 @@ std::vector<Opt> hand_coded_opts(const UOpRef& sink) {
       if (b != first && b != outer) rest.push_back(b);
     std::stable_sort(rest.begin(), rest.end(), [&](size_t a, size_t b) { return reuses_first(a) > reuses_first(b); });
     for (size_t b : rest) {
-      int64_t g = second_block_factor(*const_bound(axes[b]), f_rows, gated);
+      int64_t g = layout_block(acc, axes[b]);
+      if (g == 0) g = second_block_factor(*const_bound(axes[b]), f_rows, gated);
       if (g > 1 && !ups.empty()) {
         ups.push_back({b, g});
         if (ups[0].axis == first && outer == first && g == *const_bound(axes[b]))

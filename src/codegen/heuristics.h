@@ -9,6 +9,14 @@
 namespace onegrad {
 
 std::vector<Opt> hand_coded_opts(const UOpRef& sink);
+// The block of output channels hand_coded_opts gives a dense conv (ungated loads, weights in
+// place) whose output rows of `width` columns are read with unit stride: the rows take the first
+// block (first_block_factor) and the `cout` channels the second (second_block_factor). 0 where
+// the channels make no block of their own: rows under 4 columns (the channels take the vector
+// lanes) or all `cout` channels in one block. ONNX Conv lays a constant weight out in blocks of
+// that many channels (docs/onnx.md, "Conv weights"); a weight read as (c / m, c % m) of an output
+// axis c makes hand_coded_opts block that axis by m.
+int64_t conv_channel_block(int64_t cout, int64_t width);
 // The most ops hand_coded_opts lets Expand make of a kernel's body (expanded_ops: each value op
 // once per copy of the axes it depends on); blocks and unrolls shrink until they fit. sgemm's and
 // conv2d's 128 accumulators make 408, a matmul with a fused epilogue up to about 650; an LSTM

@@ -38,9 +38,14 @@ def conv_kernel(m, x):
 def weight_steps(src, param):
     """The constant steps of the address the kernel reads the weight (buffer `param`) at."""
     at = re.search(rf"b{param}\[\(?(alu\d+)", src).group(1)
-    expr = re.search(rf"int64_t {at} = (.*);", src).group(1)
-    assert "/" not in expr and "%" not in expr, expr
-    return [int(s) for s in re.findall(r"\* (\d+)\)", expr)]
+    steps = []
+    while at:  # an address may be another address plus a tap's constant offset (unrolled taps)
+        expr = re.search(rf"int64_t {at} = (.*);", src).group(1)
+        assert "/" not in expr and "%" not in expr, expr
+        steps = [int(s) for s in re.findall(r"\* (\d+)\)", expr)] + steps
+        base = re.match(r"\(+(alu\d+) \+", expr)
+        at = base.group(1) if base else None
+    return steps
 
 
 def torch_conv(x, w, attrs):

@@ -55,37 +55,39 @@ std::string Prelude::vector_store(DType dt, int64_t lanes) {
   return need(name, d_.helper_prefix + "void " + name + "(" + t + "* p, " + v + " v) { memcpy(p, &v, sizeof v); }\n");
 }
 
-// MAX as og_fmax does it (b where a < b or b is NaN, else a), lane by lane: C has no
-// ?: on vectors, so the choices are blended through the bits (a vector cast between types of one
-// size reinterprets the bits).
+namespace {
+
+// The body line that returns x where the mask (-1 or 0 in every lane, of the int type m of the
+// lanes' size) is set and y where it is not: C has no ?: on vectors, so the choices' bits are
+// blended (a vector cast between types of one size reinterprets them).
+std::string blend_return(const std::string& v, const std::string& m, const std::string& mask, const std::string& x, const std::string& y) {
+  return "  return (" + v + ")((" + mask + " & (" + m + ")" + x + ") | (~" + mask + " & (" + m + ")" + y + "));\n";
+}
+
+}  // namespace
+
+// MAX as og_fmax does it (b where a < b or b is NaN, else a), lane by lane.
 std::string Prelude::vector_fmax(DType dt, int64_t lanes) {
-  std::string v = vector(dt, lanes);
-  std::string m = vector_type(dt.itemsize() == 8 ? dtypes::int64 : dtypes::int32, lanes), name = "og_fmax_" + lanes_tag(dt, lanes);
+  std::string v = vector(dt, lanes), m = vector_type(signed_of_size(int64_t(dt.itemsize())), lanes), name = "og_fmax_" + lanes_tag(dt, lanes);
   return need(name, d_.helper_prefix + v + " " + name + "(" + v + " a, " + v + " b) {  /* a NaN operand gives NaN */\n"
-                    "  " + m + " pick_b = (" + m + ")((a < b) | (b != b));\n"
-                    "  return (" + v + ")((pick_b & (" + m + ")b) | (~pick_b & (" + m + ")a));\n"
-                    "}\n");
+                    "  " + m + " pick_b = (" + m + ")((a < b) | (b != b));\n" +
+                    blend_return(v, m, "pick_b", "b", "a") + "}\n");
 }
 
 // MAX by a constant without NaN lanes (max_by_constant): one comparison and a blend of bits.
 std::string Prelude::vector_fmax_by_constant(DType dt, int64_t lanes, bool constant_left) {
-  std::string v = vector(dt, lanes);
-  std::string m = vector_type(dt.itemsize() == 8 ? dtypes::int64 : dtypes::int32, lanes);
+  std::string v = vector(dt, lanes), m = vector_type(signed_of_size(int64_t(dt.itemsize())), lanes);
   std::string name = std::string(constant_left ? "og_fmaxl_" : "og_fmaxr_") + lanes_tag(dt, lanes);
   std::string head = constant_left ? "(" + v + " c, " + v + " a) {  /* c has no NaN lane: max(c, a) */\n  " + m + " pick_c = (" + m + ")(a <= c);\n"
                                    : "(" + v + " a, " + v + " c) {  /* c has no NaN lane: max(a, c) */\n  " + m + " pick_c = (" + m + ")(a < c);\n";
-  return need(name, d_.helper_prefix + v + " " + name + head +
-                    "  return (" + v + ")((pick_c & (" + m + ")c) | (~pick_c & (" + m + ")a));\n"
-                    "}\n");
+  return need(name, d_.helper_prefix + v + " " + name + head + blend_return(v, m, "pick_c", "c", "a") + "}\n");
 }
 
-// WHERE lane by lane: C has no ?: on vectors, so the mask (-1 or 0 in every lane) blends the bits of
-// the two choices (a vector cast between types of one size reinterprets them).
+// WHERE lane by lane, the mask's bits blending the two choices.
 std::string Prelude::vector_where(DType dt, int64_t lanes) {
   std::string v = vector(dt, lanes), m = vector(dtypes::bool_, lanes), name = "og_where_" + lanes_tag(dt, lanes);
-  return need(name, d_.helper_prefix + v + " " + name + "(" + m + " c, " + v + " a, " + v + " b) {\n"
-                    "  return (" + v + ")((c & (" + m + ")a) | (~c & (" + m + ")b));\n"
-                    "}\n");
+  return need(name, d_.helper_prefix + v + " " + name + "(" + m + " c, " + v + " a, " + v + " b) {\n" +
+                    blend_return(v, m, "c", "a", "b") + "}\n");
 }
 
 // MULACC's fused multiply-add lane by lane: C has no fma on vector types. The lanes are written as

@@ -4,6 +4,7 @@
 
 import os
 import secrets
+import sys
 
 import numpy as np
 import pytest
@@ -18,12 +19,29 @@ def pytest_report_header(config):
     return f"onegrad random-input seed: {RUN_SEED} (replay with ONEGRAD_TEST_SEED={RUN_SEED})"
 
 
+def _test_seed(request):
+    import zlib
+    return [RUN_SEED, zlib.crc32(request.node.nodeid.encode())]
+
+
 @pytest.fixture
 def rng(request):
     """A numpy Generator seeded by the run seed and the test's id, so each test draws its own
     inputs independently of which other tests run."""
-    import zlib
-    return np.random.default_rng([RUN_SEED, zlib.crc32(request.node.nodeid.encode())])
+    return np.random.default_rng(_test_seed(request))
+
+
+@pytest.fixture(autouse=True)
+def _seed_module_init(request):
+    """torch's and onegrad's global generators (module initialisation, dropout masks) seeded from
+    the run seed and the test's id too, so ONEGRAD_TEST_SEED replays those draws as well. torch is
+    seeded only where the test file imported it: importing it here would cost every test process
+    torch's start-up."""
+    seed = int(np.random.SeedSequence(_test_seed(request)).generate_state(1)[0])
+    if "torch" in sys.modules:
+        sys.modules["torch"].manual_seed(seed)
+    if "onegrad" in sys.modules:
+        sys.modules["onegrad"].manual_seed(seed)
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -6,6 +6,7 @@
 // C of c_alu.cpp does.
 #include "render/c_support.h"
 #include "uop/errors.h"
+#include "uop/settings.h"
 
 namespace onegrad::c_render {
 
@@ -229,12 +230,23 @@ int64_t host_vector_bytes() {
 #endif
 }
 
+// The widest vector the kernels use: CPU_VECTOR_BYTES (16, 32 or 64) where set, so that kernels
+// blocked for AVX2's 8 float lanes can be made, and their tests run, on an AVX-512 host; else the
+// host's widest register.
+int64_t kernel_vector_bytes() {
+  int64_t bytes = setting("CPU_VECTOR_BYTES", 0);
+  if (bytes == 0) return host_vector_bytes();
+  if (bytes != 16 && bytes != 32 && bytes != 64)
+    throw ArgumentError("CPU_VECTOR_BYTES: the widest vector of the C kernels is 16, 32 or 64 bytes, got " + std::to_string(bytes));
+  return bytes;
+}
+
 }  // namespace
 
 std::vector<int64_t> vector_widths(DType dt) {
   if (!float_lanes(dt) && !int_lanes(dt)) return {};
   std::vector<int64_t> out;  // one register of the widest kind, then halves down to 16 bytes
-  for (int64_t bytes = host_vector_bytes(); bytes >= 16; bytes /= 2) out.push_back(bytes / dt.itemsize());
+  for (int64_t bytes = kernel_vector_bytes(); bytes >= 16; bytes /= 2) out.push_back(bytes / dt.itemsize());
   return out;
 }
 

@@ -25,7 +25,7 @@ struct LoweredKernel {
 // picks kernel_name(sink). num_buffers and num_vars count the kernel's PARAM slots (highest slot
 // + 1), taken before simplification, so a buffer whose every use folded away still has its slot.
 // The settings that change what lower_kernel makes of a kernel (CPU_LIBM, CPU_DECOMPOSE_ALL:
-// render/c_renderer.h; NOOPT, OPT_RANDOM, CPU_THREADS: default_opts; BEAM: engine/beam_opts.h; VECTORIZE:
+// render/c_renderer.h; CPU_VECTOR_BYTES: render/c_support.h; NOOPT, OPT_RANDOM, CPU_THREADS: default_opts; BEAM: engine/beam_opts.h; VECTORIZE:
 // codegen/vectorize.h; PACK_PANELS: codegen/pack_panels.h), as text: caches of lowered kernels keyed by AST include it.
 std::string lowering_settings_key();
 

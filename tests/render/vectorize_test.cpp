@@ -235,6 +235,30 @@ TEST(Vectorize, BitIdenticalToScalarKernels) {
 int64_t widest() { return c_vector_unit().widths(dtypes::float32).at(0); }
 std::string f32x(int64_t k) { return "og_f32x" + std::to_string(k); }
 
+// CPU_VECTOR_BYTES sets the widest vector (AVX2's kernels on an AVX-512 host), and the kernels'
+// text follows it; any other width than 16, 32 or 64 bytes is refused, naming the setting.
+TEST(Vectorize, CpuVectorBytesSetsTheWidestVector) {
+  {
+    ScopedSetting avx2("CPU_VECTOR_BYTES", 32);
+    EXPECT_EQ(c_vector_unit().widths(dtypes::float32), (std::vector<int64_t>{8, 4}));
+    EXPECT_EQ(c_vector_unit().widths(dtypes::float64), (std::vector<int64_t>{4, 2}));
+    std::string c = source(matmul(8, 16, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)});
+    EXPECT_TRUE(has(c, "og_f32x8 acc7[1] = {0};")) << c;
+    EXPECT_FALSE(has(c, "og_f32x16")) << c;
+  }
+  {
+    ScopedSetting sse("CPU_VECTOR_BYTES", 16);
+    EXPECT_EQ(c_vector_unit().widths(dtypes::int8), (std::vector<int64_t>{16}));
+  }
+  ScopedSetting odd("CPU_VECTOR_BYTES", 24);
+  try {
+    c_vector_unit().widths(dtypes::float32);
+    FAIL() << "a 24-byte vector was accepted";
+  } catch (const ArgumentError& e) {
+    EXPECT_STREQ(e.what(), "CPU_VECTOR_BYTES: the widest vector of the C kernels is 16, 32 or 64 bytes, got 24");
+  }
+}
+
 TEST(Vectorize, BlockedMatmulUsesVectorLoadsAndAccumulators) {
   std::string c = source(matmul(8, 16, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)});
   const int64_t w = widest(), accs = 4 * 16 / w;  // 4 rows x 16 / w vectors

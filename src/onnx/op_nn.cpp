@@ -11,9 +11,7 @@
 #include "onnx/spatial.h"
 #include "tensor/conv_pads.h"
 #include "tensor/conv_taps.h"
-#include "tensor/repeated_view.h"
 #include "tensor/shape_util.h"
-#include "tensor/view_chain.h"
 #include "uop/settings.h"
 #include "uop/unsupported_error.h"
 
@@ -143,6 +141,24 @@ Tensor conv_weight(const Node& n, const Tensor& w, const Spatial& s, int64_t in_
   return block ? weight_channel_blocks(n, w, block) : weight_cout_inner(n, w);
 }
 
+// The input as the conv reads it, realized with its padding (tensor/conv_pads.h): each input
+// element feeds every output channel and window tap. An input realized as it is goes to the nodes
+// after this one too. A pointwise conv's input scaled per channel by a computed factor (a
+// squeeze-excite block's x * s) is the product of x and s computed once each: a conv with few
+// output channels reads them as two buffers it multiplies as it loads, a wider one realizes the
+// product (onnx/channel_scale.h).
+Tensor conv_read_input(const Node& n, const Dims& taps, const Spatial& s, Pads pads, int64_t cout, bool pad_free) {
+  const Tensor& x = n.in(0);
+  auto ones = [](const std::vector<int64_t>& v) { return std::all_of(v.begin(), v.end(), [](int64_t e) { return e == 1; }); };
+  bool unpadded = std::all_of(pads.begin(), pads.end(), [](const auto& p) { return p.first == 0 && p.second == 0; });
+  if (std::optional<Tensor> scaled = ones(s.kernel) && ones(s.strides) && unpadded ? scaled_by_channel(x) : std::nullopt)
+    return cout <= kScaledConvMaxOutputs || pad_free ? *scaled : scaled->contiguous();
+  pads.insert(pads.begin(), 2, {0, 0});
+  PaddedConvInput in = padded_conv_input(x, taps, s.strides, pads, s.dilations, true);
+  if (in.realized) n.realized_input(0, *in.realized);
+  return in.x;
+}
+
 Tensor conv(const Node& n) {
   const Tensor& x = n.in(0);
   Tensor w = n.in(1);
@@ -168,30 +184,8 @@ Tensor conv(const Node& n) {
     w = live_weight(w, live);
     pads = live.pads;
   }
-  // Realized: each input element feeds every output channel and window tap. With PAD_FREE_CONV=1
-  // only the unpadded input is, and the conv reads the padding through gated loads (tensor/conv.cpp).
-  // An input that reads a repeated view (an FPN's upsamples) is realized before the pad copy, as
-  // conv_core does (tensor/repeated_view.h).
-  // A pointwise conv's input scaled per channel by a computed factor (a squeeze-excite block's
-  // x * s) is the product of x and s computed once each; a conv with few output channels reads
-  // them as two buffers it multiplies as it loads, a wider one realizes the product
-  // (onnx/channel_scale.h).
-  bool realize_first = (pad_free || reads_repeated_view(x.uop())) && !whole_buffer(x.uop());
-  auto ones = [](const std::vector<int64_t>& v) { return std::all_of(v.begin(), v.end(), [](int64_t e) { return e == 1; }); };
-  bool unpadded = std::all_of(pads.begin(), pads.end(), [](const auto& p) { return p.first == 0 && p.second == 0; });
-  std::optional<Tensor> scaled = ones(s.kernel) && ones(s.strides) && unpadded ? scaled_by_channel(x) : std::nullopt;
-  bool fused = scaled && cout <= kScaledConvMaxOutputs;
-  pads.insert(pads.begin(), 2, {0, 0});
-  // Rows of few outputs and taps keep their padding as a view over the copy (tensor/conv_pads.h).
-  Dims ws = w.shape(), taps(ws.begin() + 2, ws.end());
-  ConvPads split = pad_free ? ConvPads{pads, Pads(pads.size(), {0, 0})} : split_conv_pads(x, taps, s.strides, pads, s.dilations);
-  Tensor xp = scaled ? *scaled : pad_or_shrink(realize_first ? x.contiguous() : x, split.copied);
-  if (!pad_free && !fused && !whole_buffer(xp.uop())) {
-    bool realizes_x = xp.uop() == x.uop();
-    xp = xp.contiguous();
-    if (realizes_x) n.realized_input(0, xp);
-  }
-  if (!scaled) xp = pad_or_shrink(xp, split.viewed);
+  Dims ws = w.shape();
+  Tensor xp = conv_read_input(n, Dims(ws.begin() + 2, ws.end()), s, pads, cout, pad_free);
   return narrowed(xp.conv(w, bias, s.strides, std::vector<int64_t>{0}, s.dilations, groups), 1, cout);
 }
 

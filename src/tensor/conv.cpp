@@ -7,10 +7,7 @@
 #include "tensor/conv_core.h"
 #include "tensor/conv_pads.h"
 #include "tensor/conv_taps.h"
-#include "tensor/repeated_view.h"
-#include "tensor/view_chain.h"
 #include "uop/errors.h"
-#include "uop/settings.h"
 
 namespace onegrad {
 
@@ -64,27 +61,8 @@ Tensor conv_core(const std::string& op, const Tensor& x, const Tensor& w, const 
   }
   Pads all(2, {0, 0});
   all.insert(all.end(), pads.begin(), pads.end());
-  // The padded input is realized: the window view then reads a plain buffer (no validity gates, and
-  // no index math relating the padding to the window) for the cost of one copy of the input.
-  // PAD_FREE_CONV=1: the input is realized unpadded instead (no kernel when it is a buffer already)
-  // and read through gated loads, which codegen splits into the output loops' edges and a middle
-  // without gates (docs/codegen.md, split_padded_loops); off by default: its gated edge blocks cost
-  // more than the copy on most of PaddleOCR's convs (BENCHMARKS.md, "Pad-free convs").
-  // An input that reads a repeated view (an FPN's nearest upsamples) is realized unpadded first: its
-  // rows are then whole 8-lane blocks in which the upsample's `c / 2` folds away, where fused into
-  // the copy the padded 82-wide rows stayed scalar (PaddleOCR det's 96x80x80 sum of four levels:
-  // 1.5-1.9 ms fused, 0.34 ms + 0.2 ms for the copy, alone on one core). Rows that are no whole blocks are
-  // not (the copy would gain nothing).
-  // The padding of an axis of few output rows and taps stays a view over the realized input
-  // (conv_pads.h): the kernel unrolls those rows and taps whole, and its gates fold away.
-  bool pads_something = std::any_of(all.begin(), all.end(), [](const auto& p) { return p.first > 0 || p.second > 0; });
-  bool pad_free = setting("PAD_FREE_CONV", 0) != 0;
-  bool realize_first = pads_something && (pad_free || reads_repeated_view(x.uop()));
   Dims k(ws.begin() + 2, ws.end());
-  ConvPads split = pad_free ? ConvPads{all, Pads(all.size(), {0, 0})} : split_conv_pads(x, k, stride, all, dilation);
-  Tensor xp = pad_or_shrink(realize_first ? x.contiguous() : x, split.copied);
-  if (pads_something && !pad_free && !whole_buffer(xp.uop())) xp = xp.contiguous();
-  xp = pad_or_shrink(xp, split.viewed);
+  Tensor xp = padded_conv_input(x, k, stride, all, dilation, false).x;
   Dims ps = xp.shape();
   for (size_t j = 0; j < nd; j++)
     if (dilation[j] * (k[j] - 1) + 1 > ps[2 + j]) {

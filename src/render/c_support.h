@@ -64,8 +64,8 @@ class Prelude {
 // Whether the C of op on dt (a comparison's: its operands'; WHERE's: its choices') works lane by
 // lane on vector types (c_vector.cpp), whether a BITCAST
 // from vectors of `from` to vectors of `to` does (lanes of one size: a vector cast), and the lane
-// counts of dt's vector types, preferred first (empty: dt is not vectorized): one register of the
-// host's widest kind (or CPU_VECTOR_BYTES, 16, 32 or 64; ArgumentError otherwise), then halves.
+// counts of dt's vector types, preferred first (empty: dt is not vectorized): 32 bytes (AVX2's
+// register; CPU_VECTOR_BYTES=16 or 64 instead, ArgumentError for another value), then halves.
 bool has_vector_form(Ops op, DType dt);
 bool has_vector_bitcast(DType from, DType to);
 std::vector<int64_t> vector_widths(DType dt);

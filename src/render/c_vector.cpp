@@ -219,23 +219,13 @@ bool has_vector_bitcast(DType from, DType to) {
 
 namespace {
 
-// The widest vector register of this host, which the kernels are compiled for (-march=native):
-// 64 bytes with AVX-512, else 32 (AVX2; where registers are narrower GCC splits the vector types).
-int64_t host_vector_bytes() {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  static const int64_t bytes = __builtin_cpu_supports("avx512f") ? 64 : 32;
-  return bytes;
-#else
-  return 32;
-#endif
-}
-
-// The widest vector the kernels use: CPU_VECTOR_BYTES (16, 32 or 64) where set, so that kernels
-// blocked for AVX2's 8 float lanes can be made, and their tests run, on an AVX-512 host; else the
-// host's widest register.
+// The widest vector the kernels use: 32 bytes (AVX2's registers; where registers are narrower GCC
+// splits the vector types), or CPU_VECTOR_BYTES (16, 32 or 64). 32 on an AVX-512 host too: the
+// heuristics size their register blocks in 8-lane vectors, and with 16 lanes the real models ran
+// 1.3-2.6x slower (AMD EPYC Zen 4, 2026-11-30, bench/onnx_latency.py: PaddleOCR rec at batch 16
+// 561 ms with 64-byte vectors, 218 ms with 32; BENCHMARKS.md).
 int64_t kernel_vector_bytes() {
-  int64_t bytes = setting("CPU_VECTOR_BYTES", 0);
-  if (bytes == 0) return host_vector_bytes();
+  int64_t bytes = setting("CPU_VECTOR_BYTES", 32);
   if (bytes != 16 && bytes != 32 && bytes != 64)
     throw ArgumentError("CPU_VECTOR_BYTES: the widest vector of the C kernels is 16, 32 or 64 bytes, got " + std::to_string(bytes));
   return bytes;

@@ -43,7 +43,7 @@ std::string read_lowering_settings_key() {
          std::to_string(setting("CPU_DECOMPOSE_ALL", 0)) + ",NOOPT=" + std::to_string(setting("NOOPT", 0)) +
          ",OPT_RANDOM=" + std::to_string(setting("OPT_RANDOM", 0)) + ",BEAM=" + std::to_string(setting("BEAM", 0)) +
          ",VECTORIZE=" + std::to_string(setting("VECTORIZE", 1)) + ",PACK_PANELS=" + std::to_string(setting("PACK_PANELS", 1)) +
-         ",CPU_VECTOR_BYTES=" + std::to_string(setting("CPU_VECTOR_BYTES", 0)) +
+         ",CPU_VECTOR_BYTES=" + std::to_string(setting("CPU_VECTOR_BYTES", 32)) +
          threads_settings_key();
 }
 

@@ -28,15 +28,6 @@ NUMERIC_DTYPES = INT_DTYPES + FLOAT_DTYPES
 SHAPES = [(), (1,), (5,), (2, 3), (2, 0, 3), (3, 1, 4)]
 
 
-@pytest.fixture
-def avx2_vectors():
-    """Kernels made for AVX2's 8-lane registers on any host (an AVX-512 one too): for tests that
-    name the heuristics' blocks and the vector code of 8 lanes. A test file takes it for every test
-    with `from helpers import avx2_vectors` and `pytestmark = pytest.mark.usefixtures("avx2_vectors")`."""
-    with onegrad.settings.override(CPU_VECTOR_BYTES=32):
-        yield
-
-
 def ids(values):
     return [getattr(v, "name", str(v)) for v in values]
 

@@ -11,10 +11,6 @@ import torch
 import onegrad
 from onegrad import Tensor
 
-from helpers import avx2_vectors  # noqa: F401 (a fixture)
-
-pytestmark = pytest.mark.usefixtures("avx2_vectors")
-
 
 def conv_kernel(x, w, groups=1):
     ks = [k for k in onegrad.kernels(Tensor(x).conv2d(Tensor(w), groups=groups)) if k.name.startswith("r_")]

@@ -10,10 +10,6 @@ import torch
 import onegrad
 from onegrad import Tensor
 
-from helpers import avx2_vectors  # noqa: F401 (a fixture)
-
-pytestmark = pytest.mark.usefixtures("avx2_vectors")
-
 
 def data(n, ci, co, hw, k, seed=0):
     rng = np.random.default_rng(seed)

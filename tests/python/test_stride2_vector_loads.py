@@ -11,10 +11,6 @@ import torch
 import onegrad
 from onegrad import Tensor
 
-from helpers import avx2_vectors  # noqa: F401 (a fixture)
-
-pytestmark = pytest.mark.usefixtures("avx2_vectors")
-
 
 def reduce_kernel(t):
     ks = [k for k in onegrad.kernels(t) if k.name.startswith("r_")]

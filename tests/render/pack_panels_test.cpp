@@ -66,10 +66,8 @@ void expect_packed_same(const Case& c, bool packed) {
 }
 
 // rec's r_240_960_240 as the heuristics block it (t6 L10 u6 L40 u16 G4 R60): the 240 x 16 slice
-// of b (rows 3840 bytes apart) goes to a 15 KiB panel, declared aligned on the kernel's stack. In
-// AVX2's 8-lane vectors, on any host.
+// of b (rows 3840 bytes apart) goes to a 15 KiB panel, declared aligned on the kernel's stack.
 TEST(PackPanels, RecOneByOneConvIsPackedAndBitIdentical) {
-  ScopedSetting avx2("CPU_VECTOR_BYTES", 32);
   std::vector<Opt> opts = channel_blocks_inside(16);
   opts.push_back(Opt::split(0, 6, AxisType::THREAD));
   opts.push_back(Opt::split(5, 4, AxisType::GROUP_REDUCE, true));

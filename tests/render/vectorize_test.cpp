@@ -231,20 +231,23 @@ TEST(Vectorize, BitIdenticalToScalarKernels) {
   }
 }
 
-// The widest float32 vector of this host: 16 lanes with AVX-512, else 8.
+// The widest float32 vector of the kernels: 8 lanes, 16 with CPU_VECTOR_BYTES=64.
 int64_t widest() { return c_vector_unit().widths(dtypes::float32).at(0); }
 std::string f32x(int64_t k) { return "og_f32x" + std::to_string(k); }
 
-// CPU_VECTOR_BYTES sets the widest vector (AVX2's kernels on an AVX-512 host), and the kernels'
-// text follows it; any other width than 16, 32 or 64 bytes is refused, naming the setting.
+// The widest vector is 32 bytes unless CPU_VECTOR_BYTES sets 16 or 64 (AVX-512's), and the
+// kernels' text follows it; any other width is refused, naming the setting.
 TEST(Vectorize, CpuVectorBytesSetsTheWidestVector) {
+  std::string c = source(matmul(8, 16, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)});
+  EXPECT_EQ(c_vector_unit().widths(dtypes::float32), (std::vector<int64_t>{8, 4}));
+  EXPECT_EQ(c_vector_unit().widths(dtypes::float64), (std::vector<int64_t>{4, 2}));
+  EXPECT_TRUE(has(c, "og_f32x8 acc7[1] = {0};")) << c;
+  EXPECT_FALSE(has(c, "og_f32x16")) << c;
   {
-    ScopedSetting avx2("CPU_VECTOR_BYTES", 32);
-    EXPECT_EQ(c_vector_unit().widths(dtypes::float32), (std::vector<int64_t>{8, 4}));
-    EXPECT_EQ(c_vector_unit().widths(dtypes::float64), (std::vector<int64_t>{4, 2}));
-    std::string c = source(matmul(8, 16, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)});
-    EXPECT_TRUE(has(c, "og_f32x8 acc7[1] = {0};")) << c;
-    EXPECT_FALSE(has(c, "og_f32x16")) << c;
+    ScopedSetting avx512("CPU_VECTOR_BYTES", 64);
+    EXPECT_EQ(c_vector_unit().widths(dtypes::float32), (std::vector<int64_t>{16, 8, 4}));
+    c = source(matmul(8, 16, 12), {Opt::split(1, 16, AxisType::UPCAST), Opt::split(0, 4, AxisType::UPCAST)});
+    EXPECT_TRUE(has(c, "og_f32x16 acc3[1] = {0};")) << c;
   }
   {
     ScopedSetting sse("CPU_VECTOR_BYTES", 16);

@@ -153,9 +153,8 @@ std::string bitcast(const UOp& u, const Src& s, Prelude& p) {
 }
 
 std::string maximum(const UOp& u, const Src& s, Prelude& p) {
-  bool left = false;
-  if (max_by_constant(u, left))
-    return left ? "(" + s[1] + " <= " + s[0] + " ? " + s[0] + " : " + s[1] + ")" : "(" + s[0] + " < " + s[1] + " ? " + s[1] + " : " + s[0] + ")";
+  if (ConstantSide side = max_by_constant(u); side != ConstantSide::none)
+    return side == ConstantSide::left ? "(" + s[1] + " <= " + s[0] + " ? " + s[0] + " : " + s[1] + ")" : "(" + s[0] + " < " + s[1] + " ? " + s[1] + " : " + s[0] + ")";
   if (u.dtype.is_float()) return p.fmax(u.dtype) + "(" + s[0] + ", " + s[1] + ")";
   return "(" + s[0] + " < " + s[1] + " ? " + s[1] + " : " + s[0] + ")";
 }
@@ -236,14 +235,10 @@ const std::array<Rule, kNumOps>& rules() {
 
 }  // namespace
 
-bool max_by_constant(const UOp& u, bool& constant_left) {
-  if (u.op != Ops::MAX || !u.dtype.is_float() || u.src.size() != 2) return false;
-  if (constant_without_nan(*u.src[1])) {
-    constant_left = false;
-    return true;
-  }
-  constant_left = constant_without_nan(*u.src[0]);
-  return constant_left;
+ConstantSide max_by_constant(const UOp& u) {
+  if (u.op != Ops::MAX || !u.dtype.is_float() || u.src.size() != 2) return ConstantSide::none;
+  if (constant_without_nan(*u.src[1])) return ConstantSide::right;
+  return constant_without_nan(*u.src[0]) ? ConstantSide::left : ConstantSide::none;
 }
 
 std::string alu_expr(const UOp& u, const std::vector<std::string>& src, Prelude& prelude) {

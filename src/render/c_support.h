@@ -78,9 +78,9 @@ DType signed_of_size(int64_t itemsize);
 // MAX(a, c) or MAX(c, a) of floats where c is a constant without NaN (a CONST, or a STACK of them):
 // fmax's rule then needs no NaN test, since a NaN a fails every comparison with c and is chosen
 // itself. MAX(a, c) is `a < c ? c : a`, MAX(c, a) `a <= c ? c : a`
-// (the tie of +0 and -0 keeps the first operand, as fmax does). Empty: neither operand is one.
-// `constant_left` is set to which side c is on.
-bool max_by_constant(const UOp& u, bool& constant_left);
+// (the tie of +0 and -0 keeps the first operand, as fmax does). The side c is on, if either.
+enum class ConstantSide { none, left, right };
+ConstantSide max_by_constant(const UOp& u);
 // alu_expr for a vector of `lanes` lanes (InternalError for an op without a vector form); the
 // dialect's vector_expr where it has one.
 std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::string>& src, Prelude& prelude);

@@ -178,9 +178,8 @@ std::string vector_alu_expr(const UOp& u, int64_t lanes, const std::vector<std::
   if (u.op == Ops::WHERE) return prelude.vector_where(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ", " + src[2] + ")";
   if (u.dtype.is_bool()) return "(" + src[0] + (u.op == Ops::AND ? " & " : u.op == Ops::OR ? " | " : " ^ ") + src[1] + ")";  // masks
   if (int_lanes(u.dtype)) return int_vector_expr(u, lanes, src, prelude);
-  bool constant_left = false;
-  if (max_by_constant(u, constant_left))
-    return prelude.vector_fmax_by_constant(u.dtype, lanes, constant_left) + "(" + src[0] + ", " + src[1] + ")";
+  if (ConstantSide side = max_by_constant(u); side != ConstantSide::none)
+    return prelude.vector_fmax_by_constant(u.dtype, lanes, side == ConstantSide::left) + "(" + src[0] + ", " + src[1] + ")";
   if (u.op == Ops::MAX) return prelude.vector_fmax(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ")";
   if (u.op == Ops::MULACC) return prelude.vector_fma(u.dtype, lanes) + "(" + src[0] + ", " + src[1] + ", " + src[2] + ")";
   return alu_expr(u, src, prelude);

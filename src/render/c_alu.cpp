@@ -153,9 +153,10 @@ std::string bitcast(const UOp& u, const Src& s, Prelude& p) {
 }
 
 std::string maximum(const UOp& u, const Src& s, Prelude& p) {
-  if (ConstantSide side = max_by_constant(u); side != ConstantSide::none)
-    return side == ConstantSide::left ? "(" + s[1] + " <= " + s[0] + " ? " + s[0] + " : " + s[1] + ")" : "(" + s[0] + " < " + s[1] + " ? " + s[1] + " : " + s[0] + ")";
-  if (u.dtype.is_float()) return p.fmax(u.dtype) + "(" + s[0] + ", " + s[1] + ")";
+  ConstantSide side = max_by_constant(u);
+  if (side == ConstantSide::left) return "(" + s[1] + " <= " + s[0] + " ? " + s[0] + " : " + s[1] + ")";
+  // floats with a NaN-free constant on the right, or ints: no NaN test
+  if (u.dtype.is_float() && side == ConstantSide::none) return p.fmax(u.dtype) + "(" + s[0] + ", " + s[1] + ")";
   return "(" + s[0] + " < " + s[1] + " ? " + s[1] + " : " + s[0] + ")";
 }
 

@@ -220,9 +220,9 @@ namespace {
 
 // The widest vector the kernels use: 32 bytes (AVX2's registers; where registers are narrower GCC
 // splits the vector types), or CPU_VECTOR_BYTES (16, 32 or 64). 32 on an AVX-512 host too: the
-// heuristics size their register blocks in 8-lane vectors, and with 16 lanes the real models ran
-// 1.3-2.6x slower (AMD EPYC Zen 4, 2026-11-30, bench/onnx_latency.py: PaddleOCR rec at batch 16
-// 561 ms with 64-byte vectors, 218 ms with 32; BENCHMARKS.md).
+// heuristics size their register blocks in 8-lane vectors, and with 16 lanes the real models ran up
+// to 2.8x slower (AMD EPYC Zen 4, 2026-11-30, bench/onnx_latency.py: PaddleOCR rec at batch 1
+// 28.8 ms with 64-byte vectors, 10.2-10.4 ms with 32; BENCHMARKS.md, "Vector width on an AVX-512 host").
 int64_t kernel_vector_bytes() {
   int64_t bytes = setting("CPU_VECTOR_BYTES", 32);
   if (bytes != 16 && bytes != 32 && bytes != 64)
